@@ -1,0 +1,89 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Settings shared by every target: Swift 6 language mode (the default for this tools version)
+/// plus upcoming features that keep the public surface honest.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "Switchyard",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "Switchyard", targets: ["Switchyard"]),
+        .library(name: "SwitchyardAsyncHTTPClient", targets: ["SwitchyardAsyncHTTPClient"]),
+        .library(name: "SwitchyardTesting", targets: ["SwitchyardTesting"]),
+        .library(name: "SwitchyardSampleBackend", targets: ["SwitchyardSampleBackend"]),
+        .executable(name: "switchyard-demo", targets: ["SwitchyardDemo"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.3.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.24.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
+    ],
+    targets: [
+        // Core: swift-http-types and swift-log only.
+        .target(
+            name: "Switchyard",
+            dependencies: [
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "SwitchyardAsyncHTTPClient",
+            dependencies: [
+                "Switchyard",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "SwitchyardTesting",
+            dependencies: ["Switchyard"],
+            swiftSettings: swiftSettings
+        ),
+        // The embedded sample backend: a real HTTP/1.1 server on 127.0.0.1 over SwiftNIO, which is
+        // already in the graph through AsyncHTTPClient. Used by the demo, the tests and the benchmarks.
+        .target(
+            name: "SwitchyardSampleBackend",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Samples/SampleBackend",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "SwitchyardDemo",
+            dependencies: ["Switchyard", "SwitchyardAsyncHTTPClient", "SwitchyardSampleBackend"],
+            path: "Samples/Demo",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SwitchyardTests",
+            dependencies: ["Switchyard", "SwitchyardTesting"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SwitchyardAsyncHTTPClientTests",
+            dependencies: [
+                "Switchyard", "SwitchyardAsyncHTTPClient", "SwitchyardSampleBackend", "SwitchyardTesting",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SwitchyardTestingTests",
+            dependencies: ["Switchyard", "SwitchyardTesting"],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

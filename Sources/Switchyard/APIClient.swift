@@ -1,0 +1,188 @@
+public import HTTPTypes
+public import Logging
+import Foundation
+
+/// Sends calls through the pipelines of a ``ServiceRegistry``.
+///
+/// Both styles ride on the same machinery: the *discrete* style sends an ``Endpoint`` value, the
+/// *intensive* style names the service, method and path at the call site.
+///
+/// ```swift
+/// let client = APIClient(registry: registry)
+///
+/// // Discrete: one type per API, typed output.
+/// let user = try await client.send(GetUser(id: 7)).value
+///
+/// // Intensive: one entry point.
+/// let page = try await client.send(.catalog, .get, "/articles", parameters: ["page": 2])
+/// print(page.status, page.value.bodyText)
+/// ```
+///
+/// A call: resolves the service and the current environment's base URL, builds the request
+/// (path template, parameters, header fields), sends it through the service's pipeline, checks
+/// the status against the acceptable codes, and decodes the output. Every failure is a
+/// ``SwitchyardError`` carrying the service, endpoint, request id and failing stage.
+public struct APIClient: Sendable {
+    /// The registry whose services this client calls.
+    public let registry: ServiceRegistry
+    /// The logger handed to stages through ``CallContext/logger``.
+    public var logger: Logger
+
+    /// Creates a client.
+    ///
+    /// - Parameters:
+    ///   - registry: the registry of services.
+    ///   - logger: the logger for stages; discards everything by default.
+    public init(registry: ServiceRegistry, logger: Logger = CallContext.disabledLogger) {
+        self.registry = registry
+        self.logger = logger
+    }
+
+    /// Sends a call described by an endpoint.
+    ///
+    /// - Parameters:
+    ///   - endpoint: what to call.
+    ///   - options: adjustments for this call, applied on top of the endpoint's own options.
+    /// - Returns: the decoded output with the call's metadata.
+    /// - Throws: ``SwitchyardError``.
+    public func send<E: Endpoint>(_ endpoint: E, options: CallOptions? = nil) async throws(SwitchyardError) -> CallResult<E.Output> {
+        let start = ContinuousClock.now
+        let requestID = RequestID.next()
+        let resolution: ServiceRegistry.Resolution
+        do {
+            resolution = try registry.resolve(endpoint.service)
+        } catch {
+            throw error.with(requestID: requestID, endpoint: endpoint.name)
+        }
+        let entry = resolution.entry
+        let defaults = entry.service.defaults
+        let callOptions = options.map { endpoint.options.applying($0) } ?? endpoint.options
+        let builder = RequestBuilder(endpoint: endpoint, defaults: defaults, callHeaderFields: callOptions.headerFields)
+
+        var context = CallContext(
+            requestID: requestID,
+            serviceID: entry.service.id,
+            endpointName: endpoint.name,
+            tags: callOptions.tags,
+            environment: resolution.environment,
+            timeout: callOptions.timeout ?? defaults.timeout,
+            parameterEncoding: builder.encoding,
+            skippedStages: callOptions.skippedStages,
+            logger: callOptions.logger ?? logger
+        )
+        callOptions.writeValues(into: &context)
+
+        let request: Request
+        do {
+            request = try builder.build(baseURL: resolution.baseURL, defaults: defaults)
+        } catch {
+            throw error.filling(from: context)
+        }
+        if Task.isCancelled {
+            throw SwitchyardError(code: .cancelled, message: "The call was cancelled before it was sent.").filling(from: context)
+        }
+
+        let response = try await entry.pipeline.send(request, context: context, additionalStages: callOptions.additionalStages)
+
+        let acceptable = callOptions.acceptableStatusCodes ?? defaults.acceptableStatusCodes
+        guard acceptable.contains(response.status.code) else {
+            var error = SwitchyardError(
+                code: .httpStatus,
+                message: "the server answered \(response.status.code) \(response.status.reasonPhrase), "
+                    + "outside the acceptable \(acceptable.lowerBound)...\(acceptable.upperBound)"
+            )
+            error.status = response.status
+            error.responseBody = response.body
+            throw error.filling(from: context)
+        }
+
+        let value: E.Output
+        do {
+            value = try endpoint.decode(response, decoder: defaults.makeDecoder())
+        } catch {
+            var failure = SwitchyardError.wrapping(error, as: .decoding)
+            if !(error is SwitchyardError) {
+                failure.message = DecodingFailureMessage.describe(error, output: E.Output.self, body: response.body)
+            }
+            failure.status = response.status
+            failure.responseBody = response.body
+            throw failure.filling(from: context)
+        }
+
+        return CallResult(
+            value: value,
+            status: response.status,
+            headerFields: response.headerFields,
+            requestID: requestID,
+            serviceID: entry.service.id,
+            environment: resolution.environment,
+            attempts: context.transportSends,
+            duration: ContinuousClock.now - start,
+            source: response.source
+        )
+    }
+
+    /// Sends a call named at the call site (the intensive style) and returns the raw response.
+    ///
+    /// - Parameters:
+    ///   - service: the service.
+    ///   - method: the HTTP method.
+    ///   - path: the path template, such as `/users/{id}`.
+    ///   - pathParameters: values for the placeholders.
+    ///   - parameters: parameters for the query or body.
+    ///   - headerFields: header fields for this call.
+    ///   - encoding: where parameters go; `nil` for the service's default.
+    ///   - options: further adjustments.
+    /// - Returns: the response with the call's metadata.
+    /// - Throws: ``SwitchyardError``.
+    public func send(
+        _ service: ServiceID, _ method: HTTPRequest.Method, _ path: String,
+        pathParameters: [String: String] = [:], parameters: Parameters = [:], headerFields: HTTPFields = [:],
+        encoding: ParameterEncoding? = nil, options: CallOptions? = nil
+    ) async throws(SwitchyardError) -> CallResult<Response> {
+        try await send(
+            DynamicEndpoint<Response>(
+                service: service, method: method, path: path, pathParameters: pathParameters, parameters: parameters,
+                headerFields: headerFields, encoding: encoding
+            ),
+            options: options
+        )
+    }
+
+    /// Sends a call named at the call site (the intensive style) and decodes the body as JSON.
+    ///
+    /// - Parameters:
+    ///   - service: the service.
+    ///   - method: the HTTP method.
+    ///   - path: the path template, such as `/users/{id}`.
+    ///   - pathParameters: values for the placeholders.
+    ///   - parameters: parameters for the query or body.
+    ///   - headerFields: header fields for this call.
+    ///   - encoding: where parameters go; `nil` for the service's default.
+    ///   - options: further adjustments.
+    ///   - type: the output type.
+    /// - Returns: the decoded output with the call's metadata.
+    /// - Throws: ``SwitchyardError``.
+    public func send<Output: Decodable & Sendable>(
+        _ service: ServiceID, _ method: HTTPRequest.Method, _ path: String,
+        pathParameters: [String: String] = [:], parameters: Parameters = [:], headerFields: HTTPFields = [:],
+        encoding: ParameterEncoding? = nil, options: CallOptions? = nil, as type: Output.Type
+    ) async throws(SwitchyardError) -> CallResult<Output> {
+        try await send(
+            DynamicEndpoint<Output>(
+                service: service, method: method, path: path, pathParameters: pathParameters, parameters: parameters,
+                headerFields: headerFields, encoding: encoding, as: type
+            ),
+            options: options
+        )
+    }
+}
+
+extension SwitchyardError {
+    fileprivate func with(requestID: RequestID, endpoint: String) -> SwitchyardError {
+        var copy = self
+        copy.requestID = copy.requestID ?? requestID
+        copy.endpoint = copy.endpoint ?? endpoint
+        return copy
+    }
+}

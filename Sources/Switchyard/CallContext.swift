@@ -1,0 +1,99 @@
+public import Logging
+
+/// Per-call data that travels through a pipeline beside the request.
+///
+/// Stages read the context to learn which call they are serving and may pass a changed copy to
+/// `next` (a retry stage increments ``attempt``; an authentication stage may store a token under a
+/// ``CallContextKey``). The context is a value: a change made by one stage is seen only by the stages
+/// inside it, never by the stages outside or by other calls.
+///
+/// ```swift
+/// enum TraceParent: CallContextKey { typealias Value = String }
+///
+/// var context = context
+/// context[TraceParent.self] = "00-4bf92f…-01"
+/// return try await next(request, context)
+/// ```
+public struct CallContext: Sendable {
+    /// The call's process-unique identifier.
+    public let requestID: RequestID
+    /// The service the call is addressed to.
+    public let serviceID: ServiceID
+    /// The endpoint's name: the discrete endpoint's type name or the intensive call's path template.
+    public var endpointName: String
+    /// Labels for finding and grouping calls.
+    public var tags: Set<RequestTag>
+    /// The attempt number, starting at 1; a stage that sends the request again passes `attempt + 1`.
+    public var attempt: Int
+    /// The environment whose base URL the request was addressed to.
+    public var environment: ServerEnvironment
+    /// How long one attempt may take before the transport gives up, or `nil` for no limit.
+    public var timeout: Duration?
+    /// The parameter encoding that was used to build the request (stages that add parameters use it).
+    public var parameterEncoding: ParameterEncoding
+    /// The names of the service's stages this call skips.
+    public var skippedStages: Set<String>
+    /// The logger stages should use.
+    public var logger: Logger
+    /// Counts what reaches the transport; shared by all copies of the context of one call.
+    let counters: CallCounters
+    private var values: [ObjectIdentifier: any Sendable]
+
+    /// Creates a context. The client makes one per call; tests and harnesses make their own.
+    ///
+    /// - Parameters:
+    ///   - requestID: the call's identifier; a fresh one by default.
+    ///   - serviceID: the service the call is addressed to.
+    ///   - endpointName: the endpoint's name.
+    ///   - tags: labels for the call.
+    ///   - attempt: the attempt number, starting at 1.
+    ///   - environment: the environment in force.
+    ///   - timeout: the per-attempt timeout.
+    ///   - parameterEncoding: the encoding the request was built with.
+    ///   - skippedStages: names of service stages to skip.
+    ///   - logger: the logger for stages.
+    public init(
+        requestID: RequestID = .next(),
+        serviceID: ServiceID,
+        endpointName: String = "",
+        tags: Set<RequestTag> = [],
+        attempt: Int = 1,
+        environment: ServerEnvironment = .release,
+        timeout: Duration? = nil,
+        parameterEncoding: ParameterEncoding = .automatic,
+        skippedStages: Set<String> = [],
+        logger: Logger = CallContext.disabledLogger
+    ) {
+        self.requestID = requestID
+        self.serviceID = serviceID
+        self.endpointName = endpointName
+        self.tags = tags
+        self.attempt = attempt
+        self.environment = environment
+        self.timeout = timeout
+        self.parameterEncoding = parameterEncoding
+        self.skippedStages = skippedStages
+        self.logger = logger
+        self.counters = CallCounters()
+        self.values = [:]
+    }
+
+    /// Reads or writes a value stored under a typed key; `nil` when nothing is stored.
+    public subscript<Key: CallContextKey>(key: Key.Type) -> Key.Value? {
+        get { values[ObjectIdentifier(key)] as? Key.Value }
+        set { values[ObjectIdentifier(key)] = newValue }
+    }
+
+    /// A copy with ``attempt`` incremented: what a stage passes to `next` when it sends again.
+    public func nextAttempt() -> CallContext {
+        var copy = self
+        copy.attempt += 1
+        return copy
+    }
+
+    /// How many times this call has reached the transport so far.
+    public var transportSends: Int { counters.transportSends }
+
+    /// A logger that discards everything: the default when no logger is configured.
+    public static let disabledLogger = Logger(label: "switchyard.disabled", factory: { _ in SwiftLogNoOpLogHandler() })
+}

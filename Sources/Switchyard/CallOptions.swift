@@ -1,0 +1,90 @@
+public import HTTPTypes
+public import Logging
+
+/// Per-call adjustments: timeout, tags, extra header fields, extra stages, stages to skip, context values.
+///
+/// An endpoint declares its options; the options passed to ``APIClient/send(_:options:)`` are
+/// applied on top (their timeout and logger win, tags and stages are added, header fields of the
+/// same name replace the endpoint's).
+///
+/// ```swift
+/// var options = CallOptions(timeout: .seconds(5), tags: ["profile-screen"])
+/// options.skippedStages = ["CommonParameters"]            // the seeds' "use base params: NO"
+/// options.additionalStages = [RequestModifier(name: "trace") { request, _ in … }]
+/// ```
+public struct CallOptions: Sendable {
+    /// The per-attempt timeout; `nil` keeps the service's.
+    public var timeout: Duration?
+    /// Labels for the call.
+    public var tags: Set<RequestTag>
+    /// Header fields for this call; they replace fields of the same name from the service and endpoint.
+    public var headerFields: HTTPFields
+    /// Stages for this call only. They run outside (before, on the way in) the service's stages,
+    /// in the order given, so the service's stages see what they changed.
+    public var additionalStages: [any Middleware]
+    /// Names of the service's stages this call skips.
+    public var skippedStages: Set<String>
+    /// Statuses that count as success for this call; `nil` keeps the service's.
+    public var acceptableStatusCodes: ClosedRange<Int>?
+    /// The logger for this call; `nil` keeps the client's.
+    public var logger: Logger?
+    private var contextWriters: [@Sendable (inout CallContext) -> Void]
+
+    /// Creates options.
+    public init(
+        timeout: Duration? = nil,
+        tags: Set<RequestTag> = [],
+        headerFields: HTTPFields = [:],
+        additionalStages: [any Middleware] = [],
+        skippedStages: Set<String> = [],
+        acceptableStatusCodes: ClosedRange<Int>? = nil,
+        logger: Logger? = nil
+    ) {
+        self.timeout = timeout
+        self.tags = tags
+        self.headerFields = headerFields
+        self.additionalStages = additionalStages
+        self.skippedStages = skippedStages
+        self.acceptableStatusCodes = acceptableStatusCodes
+        self.logger = logger
+        self.contextWriters = []
+    }
+
+    /// Stores a value in the call's ``CallContext`` under a typed key.
+    public mutating func setContextValue<Key: CallContextKey>(_ value: Key.Value, for key: Key.Type) {
+        contextWriters.append { $0[key] = value }
+    }
+
+    /// These options with `other` applied on top.
+    public func applying(_ other: CallOptions) -> CallOptions {
+        var merged = self
+        merged.timeout = other.timeout ?? timeout
+        merged.tags.formUnion(other.tags)
+        merged.headerFields = headerFields.replacing(with: other.headerFields)
+        merged.additionalStages += other.additionalStages
+        merged.skippedStages.formUnion(other.skippedStages)
+        merged.acceptableStatusCodes = other.acceptableStatusCodes ?? acceptableStatusCodes
+        merged.logger = other.logger ?? logger
+        merged.contextWriters += other.contextWriters
+        return merged
+    }
+
+    /// Writes the stored context values into a context.
+    func writeValues(into context: inout CallContext) {
+        for write in contextWriters { write(&context) }
+    }
+}
+
+extension HTTPFields {
+    /// These fields with every name present in `overlay` replaced by the overlay's fields.
+    func replacing(with overlay: HTTPFields) -> HTTPFields {
+        guard !overlay.isEmpty else { return self }
+        guard !isEmpty else { return overlay }
+        var result = self
+        var replaced = Set<HTTPField.Name>()
+        for field in overlay where replaced.insert(field.name).inserted {
+            result[fields: field.name] = overlay[fields: field.name]
+        }
+        return result
+    }
+}

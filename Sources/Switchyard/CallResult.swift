@@ -1,0 +1,36 @@
+public import HTTPTypes
+
+/// What a call returns: its output plus what is known about how it was obtained.
+///
+/// ```swift
+/// let result = try await client.send(GetUser(id: 7))
+/// print(result.value.name, result.status.code, result.attempts, result.duration, result.source)
+/// ```
+public struct CallResult<Output: Sendable>: Sendable {
+    /// The decoded output.
+    public var value: Output
+    /// The final response's status.
+    public var status: HTTPResponse.Status
+    /// The final response's header fields.
+    public var headerFields: HTTPFields
+    /// The call's identifier.
+    public var requestID: RequestID
+    /// The service the call went to.
+    public var serviceID: ServiceID
+    /// The environment the call was addressed to.
+    public var environment: ServerEnvironment
+    /// How many requests reached the transport (0 when a stage answered without it).
+    public var attempts: Int
+    /// The time from the start of the call to its decoded output.
+    public var duration: Duration
+    /// Where the response came from.
+    public var source: ResponseSource
+
+    /// The same metadata with another value (for wrappers that transform outputs).
+    public func map<NewOutput: Sendable>(_ transform: (Output) throws -> NewOutput) rethrows -> CallResult<NewOutput> {
+        CallResult<NewOutput>(
+            value: try transform(value), status: status, headerFields: headerFields, requestID: requestID,
+            serviceID: serviceID, environment: environment, attempts: attempts, duration: duration, source: source
+        )
+    }
+}

@@ -1,0 +1,29 @@
+/// A stage made from a closure, for one-off stages in apps and tests.
+///
+/// ```swift
+/// let timing = ClosureStage(name: "timing") { request, context, next in
+///     let start = ContinuousClock.now
+///     defer { print(context.requestID, ContinuousClock.now - start) }
+///     return try await next(request, context)
+/// }
+/// ```
+public struct ClosureStage: Middleware {
+    /// The stage's name.
+    public let name: String
+    private let body: @Sendable (Request, CallContext, NextStage) async throws -> Response
+
+    /// Creates a stage.
+    ///
+    /// - Parameters:
+    ///   - name: the stage's name.
+    ///   - body: what the stage does; it receives the request, the context and `next`.
+    public init(name: String, _ body: @escaping @Sendable (Request, CallContext, NextStage) async throws -> Response) {
+        self.name = name
+        self.body = body
+    }
+
+    /// Runs the closure.
+    public func intercept(_ request: Request, context: CallContext, next: NextStage) async throws -> Response {
+        try await body(request, context, next)
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+
+/// Turns a decoding error into a sentence a person understands.
+enum DecodingFailureMessage {
+    static func describe(_ error: any Error, output: Any.Type, body: Data) -> String {
+        let target = String(describing: output)
+        if body.isEmpty { return "the response body is empty, so it cannot be decoded as \(target)" }
+        guard let decodingError = error as? DecodingError else {
+            return "the response body cannot be decoded as \(target): \(error)"
+        }
+        switch decodingError {
+        case .dataCorrupted(let context) where context.codingPath.isEmpty:
+            return "the response body is not valid JSON, so it cannot be decoded as \(target)"
+        case .dataCorrupted(let context):
+            return "the value at \(path(context.codingPath)) is invalid for \(target): \(context.debugDescription)"
+        case .keyNotFound(let key, let context):
+            return "the key '\(key.stringValue)' is missing at \(path(context.codingPath)) while decoding \(target)"
+        case .typeMismatch(let type, let context):
+            return "the value at \(path(context.codingPath)) is not a \(type) while decoding \(target)"
+        case .valueNotFound(let type, let context):
+            return "the value at \(path(context.codingPath)) is null where a \(type) is required while decoding \(target)"
+        @unknown default:
+            return "the response body cannot be decoded as \(target): \(decodingError)"
+        }
+    }
+
+    private static func path(_ codingPath: [any CodingKey]) -> String {
+        guard !codingPath.isEmpty else { return "the top level" }
+        return codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().drop { $0 == "." }.description
+    }
+}

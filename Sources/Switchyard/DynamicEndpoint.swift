@@ -1,0 +1,94 @@
+public import HTTPTypes
+public import Foundation
+
+/// An endpoint assembled at the call site: the machinery behind the "intensive" style
+/// (``APIClient/send(_:_:_:pathParameters:parameters:headerFields:encoding:options:)``).
+///
+/// ```swift
+/// let endpoint = DynamicEndpoint<[Article]>(service: .catalog, method: .get, path: "/articles", parameters: ["page": 1])
+/// let articles = try await client.send(endpoint).value
+/// ```
+public struct DynamicEndpoint<Output: Sendable>: Endpoint {
+    /// The service.
+    public var service: ServiceID
+    /// The HTTP method.
+    public var method: HTTPRequest.Method
+    /// The path template.
+    public var path: String
+    /// Values for the path template's placeholders.
+    public var pathParameters: [String: String]
+    /// Parameters.
+    public var parameters: Parameters
+    /// An explicit body.
+    public var body: RequestBody?
+    /// Header fields.
+    public var headerFields: HTTPFields
+    /// Where parameters go; `nil` for the service's default.
+    public var encoding: ParameterEncoding?
+    /// Options.
+    public var options: CallOptions
+    /// The name in logs and errors: `METHOD path` unless set.
+    public var name: String
+    private let decoder: @Sendable (Response, JSONDecoder) throws -> Output
+
+    /// Creates an endpoint with a custom decoding closure.
+    public init(
+        service: ServiceID,
+        method: HTTPRequest.Method,
+        path: String,
+        pathParameters: [String: String] = [:],
+        parameters: Parameters = [:],
+        body: RequestBody? = nil,
+        headerFields: HTTPFields = [:],
+        encoding: ParameterEncoding? = nil,
+        options: CallOptions = CallOptions(),
+        name: String? = nil,
+        decode: @escaping @Sendable (Response, JSONDecoder) throws -> Output
+    ) {
+        self.service = service
+        self.method = method
+        self.path = path
+        self.pathParameters = pathParameters
+        self.parameters = parameters
+        self.body = body
+        self.headerFields = headerFields
+        self.encoding = encoding
+        self.options = options
+        self.name = name ?? "\(method.rawValue) \(path)"
+        self.decoder = decode
+    }
+
+    /// Runs the decoding closure.
+    public func decode(_ response: Response, decoder: JSONDecoder) throws -> Output {
+        try self.decoder(response, decoder)
+    }
+}
+
+extension DynamicEndpoint where Output == Response {
+    /// Creates an endpoint whose output is the raw ``Response``.
+    public init(
+        service: ServiceID, method: HTTPRequest.Method, path: String, pathParameters: [String: String] = [:],
+        parameters: Parameters = [:], body: RequestBody? = nil, headerFields: HTTPFields = [:],
+        encoding: ParameterEncoding? = nil, options: CallOptions = CallOptions(), name: String? = nil
+    ) {
+        self.init(
+            service: service, method: method, path: path, pathParameters: pathParameters, parameters: parameters, body: body,
+            headerFields: headerFields, encoding: encoding, options: options, name: name, decode: { response, _ in response }
+        )
+    }
+}
+
+extension DynamicEndpoint where Output: Decodable {
+    /// Creates an endpoint whose output is decoded from JSON.
+    public init(
+        service: ServiceID, method: HTTPRequest.Method, path: String, pathParameters: [String: String] = [:],
+        parameters: Parameters = [:], body: RequestBody? = nil, headerFields: HTTPFields = [:],
+        encoding: ParameterEncoding? = nil, options: CallOptions = CallOptions(), name: String? = nil, as type: Output.Type
+    ) {
+        self.init(
+            service: service, method: method, path: path, pathParameters: pathParameters, parameters: parameters, body: body,
+            headerFields: headerFields, encoding: encoding, options: options, name: name,
+            decode: { response, decoder in try decoder.decode(Output.self, from: response.body) }
+        )
+    }
+}

@@ -1,0 +1,36 @@
+public import HTTPTypes
+
+/// Where and how a call's ``Parameters`` are written.
+///
+/// Each endpoint may choose one; otherwise the service's default (``ServiceDefaults/parameterEncoding``)
+/// applies, which is ``automatic`` unless you change it.
+public enum ParameterEncoding: Sendable, Hashable, CustomStringConvertible {
+    /// In the query string, for every method.
+    case query
+    /// As a JSON object in the body (`Content-Type: application/json`), keys sorted.
+    case json
+    /// As `application/x-www-form-urlencoded` in the body.
+    case form
+    /// In the query string for GET, HEAD and DELETE; as JSON in the body for POST, PUT and PATCH.
+    case automatic
+
+    /// The concrete encoding for a method: ``automatic`` resolves to ``query`` or ``json``.
+    public func resolved(for method: HTTPRequest.Method) -> ParameterEncoding {
+        guard self == .automatic else { return self }
+        switch method {
+        case .get, .head, .delete, .options: return .query
+        default: return .json
+        }
+    }
+
+    /// The encoding's name.
+    public var description: String {
+        switch self {
+        case .query: "query"
+        case .json: "json"
+        case .form: "form"
+        case .automatic: "automatic"
+        }
+    }
+
+}

@@ -1,0 +1,26 @@
+/// A stage that only changes the request on its way in.
+///
+/// ```swift
+/// struct AcceptJSON: RequestStage {
+///     func prepare(_ request: inout Request, context: CallContext) async throws {
+///         request.headerFields[.accept] = "application/json"
+///     }
+/// }
+/// ```
+public protocol RequestStage: Middleware {
+    /// Changes `request` before it is passed on; throw to refuse the call.
+    ///
+    /// - Parameters:
+    ///   - request: the request to change.
+    ///   - context: the call's context.
+    func prepare(_ request: inout Request, context: CallContext) async throws
+}
+
+extension RequestStage {
+    /// Calls ``prepare(_:context:)`` and passes the result on.
+    public func intercept(_ request: Request, context: CallContext, next: NextStage) async throws -> Response {
+        var request = request
+        try await prepare(&request, context: context)
+        return try await next(request, context)
+    }
+}

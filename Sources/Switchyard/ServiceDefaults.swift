@@ -1,0 +1,56 @@
+public import HTTPTypes
+public import Foundation
+
+/// What a service's calls use unless an endpoint or a call says otherwise.
+///
+/// ```swift
+/// var defaults = ServiceDefaults()
+/// defaults.timeout = .seconds(15)
+/// defaults.parameterEncoding = .form
+/// defaults.headerFields[.accept] = "application/json"
+/// ```
+public struct ServiceDefaults: Sendable {
+    /// How long one attempt may take; `nil` for no limit. 60 seconds unless changed.
+    public var timeout: Duration?
+    /// Where parameters go when an endpoint does not choose; ``ParameterEncoding/automatic`` unless changed.
+    public var parameterEncoding: ParameterEncoding
+    /// How arrays are flattened into queries and form bodies.
+    public var queryArrayStyle: QueryArrayStyle
+    /// Header fields added to every request of the service (an endpoint's own fields of the same name win).
+    public var headerFields: HTTPFields
+    /// The response statuses that count as success; anything else fails the call with
+    /// ``SwitchyardError/Code/httpStatus``. `200...299` unless changed.
+    public var acceptableStatusCodes: ClosedRange<Int>
+    /// Makes the decoder for Decodable outputs (set date or key strategies here).
+    public var makeDecoder: @Sendable () -> JSONDecoder
+    /// Makes the encoder for JSON bodies; keys are always sorted so that bodies are deterministic.
+    public var makeEncoder: @Sendable () -> JSONEncoder
+
+    /// Creates defaults.
+    ///
+    /// - Parameters:
+    ///   - timeout: per-attempt timeout.
+    ///   - parameterEncoding: default parameter encoding.
+    ///   - queryArrayStyle: how arrays are flattened.
+    ///   - headerFields: header fields for every request.
+    ///   - acceptableStatusCodes: statuses that count as success.
+    ///   - makeDecoder: makes the JSON decoder for outputs.
+    ///   - makeEncoder: makes the JSON encoder for bodies.
+    public init(
+        timeout: Duration? = .seconds(60),
+        parameterEncoding: ParameterEncoding = .automatic,
+        queryArrayStyle: QueryArrayStyle = .brackets,
+        headerFields: HTTPFields = [:],
+        acceptableStatusCodes: ClosedRange<Int> = 200...299,
+        makeDecoder: @escaping @Sendable () -> JSONDecoder = { JSONDecoder() },
+        makeEncoder: @escaping @Sendable () -> JSONEncoder = { JSONEncoder() }
+    ) {
+        self.timeout = timeout
+        self.parameterEncoding = parameterEncoding
+        self.queryArrayStyle = queryArrayStyle
+        self.headerFields = headerFields
+        self.acceptableStatusCodes = acceptableStatusCodes
+        self.makeDecoder = makeDecoder
+        self.makeEncoder = makeEncoder
+    }
+}

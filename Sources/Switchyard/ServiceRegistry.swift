@@ -1,0 +1,227 @@
+import Synchronization
+public import Logging
+
+/// Maps service identifiers to services, folds each service's pipeline once at registration, and
+/// holds the current ``ServerEnvironment``.
+///
+/// ```swift
+/// let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, defaultEnvironment: .develop))
+/// try registry.register(usersService)
+/// try registry.switchEnvironment(to: .test)      // persisted; throws in a release build
+/// print(try registry.pipeline(for: .users))      // the stages in order, then the transport
+/// ```
+///
+/// The registry is safe to use from any task. Registering a service under an identifier that is
+/// already registered replaces it; calls already running finish with the pipeline they started with.
+public final class ServiceRegistry: Sendable {
+    /// How a registry chooses and persists its environment.
+    public struct Configuration: Sendable {
+        /// When `true`, the environment is always ``ServerEnvironment/release``: the stored choice
+        /// is ignored and switching throws ``SwitchyardError/Code/environmentLocked``.
+        public var isReleaseBuild: Bool
+        /// The environment used when nothing (valid) is stored.
+        public var defaultEnvironment: ServerEnvironment
+        /// Where the choice is persisted; `nil` to persist nothing.
+        public var store: (any EnvironmentStore)?
+        /// Where the registry reports problems it recovers from (a corrupt stored choice).
+        public var logger: Logger
+
+        /// Creates a configuration.
+        ///
+        /// - Parameters:
+        ///   - isReleaseBuild: lock the environment to release (pass `true` in release builds).
+        ///   - defaultEnvironment: the environment when nothing is stored.
+        ///   - store: where the choice is persisted; the application-support file by default.
+        ///   - logger: where recovered problems are reported.
+        public init(
+            isReleaseBuild: Bool,
+            defaultEnvironment: ServerEnvironment = .release,
+            store: (any EnvironmentStore)? = FileEnvironmentStore.applicationSupport(),
+            logger: Logger = CallContext.disabledLogger
+        ) {
+            self.isReleaseBuild = isReleaseBuild
+            self.defaultEnvironment = defaultEnvironment
+            self.store = store
+            self.logger = logger
+        }
+    }
+
+    /// A registered service with its parsed base URLs and folded pipeline.
+    struct Entry: Sendable {
+        let service: Service
+        let baseURLs: [ServerEnvironment: BaseURL]
+        let pipeline: Pipeline
+    }
+
+    /// What a call needs from the registry.
+    struct Resolution: Sendable {
+        let entry: Entry
+        let baseURL: BaseURL
+        let environment: ServerEnvironment
+    }
+
+    private struct State {
+        var entries: [ServiceID: Entry] = [:]
+        var environment: ServerEnvironment
+        var customBaseURLs: [ServiceID: BaseURL] = [:]
+    }
+
+    /// The configuration the registry was created with.
+    public let configuration: Configuration
+    private let state: Mutex<State>
+
+    /// Creates a registry and restores the persisted environment (unless this is a release build).
+    ///
+    /// A stored choice that cannot be read, or custom URLs that are not valid, are ignored and
+    /// reported to the configuration's logger; the registry then starts in the default environment.
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+        var initial = State(environment: configuration.isReleaseBuild ? .release : configuration.defaultEnvironment)
+        if !configuration.isReleaseBuild, let store = configuration.store {
+            do {
+                if let stored = try store.load() {
+                    initial.environment = stored.environment
+                    for (name, url) in stored.customBaseURLs {
+                        guard let id = ServiceID(name), let base = try? BaseURL(url) else {
+                            configuration.logger.warning("ignoring stored custom base URL", metadata: ["service": "\(name)", "url": "\(url)"])
+                            continue
+                        }
+                        initial.customBaseURLs[id] = base
+                    }
+                }
+            } catch {
+                configuration.logger.warning("ignoring unreadable environment selection", metadata: ["error": "\(error)"])
+            }
+        }
+        state = Mutex(initial)
+    }
+
+    /// Registers a service, folding its stages into a pipeline; replaces a service with the same identifier.
+    ///
+    /// - Throws: ``SwitchyardError/Code/invalidBaseURL`` when one of its base URLs is malformed.
+    public func register(_ service: Service) throws(SwitchyardError) {
+        var parsed: [ServerEnvironment: BaseURL] = [:]
+        for (environment, url) in service.baseURLs {
+            do {
+                parsed[environment] = try BaseURL(url)
+            } catch {
+                var error = error
+                error.serviceID = service.id
+                error.message += " (environment \(environment))"
+                throw error
+            }
+        }
+        let pipeline = Pipeline(serviceID: service.id, stages: service.stages, transport: service.transport)
+        let entry = Entry(service: service, baseURLs: parsed, pipeline: pipeline)
+        state.withLock { $0.entries[service.id] = entry }
+    }
+
+    /// Removes a service; returns whether it was registered.
+    @discardableResult
+    public func unregister(_ id: ServiceID) -> Bool {
+        state.withLock { $0.entries.removeValue(forKey: id) != nil }
+    }
+
+    /// The identifiers of all registered services, sorted.
+    public var serviceIDs: [ServiceID] { state.withLock { $0.entries.keys.sorted() } }
+
+    /// The registered service for an identifier.
+    ///
+    /// - Throws: ``SwitchyardError/Code/unknownService``.
+    public func service(for id: ServiceID) throws(SwitchyardError) -> Service {
+        try entry(for: id).service
+    }
+
+    /// The folded pipeline of a service; print it to see the stages in order, then the transport.
+    ///
+    /// - Throws: ``SwitchyardError/Code/unknownService``.
+    public func pipeline(for id: ServiceID) throws(SwitchyardError) -> Pipeline {
+        try entry(for: id).pipeline
+    }
+
+    /// The current environment.
+    public var environment: ServerEnvironment { state.withLock { $0.environment } }
+
+    /// The base URL a service's calls go to in the current environment.
+    ///
+    /// - Throws: ``SwitchyardError/Code/unknownService`` or ``SwitchyardError/Code/missingBaseURL``.
+    public func baseURL(for id: ServiceID) throws(SwitchyardError) -> String {
+        try resolve(id).baseURL.absoluteString
+    }
+
+    /// Switches the environment and persists the choice.
+    ///
+    /// - Parameters:
+    ///   - environment: the new environment.
+    ///   - customBaseURLs: base URLs for ``ServerEnvironment/custom``, by service; they replace those set before.
+    /// - Throws: ``SwitchyardError/Code/environmentLocked`` in a release build,
+    ///   ``SwitchyardError/Code/invalidBaseURL`` for a malformed custom URL, and
+    ///   ``SwitchyardError/Code/storage`` when the choice cannot be persisted (nothing changes then).
+    public func switchEnvironment(to environment: ServerEnvironment, customBaseURLs: [ServiceID: String] = [:]) throws(SwitchyardError) {
+        guard !configuration.isReleaseBuild else {
+            throw SwitchyardError(code: .environmentLocked, message: "this is a release build: the environment is locked to release")
+        }
+        var parsedCustom: [ServiceID: BaseURL] = [:]
+        for (id, url) in customBaseURLs {
+            do {
+                parsedCustom[id] = try BaseURL(url)
+            } catch {
+                var error = error
+                error.serviceID = id
+                throw error
+            }
+        }
+        let store = configuration.store
+        // Persist and apply under one lock so that concurrent switches cannot interleave.
+        try state.withLock { (state: inout State) throws(SwitchyardError) in
+            let custom = state.customBaseURLs.merging(parsedCustom) { _, new in new }
+            if let store {
+                let selection = EnvironmentSelection(
+                    environment: environment,
+                    customBaseURLs: Dictionary(uniqueKeysWithValues: custom.map { ($0.key.rawValue, $0.value.absoluteString) })
+                )
+                do {
+                    try store.save(selection)
+                } catch {
+                    throw SwitchyardError.wrapping(error, as: .storage)
+                }
+            }
+            state.environment = environment
+            state.customBaseURLs = custom
+        }
+    }
+
+    /// Everything a call needs: the service entry, its base URL now, and the environment.
+    func resolve(_ id: ServiceID) throws(SwitchyardError) -> Resolution {
+        let found = state.withLock { state -> (Entry?, ServerEnvironment, BaseURL?) in
+            (state.entries[id], state.environment, state.customBaseURLs[id])
+        }
+        guard let entry = found.0 else { throw unknown(id) }
+        let environment = found.1
+        let base = environment == .custom ? (found.2 ?? entry.baseURLs[.custom]) : entry.baseURLs[environment]
+        guard let base else {
+            var error = SwitchyardError(
+                code: .missingBaseURL,
+                message: "service '\(id)' has no base URL for the \(environment) environment"
+            )
+            error.serviceID = id
+            throw error
+        }
+        return Resolution(entry: entry, baseURL: base, environment: environment)
+    }
+
+    private func entry(for id: ServiceID) throws(SwitchyardError) -> Entry {
+        guard let entry = state.withLock({ $0.entries[id] }) else { throw unknown(id) }
+        return entry
+    }
+
+    private func unknown(_ id: ServiceID) -> SwitchyardError {
+        let known = serviceIDs.map(\.rawValue).joined(separator: ", ")
+        var error = SwitchyardError(
+            code: .unknownService,
+            message: "no service is registered as '\(id)'" + (known.isEmpty ? "; none are registered" : "; registered: \(known)")
+        )
+        error.serviceID = id
+        return error
+    }
+}

@@ -1,0 +1,33 @@
+extension SwitchyardError {
+    /// Converts any error into a ``SwitchyardError``, keeping a Switchyard error's code and recognising
+    /// cancellation.
+    ///
+    /// - Parameters:
+    ///   - error: the error to convert.
+    ///   - code: the code to use when `error` is not already a ``SwitchyardError``.
+    ///   - stage: the stage to blame, when none is named yet.
+    /// - Returns: a Switchyard error that wraps `error` unless it already was one.
+    public static func wrapping(_ error: any Error, as code: Code = .stageFailure, stage: String? = nil) -> SwitchyardError {
+        if var existing = error as? SwitchyardError {
+            if existing.stage == nil { existing.stage = stage }
+            return existing
+        }
+        if error is CancellationError {
+            var cancelled = SwitchyardError(code: .cancelled, message: "The call was cancelled.", underlyingError: error)
+            cancelled.stage = stage
+            return cancelled
+        }
+        var wrapped = SwitchyardError(code: code, message: String(describing: error), underlyingError: error)
+        wrapped.stage = stage
+        return wrapped
+    }
+
+    /// Fills in call context the error does not carry yet.
+    func filling(from context: CallContext) -> SwitchyardError {
+        var copy = self
+        if copy.serviceID == nil { copy.serviceID = context.serviceID }
+        if copy.endpoint == nil { copy.endpoint = context.endpointName }
+        if copy.requestID == nil { copy.requestID = context.requestID }
+        return copy
+    }
+}
