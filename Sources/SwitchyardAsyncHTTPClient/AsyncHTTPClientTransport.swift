@@ -1,0 +1,185 @@
+public import AsyncHTTPClient
+public import Switchyard
+import HTTPTypes
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// A ``Switchyard/Transport`` over AsyncHTTPClient: the default transport on Linux and servers.
+///
+/// ## Lifecycle
+///
+/// The transport never owns a client behind your back:
+/// - `AsyncHTTPClientTransport()` uses `HTTPClient.shared`, which lives as long as the process and
+///   never needs shutting down.
+/// - `AsyncHTTPClientTransport(client:)` uses a client you created; you shut it down, after the last call.
+/// - ``withTransport(configuration:transportConfiguration:_:)`` creates a client with your
+///   configuration, hands you a transport over it, and shuts the client down when your closure
+///   returns or throws — nothing leaks and nothing is shut down twice.
+///
+/// ## Timeouts and cancellation
+///
+/// ``Switchyard/CallContext/timeout`` bounds the whole attempt: connecting, sending, the response
+/// head and collecting the body. Cancelling the calling task cancels the request on its connection.
+public struct AsyncHTTPClientTransport: Transport {
+    /// Limits and behaviour of the transport.
+    public struct Configuration: Sendable {
+        /// The largest response body accepted; a larger one fails the call with
+        /// ``Switchyard/SwitchyardError/Code/transport``. 64 MiB unless changed.
+        public var maximumResponseBodySize: Int
+        /// The timeout used when the call's context has none; `nil` for no limit.
+        public var fallbackTimeout: Duration?
+
+        /// Creates a configuration.
+        public init(maximumResponseBodySize: Int = 64 << 20, fallbackTimeout: Duration? = nil) {
+            self.maximumResponseBodySize = maximumResponseBodySize
+            self.fallbackTimeout = fallbackTimeout
+        }
+    }
+
+    /// The AsyncHTTPClient client requests are executed on.
+    public let client: HTTPClient
+    /// The transport's configuration.
+    public var configuration: Configuration
+
+    /// Creates a transport over a client; `HTTPClient.shared` by default. A client you pass stays yours to shut down.
+    public init(client: HTTPClient = .shared, configuration: Configuration = Configuration()) {
+        self.client = client
+        self.configuration = configuration
+    }
+
+    /// Runs `body` with a transport over a new client, then shuts the client down.
+    ///
+    /// ```swift
+    /// try await AsyncHTTPClientTransport.withTransport(configuration: .init(timeout: .init(connect: .seconds(2)))) { transport in
+    ///     try registry.register(Service(.users, baseURL: url, transport: transport))
+    ///     _ = try await client.send(GetUser(id: 1))
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - configuration: the AsyncHTTPClient configuration.
+    ///   - transportConfiguration: the transport's own configuration.
+    ///   - body: the work to do with the transport; do not let the transport escape it.
+    /// - Returns: what `body` returns.
+    public static func withTransport<Result: Sendable>(
+        configuration: HTTPClient.Configuration = HTTPClient.Configuration(),
+        transportConfiguration: Configuration = Configuration(),
+        _ body: (AsyncHTTPClientTransport) async throws -> Result
+    ) async throws -> Result {
+        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        let result: Result
+        do {
+            result = try await body(AsyncHTTPClientTransport(client: client, configuration: transportConfiguration))
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+        try await client.shutdown()
+        return result
+    }
+
+    /// `AsyncHTTPClient`.
+    public var name: String { "AsyncHTTPClient" }
+
+    /// Sends the request and collects the whole response body.
+    public func send(_ request: Request, context: CallContext) async throws -> Response {
+        let clientRequest = try Self.makeClientRequest(request)
+        let timeout = context.timeout ?? configuration.fallbackTimeout
+        let deadline: NIODeadline = timeout.map { .now() + TimeAmount($0) } ?? .distantFuture
+        do {
+            let response = try await client.execute(clientRequest, deadline: deadline, logger: context.logger)
+            let body: ByteBuffer
+            if request.method == .head {
+                body = ByteBuffer()
+            } else if let timeout {
+                body = try await Self.collect(response.body, upTo: configuration.maximumResponseBodySize, deadline: deadline, timeout: timeout)
+            } else {
+                body = try await response.body.collect(upTo: configuration.maximumResponseBodySize)
+            }
+            return Response(head: Self.makeHead(response), body: Data(body.readableBytesView))
+        } catch {
+            throw Self.translate(error, request: request, timeout: timeout)
+        }
+    }
+
+    /// Collects the body, failing with ``Switchyard/SwitchyardError/Code/timeout`` at the deadline.
+    private static func collect(_ body: HTTPClientResponse.Body, upTo limit: Int, deadline: NIODeadline, timeout: Duration) async throws -> ByteBuffer {
+        let remaining = deadline - .now()
+        guard remaining > .zero else { throw HTTPClientError.deadlineExceeded }
+        return try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
+            group.addTask { try await body.collect(upTo: limit) }
+            group.addTask {
+                try await Task.sleep(for: .nanoseconds(remaining.nanoseconds))
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let buffer = first else { throw HTTPClientError.deadlineExceeded }
+            return buffer
+        }
+    }
+
+    static func makeClientRequest(_ request: Request) throws(SwitchyardError) -> HTTPClientRequest {
+        guard let scheme = request.head.scheme, let authority = request.head.authority else {
+            throw SwitchyardError(code: .invalidRequest, message: "the request has no scheme or authority, so it cannot be sent")
+        }
+        var clientRequest = HTTPClientRequest(url: scheme + "://" + authority + (request.head.path ?? "/"))
+        clientRequest.method = HTTPMethod(rawValue: request.method.rawValue)
+        clientRequest.headers.reserveCapacity(request.headerFields.count)
+        for field in request.headerFields {
+            clientRequest.headers.add(name: field.name.rawName, value: field.value)
+        }
+        if let body = request.body {
+            clientRequest.body = .bytes(ByteBuffer(bytes: body))
+        }
+        return clientRequest
+    }
+
+    static func makeHead(_ response: HTTPClientResponse) -> HTTPResponse {
+        var fields = HTTPFields()
+        fields.reserveCapacity(response.headers.count)
+        for (name, value) in response.headers {
+            if let fieldName = HTTPField.Name(name) { fields.append(HTTPField(name: fieldName, value: value)) }
+        }
+        let status = HTTPResponse.Status(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase)
+        return HTTPResponse(status: status, headerFields: fields)
+    }
+
+    static func translate(_ error: any Error, request: Request, timeout: Duration?) -> SwitchyardError {
+        if let error = error as? SwitchyardError { return error }
+        let target = "\(request.method.rawValue) \(request.head.scheme ?? "")://\(request.head.authority ?? "")\(request.pathWithoutQuery)"
+        if error is CancellationError {
+            return SwitchyardError(code: .cancelled, message: "the call was cancelled while \(target) was in flight", underlyingError: error)
+        }
+        if let clientError = error as? HTTPClientError {
+            switch clientError {
+            case .deadlineExceeded, .readTimeout, .writeTimeout, .connectTimeout, .getConnectionFromPoolTimeout, .tlsHandshakeTimeout:
+                let limit = timeout.map { " after \($0)" } ?? ""
+                return SwitchyardError(code: .timeout, message: "\(target) timed out\(limit)", underlyingError: error)
+            case .cancelled, .requestStreamCancelled:
+                return SwitchyardError(code: .cancelled, message: "the call was cancelled while \(target) was in flight", underlyingError: error)
+            case .remoteConnectionClosed:
+                return SwitchyardError(code: .transport, message: "the server closed the connection before answering \(target)", underlyingError: error)
+            default:
+                break
+            }
+        }
+        if error is NIOTooManyBytesError {
+            return SwitchyardError(code: .transport, message: "the response to \(target) is larger than the transport's limit", underlyingError: error)
+        }
+        let text = String(describing: error)
+        if text.localizedCaseInsensitiveContains("connection refused") || text.contains("ECONNREFUSED") {
+            return SwitchyardError(code: .transport, message: "could not connect to \(request.head.authority ?? "the server"): connection refused", underlyingError: error)
+        }
+        return SwitchyardError(code: .transport, message: "\(target) failed: \(text)", underlyingError: error)
+    }
+}
+
+extension TimeAmount {
+    /// Converts a Swift `Duration` to a NIO `TimeAmount`, saturating at the representable range.
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        let (nanos, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        self = overflow ? .nanoseconds(seconds < 0 ? .min : .max) : .nanoseconds(nanos &+ attoseconds / 1_000_000_000)
+    }
+}

@@ -1,0 +1,29 @@
+public import Switchyard
+
+/// A stage that records `"<name> in"` before calling `next` and `"<name> out"` (or
+/// `"<name> threw"`) after, and passes everything through unchanged.
+public struct RecordingStage: Middleware {
+    /// The stage's name.
+    public let name: String
+    /// Where events go.
+    public let recorder: EventRecorder
+
+    /// Creates a recording stage.
+    public init(_ name: String, _ recorder: EventRecorder) {
+        self.name = name
+        self.recorder = recorder
+    }
+
+    /// Records, passes on, records.
+    public func intercept(_ request: Request, context: CallContext, next: NextStage) async throws -> Response {
+        recorder.record("\(name) in")
+        do {
+            let response = try await next(request, context)
+            recorder.record("\(name) out")
+            return response
+        } catch {
+            recorder.record("\(name) threw")
+            throw error
+        }
+    }
+}
