@@ -1,0 +1,170 @@
+import Foundation
+import HTTPTypes
+import Testing
+@testable import Switchyard
+import SwitchyardTesting
+
+@Suite("Pipeline: ordering, short-circuit, re-sending, skipping, description")
+struct PipelineTests {
+    @Test("stages run in registration order on the way in and reverse order on the way out")
+    func orderingContract() async throws {
+        let recorder = EventRecorder()
+        let transport = MockTransport { _, _ in
+            recorder.record("transport")
+            return Response(status: .ok)
+        }
+        let client = try makeClient(
+            stages: [RecordingStage("A", recorder), RecordingStage("B", recorder), RecordingStage("C", recorder)],
+            transport: transport
+        )
+        _ = try await client.send(.users, .get, "/ping")
+        #expect(recorder.events == ["A in", "B in", "C in", "transport", "C out", "B out", "A out"])
+    }
+
+    @Test("a request change made by an outer stage is seen by inner stages and the transport; response changes flow outward")
+    func changesFlowBothWays() async throws {
+        let seen = EventRecorder()
+        let outer = RequestModifier(name: "outer") { request, _ in request.headerFields[.userAgent] = "outer" }
+        let inner = ClosureStage(name: "inner") { request, context, next in
+            seen.record("inner saw \(request.headerFields[.userAgent] ?? "nothing")")
+            var response = try await next(request, context)
+            response.headerFields[.server] = "inner"
+            return response
+        }
+        let check = ResponseModifier(name: "check") { response, _, _ in
+            seen.record("outer saw \(response.headerFields[.server] ?? "nothing")")
+        }
+        let transport = MockTransport(.status(.ok))
+        let client = try makeClient(stages: [check, outer, inner], transport: transport)
+        _ = try await client.send(.users, .get, "/")
+        #expect(seen.events == ["inner saw outer", "outer saw inner"])
+        #expect(transport.requests.first?.headerFields[.userAgent] == "outer")
+    }
+
+    @Test("a stage that does not call next short-circuits: inner stages and the transport never run")
+    func shortCircuit() async throws {
+        let recorder = EventRecorder()
+        let stub = ClosureStage(name: "stub") { _, _, _ in
+            Response(status: .ok, body: Data(#"{"id":9,"name":"Stub"}"#.utf8), source: .stub)
+        }
+        let transport = MockTransport(.status(.internalServerError))
+        let client = try makeClient(stages: [RecordingStage("A", recorder), stub, RecordingStage("B", recorder)], transport: transport)
+        let result = try await client.send(GetUser(id: "9"))
+        #expect(result.value == User(id: 9, name: "Stub"))
+        #expect(result.source == .stub)
+        #expect(result.attempts == 0)
+        #expect(recorder.events == ["A in", "A out"])
+        #expect(transport.requestCount == 0)
+    }
+
+    @Test("a stage may call next twice (a retry); inner stages run twice and attempts are counted")
+    func callsNextTwice() async throws {
+        let recorder = EventRecorder()
+        let retryOnce = ClosureStage(name: "retry-once") { request, context, next in
+            do {
+                return try await next(request, context)
+            } catch {
+                return try await next(request, context.nextAttempt())
+            }
+        }
+        let attempts = EventRecorder()
+        let observe = ClosureStage(name: "observe") { request, context, next in
+            attempts.record("attempt \(context.attempt)")
+            return try await next(request, context)
+        }
+        let transport = MockTransport(sequence: [.status(.serviceUnavailable), .json(#"{"id":1,"name":"Ada"}"#)])
+        let failFirst = ResponseModifier(name: "status") { response, _, _ in
+            if response.status.code >= 500 { throw SwitchyardError(code: .httpStatus, message: "server error") }
+        }
+        let client = try makeClient(stages: [retryOnce, RecordingStage("inner", recorder), observe, failFirst], transport: transport)
+        let result = try await client.send(GetUser(id: "1"))
+        #expect(result.value.name == "Ada")
+        #expect(result.attempts == 2)
+        #expect(attempts.events == ["attempt 1", "attempt 2"])
+        #expect(recorder.events == ["inner in", "inner threw", "inner in", "inner out"])
+    }
+
+    @Test("a call can skip named stages of its service and add stages of its own, which run outside the service's")
+    func skipAndAddPerCall() async throws {
+        let recorder = EventRecorder()
+        let transport = MockTransport(.status(.ok))
+        let client = try makeClient(
+            stages: [RecordingStage("CommonParameters", recorder), RecordingStage("Headers", recorder)],
+            transport: transport
+        )
+        var options = CallOptions(skippedStages: ["CommonParameters"])
+        options.additionalStages = [RecordingStage("call", recorder)]
+        _ = try await client.send(.users, .get, "/", options: options)
+        #expect(recorder.events == ["call in", "Headers in", "Headers out", "call out"])
+
+        recorder.reset()
+        _ = try await client.send(.users, .get, "/")
+        #expect(recorder.events == ["CommonParameters in", "Headers in", "Headers out", "CommonParameters out"])
+    }
+
+    @Test("a pipeline describes its stages in order, then the transport")
+    func describesItself() throws {
+        let recorder = EventRecorder()
+        let registry = makeRegistry()
+        try registry.register(Service(
+            .users, baseURL: "https://api.example.com",
+            stages: [RecordingStage("Sign", recorder), RequestModifier(name: "Headers") { _, _ in }],
+            transport: MockTransport(.status(.ok), name: "Mock")
+        ))
+        let pipeline = try registry.pipeline(for: .users)
+        #expect(pipeline.stageNames == ["Sign", "Headers"])
+        #expect(pipeline.description == "users: [1] Sign → [2] Headers → transport Mock")
+    }
+
+    @Test("the pipeline is folded at registration: the service's stage values are created once, not per call")
+    func foldedOnce() async throws {
+        let made = EventRecorder()
+        struct Counting: Middleware {
+            init(_ recorder: EventRecorder) { recorder.record("made") }
+            func intercept(_ request: Request, context: CallContext, next: NextStage) async throws -> Response {
+                try await next(request, context)
+            }
+        }
+        let client = try makeClient(stages: [Counting(made)], transport: MockTransport(.status(.ok)))
+        for _ in 0..<5 { _ = try await client.send(.users, .get, "/") }
+        #expect(made.events == ["made"])
+    }
+
+    @Test("an error thrown inside a stage names that stage; a transport error names the transport")
+    func errorsNameTheStage() async throws {
+        struct Boom: Error {}
+        let failing = RequestModifier(name: "Signer") { _, _ in throw Boom() }
+        let client = try makeClient(stages: [RecordingStage("outer", EventRecorder()), failing], transport: MockTransport(.status(.ok)))
+        let error = await #expect(throws: SwitchyardError.self) { _ = try await client.send(GetUser(id: "1")) }
+        #expect(error?.stage == "Signer")
+        #expect(error?.code == .stageFailure)
+        #expect(error?.underlyingError is Boom)
+
+        let refused = try makeClient(transport: MockTransport(.connectionRefused))
+        let transportError = await #expect(throws: SwitchyardError.self) { _ = try await refused.send(GetUser(id: "1")) }
+        #expect(transportError?.stage == "transport")
+        #expect(transportError?.code == .transport)
+    }
+
+    @Test("context values set for a call reach the stages; changes a stage makes are seen only inside it")
+    func contextValues() async throws {
+        enum Token: CallContextKey { typealias Value = String }
+        let seen = EventRecorder()
+        let outer = ClosureStage(name: "outer") { request, context, next in
+            var inner = context
+            inner[Token.self] = "rotated"
+            let response = try await next(request, inner)
+            seen.record("outer still has \(context[Token.self] ?? "nil")")
+            return response
+        }
+        let reader = ClosureStage(name: "reader") { request, context, next in
+            seen.record("inner has \(context[Token.self] ?? "nil")")
+            return try await next(request, context)
+        }
+        let client = try makeClient(stages: [outer, reader], transport: MockTransport(.status(.ok)))
+        var options = CallOptions()
+        options.setContextValue("original", for: Token.self)
+        _ = try await client.send(.users, .get, "/", options: options)
+        #expect(seen.events == ["inner has rotated", "outer still has original"])
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import HTTPTypes
+import Switchyard
+import SwitchyardTesting
+
+extension ServiceID {
+    static let users = ServiceID("users")!
+    static let catalog = ServiceID("catalog")!
+}
+
+/// A registry that persists nothing, for tests.
+func makeRegistry(environment: ServerEnvironment = .develop, release: Bool = false) -> ServiceRegistry {
+    ServiceRegistry(configuration: .init(isReleaseBuild: release, defaultEnvironment: environment, store: nil))
+}
+
+/// A registry and client with one `users` service over `transport`.
+func makeClient(
+    baseURL: String = "https://api.example.com",
+    stages: [any Middleware] = [],
+    defaults: ServiceDefaults = ServiceDefaults(),
+    transport: any Transport
+) throws -> APIClient {
+    let registry = makeRegistry()
+    try registry.register(Service(.users, baseURL: baseURL, defaults: defaults, stages: stages, transport: transport))
+    return APIClient(registry: registry)
+}
+
+/// Echoes the request as a JSON response: method, target and body.
+let echoTransport = MockTransport { request, _ in
+    let object: [String: String] = [
+        "method": request.method.rawValue,
+        "target": request.path,
+        "authority": request.head.authority ?? "",
+        "body": request.bodyText ?? "",
+        "contentType": request.headerFields[.contentType] ?? "",
+    ]
+    let data = try JSONEncoder().encode(object)
+    return Response(status: .ok, headerFields: [.contentType: "application/json"], body: data)
+}
+
+struct Echo: Decodable, Sendable {
+    let method: String
+    let target: String
+    let authority: String
+    let body: String
+    let contentType: String
+}
+
+struct User: Codable, Sendable, Equatable {
+    let id: Int
+    let name: String
+}
+
+struct GetUser: Endpoint {
+    typealias Output = User
+    let id: String
+    var service: ServiceID { .users }
+    var method: HTTPRequest.Method { .get }
+    var path: String { "/users/{id}" }
+    var pathParameters: [String: String] { ["id": id] }
+}
+
+/// A temporary directory removed when the value is deinitialised.
+final class TemporaryDirectory {
+    let url: URL
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
