@@ -1,0 +1,35 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// The benchmark harness lives in its own package so that its tooling (swift-openapi-runtime as the
+// peer, swift-argument-parser) never enters the builds of Switchyard's users.
+let package = Package(
+    name: "SwitchyardBenchmarks",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "switchyard-bench", targets: ["SwitchyardBench"]),
+    ],
+    dependencies: [
+        .package(name: "Switchyard", path: ".."),
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.3.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.24.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "SwitchyardBench",
+            dependencies: [
+                .product(name: "Switchyard", package: "Switchyard"),
+                .product(name: "SwitchyardAsyncHTTPClient", package: "Switchyard"),
+                .product(name: "SwitchyardSampleBackend", package: "Switchyard"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+    ]
+)

@@ -1,0 +1,95 @@
+import ArgumentParser
+import Foundation
+import HTTPTypes
+@_spi(Generated) import OpenAPIRuntime
+import Switchyard
+
+/// `chain --stages N`: N header-setting stages over an in-memory transport, Switchyard's pipeline
+/// against swift-openapi-runtime's `ClientMiddleware` chain (through `UniversalClient`), both driven
+/// from a task off the main actor, rounds interleaved.
+struct ChainScenario: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "chain", abstract: "In-memory middleware chain cost per request.")
+
+    @Option(help: "Number of header-setting stages.") var stages = 8
+    @Option(help: "Requests per round.") var requests = 100_000
+    @Option(help: "Rounds per contender (the median is reported).") var rounds = 7
+
+    func run() async throws {
+        let stageCount = stages, requestCount = requests, roundCount = rounds
+        let (ours, peer) = try await Task.detached {
+            let switchyard = try SwitchyardChain(stages: stageCount)
+            let openAPI = OpenAPIChain(stages: stageCount)
+            _ = try await switchyard.measure(requests: requestCount / 10)
+            _ = try await openAPI.measure(requests: requestCount / 10)
+            var ours: [Double] = [], peer: [Double] = []
+            for _ in 0..<roundCount {
+                ours.append(try await switchyard.measure(requests: requestCount))
+                peer.append(try await openAPI.measure(requests: requestCount))
+            }
+            return (Statistics.median(ours), Statistics.median(peer))
+        }.value
+        print("switchyard stages=\(stages) \(Statistics.format(ours)) ns/request")
+        print("openapi-runtime stages=\(stages) \(Statistics.format(peer)) ns/request")
+        print("ratio switchyard/openapi-runtime \(Statistics.format(ours / peer, decimals: 3))")
+    }
+}
+
+/// Switchyard's side: a registered service with N header stages and an in-memory transport.
+struct SwitchyardChain: Sendable {
+    let client: APIClient
+
+    init(stages: Int) throws {
+        let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, store: nil))
+        try registry.register(Service(
+            ServiceID("bench")!, baseURL: "https://api.example.com",
+            stages: (0..<stages).map { HeaderStage(index: $0) }, transport: SwitchyardInMemoryTransport()
+        ))
+        client = APIClient(registry: registry)
+    }
+
+    /// Nanoseconds per request over `requests` sequential calls.
+    func measure(requests: Int) async throws -> Double {
+        let endpoint = DynamicEndpoint<Switchyard.Response>(service: ServiceID("bench")!, method: .get, path: "/users/{id}", pathParameters: ["id": "1"])
+        var statusSum = 0
+        let start = ContinuousClock.now
+        for _ in 0..<requests {
+            statusSum &+= try await client.send(endpoint).status.code
+        }
+        let elapsed = ContinuousClock.now - start
+        precondition(statusSum == 200 &* requests)
+        return Statistics.seconds(elapsed) * 1e9 / Double(requests)
+    }
+}
+
+/// The peer's side: `UniversalClient` with N `ClientMiddleware`s and an in-memory transport.
+struct OpenAPIChain: Sendable {
+    let client: UniversalClient
+
+    init(stages: Int) {
+        client = UniversalClient(
+            serverURL: URL(string: "https://api.example.com")!,
+            transport: OpenAPIInMemoryTransport(),
+            middlewares: (0..<stages).map { OpenAPIHeaderMiddleware(index: $0) }
+        )
+    }
+
+    /// Nanoseconds per request over `requests` sequential calls.
+    func measure(requests: Int) async throws -> Double {
+        var statusSum = 0
+        let start = ContinuousClock.now
+        for _ in 0..<requests {
+            statusSum &+= try await client.send(
+                input: "1",
+                forOperation: "getUser",
+                serializer: { id in (HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/users/\(id)"), nil) },
+                deserializer: { response, body in
+                    if let body { _ = try await Data(collecting: body, upTo: 1 << 20) }
+                    return response.status.code
+                }
+            )
+        }
+        let elapsed = ContinuousClock.now - start
+        precondition(statusSum == 200 &* requests)
+        return Statistics.seconds(elapsed) * 1e9 / Double(requests)
+    }
+}

@@ -1,0 +1,103 @@
+import ArgumentParser
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import Switchyard
+import SwitchyardAsyncHTTPClient
+import SwitchyardSampleBackend
+
+/// `loopback --concurrency C --requests R`: throughput against the embedded sample backend on
+/// 127.0.0.1, raw AsyncHTTPClient against Switchyard with 8 header-setting stages over the same
+/// `HTTPClient`, rounds interleaved so both see the same machine conditions.
+struct LoopbackScenario: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "loopback", abstract: "Requests per second against the sample backend.")
+
+    @Option(help: "Concurrent requests in flight.") var concurrency = 32
+    @Option(help: "Requests per round.") var requests = 20_000
+    @Option(help: "Rounds per contender (the median is reported).") var rounds = 5
+    @Option(help: "Header-setting stages in the Switchyard pipeline.") var stages = 8
+
+    func run() async throws {
+        let backend = try await SampleBackend.start()
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = concurrency
+        let httpClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        do {
+            let url = backend.baseURL + "/bench"
+            let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, store: nil))
+            try registry.register(Service(
+                ServiceID("bench")!, baseURL: backend.baseURL,
+                stages: (0..<stages).map { HeaderStage(index: $0) },
+                transport: AsyncHTTPClientTransport(client: httpClient)
+            ))
+            let client = APIClient(registry: registry)
+            let raw = RawContender(client: httpClient, url: url)
+            let ours = SwitchyardContender(client: client)
+
+            _ = try await Self.drive(concurrency: concurrency, requests: requests / 4, raw.call)
+            _ = try await Self.drive(concurrency: concurrency, requests: requests / 4, ours.call)
+            var rawRates: [Double] = [], ourRates: [Double] = []
+            for _ in 0..<rounds {
+                rawRates.append(try await Self.drive(concurrency: concurrency, requests: requests, raw.call))
+                ourRates.append(try await Self.drive(concurrency: concurrency, requests: requests, ours.call))
+            }
+            let rawRate = Statistics.median(rawRates), ourRate = Statistics.median(ourRates)
+            print("raw-ahc concurrency=\(concurrency) \(Statistics.format(rawRate, decimals: 0)) requests/s")
+            print("switchyard pipeline=headers concurrency=\(concurrency) \(Statistics.format(ourRate, decimals: 0)) requests/s")
+            print("ratio switchyard/raw-ahc \(Statistics.format(ourRate / rawRate, decimals: 3))")
+            print("rounds raw-ahc \(rawRates.map { Statistics.format($0, decimals: 0) }.joined(separator: " "))")
+            print("rounds switchyard \(ourRates.map { Statistics.format($0, decimals: 0) }.joined(separator: " "))")
+        } catch {
+            try? await httpClient.shutdown()
+            try? await backend.shutdown()
+            throw error
+        }
+        try await httpClient.shutdown()
+        try await backend.shutdown()
+    }
+
+    /// Runs `requests` calls with `concurrency` workers and returns requests per second.
+    static func drive(concurrency: Int, requests: Int, _ call: @escaping @Sendable () async throws -> Int) async throws -> Double {
+        let perWorker = requests / concurrency
+        let start = ContinuousClock.now
+        let bytes = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<concurrency {
+                group.addTask {
+                    var total = 0
+                    for _ in 0..<perWorker { total += try await call() }
+                    return total
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        let elapsed = Statistics.seconds(ContinuousClock.now - start)
+        precondition(bytes > 0)
+        return Double(perWorker * concurrency) / elapsed
+    }
+}
+
+/// AsyncHTTPClient alone: execute, collect the body.
+struct RawContender: Sendable {
+    let client: HTTPClient
+    let url: String
+
+    func call() async throws -> Int {
+        var request = HTTPClientRequest(url: url)
+        request.method = .GET
+        let response = try await client.execute(request, timeout: .seconds(30))
+        let body = try await response.body.collect(upTo: 1 << 20)
+        guard response.status == .ok else { throw ValidationError("unexpected status \(response.status)") }
+        return body.readableBytes
+    }
+}
+
+/// Switchyard: the intensive call through 8 header stages and the AsyncHTTPClient transport.
+struct SwitchyardContender: Sendable {
+    let client: APIClient
+    let endpoint = DynamicEndpoint<Switchyard.Response>(service: ServiceID("bench")!, method: .get, path: "/bench")
+
+    func call() async throws -> Int {
+        let result = try await client.send(endpoint, options: CallOptions(timeout: .seconds(30)))
+        return result.value.body.count
+    }
+}
