@@ -1,0 +1,37 @@
+import HTTPTypes
+import Switchyard
+
+extension ServiceID {
+    /// The users module: bearer authorization, envelope success code 0.
+    static let users = ServiceID("users")!
+    /// The catalog module: common query parameters, envelope success code 100.
+    static let catalog = ServiceID("catalog")!
+}
+
+/// `GET /users/{id}` — the discrete style: one type per API with a typed output.
+struct GetUser: Endpoint {
+    typealias Output = User
+    let id: Int
+    var service: ServiceID { .users }
+    var method: HTTPRequest.Method { .get }
+    var path: String { "/users/{id}" }
+    var pathParameters: [String: String] { ["id": String(id)] }
+}
+
+/// `POST /users` with a JSON body built from parameters.
+struct CreateUser: Endpoint {
+    typealias Output = User
+    let name: String
+    var service: ServiceID { .users }
+    var method: HTTPRequest.Method { .post }
+    var path: String { "/users" }
+    var parameters: Parameters { ["name": .string(name)] }
+}
+
+/// `GET /session`, which needs the users module's Authorization stage.
+struct GetSession: Endpoint {
+    typealias Output = Session
+    var service: ServiceID { .users }
+    var method: HTTPRequest.Method { .get }
+    var path: String { "/session" }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import HTTPTypes
+import Switchyard
+import SwitchyardAsyncHTTPClient
+import SwitchyardSampleBackend
+
+/// `swift run switchyard-demo`: starts the embedded sample backend, registers two modules with
+/// different pipelines, and makes discrete and intensive calls, printing a transcript.
+@main
+struct SwitchyardDemo {
+    static func main() async {
+        do {
+            try await run()
+            print("\nDone.")
+        } catch {
+            print("\nThe demo failed: \(error)")
+            exit(1)
+        }
+    }
+
+    static func run() async throws {
+        let backend = try await SampleBackend.start()
+        print("Sample backend listening on \(backend.baseURL)\n")
+        do {
+            try await AsyncHTTPClientTransport.withTransport { transport in
+                try await tour(backend: backend, transport: transport)
+            }
+        } catch {
+            try? await backend.shutdown()
+            throw error
+        }
+        try await backend.shutdown()
+    }
+
+    static func tour(backend: SampleBackend, transport: AsyncHTTPClientTransport) async throws {
+        // One registry for the app; the environment choice lives in memory for the demo.
+        let registry = ServiceRegistry(configuration: .init(
+            isReleaseBuild: false, defaultEnvironment: .develop, store: InMemoryEnvironmentStore()
+        ))
+
+        // Module 1 — users: a bearer token, a client-version header, envelope code 0, and the
+        // transcript registered last, so it prints the request exactly as sent and the raw response.
+        try registry.register(Service(
+            .users,
+            baseURLs: [.develop: backend.baseURL + "/users-api", .release: "https://api.example.com/users"],
+            defaults: ServiceDefaults(timeout: .seconds(5), headerFields: [.accept: "application/json"]),
+            stages: [
+                RequestModifier(name: "Authorization") { request, _ in request.headerFields[.authorization] = "Bearer demo-token" },
+                RequestModifier(name: "ClientVersion") { request, _ in request.headerFields[HTTPField.Name("X-Client-Version")!] = "1.0.0" },
+                EnvelopeStage(successCodes: [0]),
+                TranscriptStage(),
+            ],
+            transport: transport
+        ))
+
+        // Module 2 — catalog: the transcript first (it sees the call as the app made it and the final
+        // outcome), common query parameters, envelope code 100.
+        try registry.register(Service(
+            .catalog,
+            baseURLs: [.develop: backend.baseURL + "/catalog-api", .release: "https://api.example.com/catalog"],
+            stages: [
+                TranscriptStage(),
+                RequestModifier(name: "CommonParameters") { request, context in
+                    request.appendQuery("app=demo&rid=\(context.requestID)")
+                },
+                EnvelopeStage(successCodes: [100]),
+            ],
+            transport: transport
+        ))
+
+        print("Pipelines (registration order in, reverse order out):")
+        for id in registry.serviceIDs { print("  " + (try registry.pipeline(for: id)).description) }
+        print("Environment: \(registry.environment)\n")
+
+        let client = APIClient(registry: registry)
+
+        print("1. Discrete calls — GetUser(id: 1) and GetUser(id: 3), payloads with nulls and non-ASCII text:")
+        for id in [1, 3] {
+            let user = try await client.send(GetUser(id: id))
+            let profile = user.value.profile
+            print("   \(user.value.name): nickname \(user.value.nickname ?? "null"), bio \(profile?.bio ?? "null"), tags \(profile?.tags.map { $0 ?? "null" } ?? [])")
+            print("   request \(user.requestID), status \(user.status.code), attempts \(user.attempts), from \(user.source)")
+        }
+        print()
+
+        print("2. Discrete POST — CreateUser, parameters sent as a JSON body:")
+        let created = try await client.send(CreateUser(name: "Ada Byron"))
+        print("   created #\(created.value.id) \(created.value.name), status \(created.status.code)\n")
+
+        print("3. Intensive calls — the paged article list, pages 1 and 2:")
+        for page in 1...2 {
+            let result = try await client.send(.catalog, .get, "/articles", parameters: ["page": .int(page), "size": 5], as: ArticlePage.self)
+            let titles = result.value.items.map { $0.title + ($0.summary == nil ? " (no summary)" : "") }
+            print("   page \(result.value.page)/\((result.value.total + 4) / 5): \(titles.joined(separator: ", ")); more: \(result.value.hasMore)")
+        }
+        print()
+
+        print("4. A business error — GetUser(id: 99) — becomes a typed error:")
+        await expectFailure { _ = try await client.send(GetUser(id: 99)) }
+
+        print("5. Per-call stage switches — GetSession with and without the Authorization stage:")
+        let session = try await client.send(GetSession())
+        print("   with token: user \(session.value.user), expires in \(session.value.expiresIn) s")
+        await expectFailure { _ = try await client.send(GetSession(), options: CallOptions(skippedStages: ["Authorization"])) }
+
+        print("6. Failures a person can read:")
+        await expectFailure {
+            _ = try await client.send(.users, .get, "\(backend.baseURL)/not-json", options: CallOptions(skippedStages: ["Envelope"]), as: User.self)
+        }
+        await expectFailure { _ = try await client.send(.catalog, .get, "\(backend.baseURL)/delay/2000", options: CallOptions(timeout: .milliseconds(200))) }
+        await expectFailure { _ = try await client.send(ServiceID("payments")!, .get, "/balance") }
+
+        print("7. Switching the environment at run time:")
+        try registry.switchEnvironment(to: .release)
+        print("   \(registry.environment): users → \(try registry.baseURL(for: .users))")
+        try registry.switchEnvironment(to: .develop)
+        print("   \(registry.environment): users → \(try registry.baseURL(for: .users))")
+        print("\nThe sample backend served \(backend.requestCount) requests.")
+    }
+
+    /// Runs a call that is expected to fail and prints the typed error.
+    static func expectFailure(_ call: () async throws -> Void) async {
+        do {
+            try await call()
+            print("   unexpectedly succeeded\n")
+        } catch let error as SwitchyardError {
+            print("   SwitchyardError \(error.code): \(error.message)")
+            print("   service \(error.serviceID?.rawValue ?? "-"), endpoint \(error.endpoint ?? "-"), stage \(error.stage ?? "-"), request \(error.requestID.map(String.init(describing:)) ?? "-")\n")
+        } catch {
+            print("   unexpected error type: \(error)\n")
+        }
+    }
+}

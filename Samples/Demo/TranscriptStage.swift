@@ -1,0 +1,29 @@
+import Switchyard
+
+/// A sample stage that prints one line per request and one per response, with the duration.
+/// Where it is registered decides what it sees: last, the request exactly as sent and the raw
+/// response; first, the call as the app made it and the final outcome.
+struct TranscriptStage: Middleware {
+    var name: String { "Transcript" }
+
+    func intercept(_ request: Request, context: CallContext, next: NextStage) async throws -> Response {
+        let start = ContinuousClock.now
+        let headers = request.headerFields.filter { $0.name.canonicalName.hasPrefix("x-") || $0.name == .authorization }
+            .map { "\($0.name): \($0.name == .authorization ? "<redacted>" : $0.value)" }
+        print("    → \(request.method.rawValue) \(request.path)" + (headers.isEmpty ? "" : "  [" + headers.joined(separator: ", ") + "]"))
+        do {
+            let response = try await next(request, context)
+            print("    ← \(response.status.code) in \(Self.milliseconds(ContinuousClock.now - start)) ms, \(response.body.count) bytes")
+            return response
+        } catch let error as SwitchyardError {
+            print("    ← failed in \(Self.milliseconds(ContinuousClock.now - start)) ms: [\(error.code)] at \(error.stage ?? "?")")
+            throw error
+        }
+    }
+
+    private static func milliseconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let value = Double(seconds) * 1000 + Double(attoseconds) / 1e15
+        return String(Double(Int(value * 10)) / 10)
+    }
+}
