@@ -1,0 +1,11 @@
+import NIOCore
+
+/// What the connection handler should do once a request has been routed.
+enum BackendAction {
+    /// Write the response now.
+    case respond(BackendResponse)
+    /// Write the response after `delay`, without blocking the event loop.
+    case respondAfter(TimeAmount, BackendResponse)
+    /// Close the connection without writing anything.
+    case closeConnection
+}

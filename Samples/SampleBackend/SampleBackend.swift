@@ -1,0 +1,91 @@
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// An embedded HTTP/1.1 server for Switchyard's demo, tests and benchmarks.
+///
+/// It listens on `127.0.0.1` by default (port `0` lets the OS pick a free port), runs on
+/// `MultiThreadedEventLoopGroup.singleton`, keeps connections alive, and serves:
+///
+/// - `/users-api/…` — the "users" module (envelope success code `0`, message `"ok"`):
+///   `GET users/{id}`, `POST users`, `GET session` (expects `Authorization: Bearer demo-token`).
+/// - `/catalog-api/…` — the "catalog" module (envelope success code `100`, message `"success"`):
+///   `GET articles?page=&size=` and `GET articles/{id}`.
+/// - `/echo[/…]` (any method), `GET /status/{code}`, `GET /delay/{ms}`, `GET /bench`,
+///   `GET /not-json` and `GET /close` (drops the connection without answering).
+///
+/// Unknown routes answer 404 with `{"code":404,"msg":"no route for <METHOD> <path>","data":null}`;
+/// request bodies above 4 MiB answer 413.
+public final class SampleBackend: Sendable {
+    /// The TCP port the server listens on.
+    public let port: Int
+
+    /// The host the server was bound to.
+    private let host: String
+    /// The listening channel.
+    private let channel: any Channel
+    /// The request counter and open connections.
+    private let state: BackendServerState
+
+    /// The root URL of the server, e.g. `"http://127.0.0.1:49152"`, without a trailing slash.
+    public var baseURL: String {
+        let host = self.host.contains(":") ? "[\(self.host)]" : self.host
+        return "http://\(host):\(self.port)"
+    }
+
+    /// The total number of requests received so far (counted once each request has fully arrived).
+    public var requestCount: Int {
+        self.state.requestCount
+    }
+
+    private init(host: String, port: Int, channel: any Channel, state: BackendServerState) {
+        self.host = host
+        self.port = port
+        self.channel = channel
+        self.state = state
+    }
+
+    /// Binds a new server to `host`:`port` and starts serving.
+    ///
+    /// - Parameters:
+    ///   - host: The address to listen on; `127.0.0.1` by default.
+    ///   - port: The port to listen on; `0` (the default) lets the OS choose a free one — read it back from ``port``.
+    /// - Returns: The running server. Call ``shutdown()`` when done with it.
+    /// - Throws: When the address cannot be bound.
+    public static func start(host: String = "127.0.0.1", port: Int = 0) async throws -> SampleBackend {
+        let state = BackendServerState()
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let pipeline = channel.pipeline.syncOperations
+                    try pipeline.configureHTTPServerPipeline(withErrorHandling: true)
+                    try pipeline.addHandler(BackendHTTPHandler(server: state))
+                    state.register(channel)
+                }
+            }
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(.maxMessagesPerRead, value: 16)
+            .bind(host: host, port: port)
+            .get()
+        guard let boundPort = channel.localAddress?.port else {
+            try? await channel.close()
+            throw ChannelError.unknownLocalAddress
+        }
+        return SampleBackend(host: host, port: boundPort, channel: channel, state: state)
+    }
+
+    /// Stops the server: closes the listening channel and every open connection.
+    ///
+    /// Idempotent: calling it again (or concurrently) just waits for the listening channel to be closed.
+    public func shutdown() async throws {
+        self.state.closeAllConnections()
+        do {
+            try await self.channel.close()
+        } catch ChannelError.alreadyClosed {
+            // Already shut down by an earlier call.
+        }
+        try await self.channel.closeFuture.get()
+    }
+}

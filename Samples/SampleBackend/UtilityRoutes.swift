@@ -1,0 +1,59 @@
+import NIOCore
+import NIOHTTP1
+
+/// The envelope-free utility routes: `/echo`, `/status/{code}`, `/delay/{ms}`, `/bench`, `/not-json`, `/close`.
+enum UtilityRoutes {
+    /// The longest delay `/delay/{ms}` honours, in milliseconds.
+    static let maxDelayMilliseconds = 30_000
+
+    /// The hot `/bench` response, serialised once.
+    static let bench = BackendResponse(
+        status: .ok,
+        contentType: BackendResponse.jsonContentType,
+        body: ByteBuffer(string: #"{"code":0,"msg":"ok","data":{"id":1,"name":"bench"}}"#)
+    )
+
+    /// The `/not-json` response: a maintenance page served with a 200.
+    static let notJSON = BackendResponse(
+        status: .ok,
+        contentType: "text/html",
+        body: ByteBuffer(string: "<html><body>maintenance</body></html>")
+    )
+
+    /// Answers a utility request; `nil` when no route matches.
+    static func route(_ request: BackendRequest, segments: [Substring]) -> BackendAction? {
+        let path = request.path
+        if path == "/echo" || path.hasPrefix("/echo/") {
+            return .respond(EchoRoute.respond(to: request))
+        }
+        guard BackendRouter.isRead(request) else { return nil }
+        switch (segments.first, segments.count) {
+        case ("bench", 1): return .respond(Self.bench)
+        case ("not-json", 1): return .respond(Self.notJSON)
+        case ("close", 1): return .closeConnection
+        case ("status", 2): return .respond(Self.status(segments[1]))
+        case ("delay", 2): return Self.delay(segments[1])
+        default: return nil
+        }
+    }
+
+    private static func status(_ segment: Substring) -> BackendResponse {
+        guard let code = Int(segment), (200...599).contains(code) else {
+            let error: JSONValue = .object([
+                ("status", 400), ("error", "status code must be an integer in 200...599"),
+            ])
+            return .json(error, status: .badRequest)
+        }
+        return .json(.object([("status", .int(code))]), status: HTTPResponseStatus(statusCode: code))
+    }
+
+    private static func delay(_ segment: Substring) -> BackendAction {
+        guard let requested = Int(segment), requested >= 0 else {
+            let error: JSONValue = .object([("error", "delay must be a non-negative integer of milliseconds")])
+            return .respond(.json(error, status: .badRequest))
+        }
+        let milliseconds = min(requested, Self.maxDelayMilliseconds)
+        let response = BackendResponse.json(.object([("delayed", .int(milliseconds))]))
+        return .respondAfter(.milliseconds(Int64(milliseconds)), response)
+    }
+}
