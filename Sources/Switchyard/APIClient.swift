@@ -57,7 +57,7 @@ public struct APIClient: Sendable {
         let entry = resolution.entry
         let defaults = entry.service.defaults
         let callOptions = options.map { endpoint.options.applying($0) } ?? endpoint.options
-        let builder = RequestBuilder(endpoint: endpoint, defaults: defaults, callHeaderFields: callOptions.headerFields)
+        let encoding = (endpoint.encoding ?? defaults.parameterEncoding).resolved(for: endpoint.method)
 
         var context = CallContext(
             requestID: requestID,
@@ -66,7 +66,7 @@ public struct APIClient: Sendable {
             tags: callOptions.tags,
             environment: resolution.environment,
             timeout: callOptions.timeout ?? defaults.timeout,
-            parameterEncoding: builder.encoding,
+            parameterEncoding: encoding,
             skippedStages: callOptions.skippedStages,
             logger: callOptions.logger ?? logger
         )
@@ -74,7 +74,9 @@ public struct APIClient: Sendable {
 
         let request: Request
         do {
-            request = try builder.build(baseURL: resolution.baseURL, defaults: defaults)
+            request = try RequestBuilder.build(
+                endpoint, baseURL: resolution.baseURL, defaults: defaults, callHeaderFields: callOptions.headerFields, encoding: encoding
+            )
         } catch {
             throw error.filling(from: context)
         }

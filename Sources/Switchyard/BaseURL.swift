@@ -3,11 +3,11 @@ import Foundation
 /// A validated, pre-split base URL: scheme, authority, path prefix and query.
 ///
 /// Base URLs are parsed once, when a service is registered or a custom URL is set, so a malformed
-/// one is reported early and calls only concatenate strings.
+/// one is reported early and calls only concatenate bytes.
 struct BaseURL: Sendable, Hashable {
     /// `http` or `https`.
     let scheme: String
-    /// `host[:port]`, with IPv6 hosts in brackets.
+    /// `host[:port]`, lower-cased, with IPv6 hosts in brackets.
     let authority: String
     /// The percent-encoded path without a trailing slash, e.g. `/api/v1`, or empty.
     let pathPrefix: String
@@ -18,6 +18,23 @@ struct BaseURL: Sendable, Hashable {
     ///
     /// - Throws: ``SwitchyardError/Code/invalidBaseURL`` with the reason.
     init(_ string: String) throws(SwitchyardError) {
+        let parts = try Self.parse(string, allowFragment: false)
+        var path = parts.path
+        while path.hasSuffix("/") { path.removeLast() }
+        self.scheme = parts.scheme
+        self.authority = parts.authority
+        self.pathPrefix = path
+        self.query = parts.query
+    }
+
+    /// The URL as text, for messages.
+    var absoluteString: String {
+        "\(scheme)://\(authority)\(pathPrefix)" + (query.map { "?\($0)" } ?? "")
+    }
+
+    /// The validated parts of an absolute `http`/`https` URL; the path is kept as written (with any
+    /// trailing slash) and is empty or starts with `/`.
+    static func parse(_ string: String, allowFragment: Bool) throws(SwitchyardError) -> (scheme: String, authority: String, path: String, query: String?) {
         func invalid(_ reason: String) -> SwitchyardError {
             SwitchyardError(code: .invalidBaseURL, message: "'\(string)' is not a usable base URL: \(reason)")
         }
@@ -26,30 +43,24 @@ struct BaseURL: Sendable, Hashable {
         guard let components = URLComponents(string: trimmed) else { throw invalid("it cannot be parsed as a URL") }
         guard let scheme = components.scheme?.lowercased() else { throw invalid("it has no scheme; write http:// or https://") }
         guard scheme == "http" || scheme == "https" else { throw invalid("the scheme must be http or https, not \(scheme)") }
-        guard let host = components.host, !host.isEmpty else { throw invalid("it has no host") }
-        guard components.user == nil, components.password == nil else {
+        guard let host = components.percentEncodedHost, !host.isEmpty else { throw invalid("it has no host") }
+        guard components.percentEncodedUser == nil, components.percentEncodedPassword == nil else {
             throw invalid("credentials in URLs are not allowed; send them in a header")
         }
-        guard components.fragment == nil else { throw invalid("a base URL cannot have a fragment") }
-        guard host.utf8.allSatisfy({ $0 < 0x80 }) else {
-            throw invalid("the host must be ASCII; use its punycode (xn--) form")
+        guard allowFragment || components.percentEncodedFragment == nil else { throw invalid("a base URL cannot have a fragment") }
+        let isIPLiteral = host.hasPrefix("[") || host.contains(":")
+        let hostIsValid = host.utf8.allSatisfy { byte in
+            byte.isASCIILetter || byte.isASCIIDigit || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+                || byte == UInt8(ascii: "_") || (isIPLiteral && (byte == UInt8(ascii: ":") || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]")))
         }
-        let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
-        self.scheme = scheme
-        self.authority = components.port.map { "\(bracketed.lowercased()):\($0)" } ?? bracketed.lowercased()
+        guard hostIsValid else {
+            throw invalid("the host '\(host)' may hold only letters, digits, '-', '.' and '_' (use the punycode form of a non-ASCII name)")
+        }
+        let bracketed = isIPLiteral && !host.hasPrefix("[") ? "[\(host)]" : host
+        let authority = components.port.map { "\(bracketed.lowercased()):\($0)" } ?? bracketed.lowercased()
         var path = components.percentEncodedPath
-        while path.hasSuffix("/") { path.removeLast() }
         if !path.isEmpty, !path.hasPrefix("/") { path = "/" + path }
-        self.pathPrefix = path
-        if let query = components.percentEncodedQuery, !query.isEmpty {
-            self.query = query
-        } else {
-            self.query = nil
-        }
-    }
-
-    /// The URL as text, for messages.
-    var absoluteString: String {
-        "\(scheme)://\(authority)\(pathPrefix)" + (query.map { "?\($0)" } ?? "")
+        let query = components.percentEncodedQuery.flatMap { $0.isEmpty ? nil : $0 }
+        return (scheme, authority, path, query)
     }
 }

@@ -79,7 +79,8 @@ extension DynamicEndpoint where Output == Response {
 }
 
 extension DynamicEndpoint where Output: Decodable {
-    /// Creates an endpoint whose output is decoded from JSON.
+    /// Creates an endpoint whose output is decoded from JSON (`Data` receives the raw body and
+    /// ``NoContent`` ignores it, as in the discrete style).
     public init(
         service: ServiceID, method: HTTPRequest.Method, path: String, pathParameters: [String: String] = [:],
         parameters: Parameters = [:], body: RequestBody? = nil, headerFields: HTTPFields = [:],
@@ -88,7 +89,12 @@ extension DynamicEndpoint where Output: Decodable {
         self.init(
             service: service, method: method, path: path, pathParameters: pathParameters, parameters: parameters, body: body,
             headerFields: headerFields, encoding: encoding, options: options, name: name,
-            decode: { response, decoder in try decoder.decode(Output.self, from: response.body) }
+            decode: { response, decoder in
+                // Outputs that are not JSON documents, as in the discrete style.
+                if let value = NoContent() as? Output { return value }
+                if Output.self == Data.self, let value = response.body as? Output { return value }
+                return try decoder.decode(Output.self, from: response.body)
+            }
         )
     }
 }

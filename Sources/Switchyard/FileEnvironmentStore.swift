@@ -3,7 +3,7 @@ public import Foundation
 /// An ``EnvironmentStore`` that keeps the selection in a small JSON file, written atomically.
 ///
 /// ```swift
-/// let store = FileEnvironmentStore.applicationSupport()          // …/Application Support/Switchyard/environment.json
+/// let store = FileEnvironmentStore.applicationSupport()   // …/Application Support/<app>/Switchyard/environment.json
 /// let store = FileEnvironmentStore(fileURL: URL(filePath: "/tmp/env.json"))
 /// ```
 public struct FileEnvironmentStore: EnvironmentStore {
@@ -14,15 +14,21 @@ public struct FileEnvironmentStore: EnvironmentStore {
     public init(fileURL: URL) { self.fileURL = fileURL }
 
     /// A store in the platform's application-support directory (`~/Library/Application Support` on
-    /// Apple platforms, `$XDG_DATA_HOME` or `~/.local/share` on Linux), under `folder`.
+    /// Apple platforms, `$XDG_DATA_HOME` or `~/.local/share` on Linux), in a folder of its own per app
+    /// so that two apps never switch each other's environment.
     ///
     /// - Parameters:
-    ///   - folder: the folder inside application support; your app's name is a good choice.
+    ///   - app: the app's folder; the bundle identifier, or the process name where there is none, by default.
     ///   - fileName: the file's name.
-    public static func applicationSupport(folder: String = "Switchyard", fileName: String = "environment.json") -> FileEnvironmentStore {
+    public static func applicationSupport(app: String? = nil, fileName: String = "environment.json") -> FileEnvironmentStore {
         let base = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
             ?? FileManager.default.temporaryDirectory
-        return FileEnvironmentStore(fileURL: base.appendingPathComponent(folder, isDirectory: true).appendingPathComponent(fileName))
+        let folder = app ?? Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
+        return FileEnvironmentStore(
+            fileURL: base.appendingPathComponent(folder, isDirectory: true)
+                .appendingPathComponent("Switchyard", isDirectory: true)
+                .appendingPathComponent(fileName)
+        )
     }
 
     /// Reads the file; `nil` when it does not exist.

@@ -41,7 +41,13 @@ public struct FormURLEncoder: Sendable {
                     if case .double(let number) = element, !number.isFinite {
                         throw SwitchyardError(code: .encoding, message: "parameter '\(name)' holds \(number), which cannot be sent")
                     }
-                    if let text = element.scalarText { texts.append(text) }
+                    guard let text = element.scalarText else {
+                        throw SwitchyardError(
+                            code: .encoding,
+                            message: "parameter '\(name)' holds a null, array or object, which a comma-separated list cannot carry"
+                        )
+                    }
+                    texts.append(text)
                 }
                 pairs.append(PercentEncoding.encodeComponent(name) + "=" + PercentEncoding.encodeComponent(texts.joined(separator: ",")))
             }

@@ -11,7 +11,8 @@ public enum ParameterEncoding: Sendable, Hashable, CustomStringConvertible {
     case json
     /// As `application/x-www-form-urlencoded` in the body.
     case form
-    /// In the query string for GET, HEAD and DELETE; as JSON in the body for POST, PUT and PATCH.
+    /// In the query string for GET, HEAD, DELETE and OPTIONS; as JSON in the body for every other
+    /// method (POST, PUT, PATCH and custom methods).
     case automatic
 
     /// The concrete encoding for a method: ``automatic`` resolves to ``query`` or ``json``.

@@ -1,46 +1,76 @@
 /// RFC 3986 percent-encoding, done on UTF-8 bytes.
 enum PercentEncoding {
-    /// Characters kept as they are in a query name or value, and in a path parameter: the RFC 3986
-    /// unreserved set. Everything else (including `/`, `?`, `&`, `=`, `+`, `%`, space) is encoded.
-    static func encodeComponent(_ text: String) -> String {
-        encode(text) { $0.isUnreserved }
+    /// Which bytes stay as they are.
+    enum Allowed {
+        /// A query name or value, or a path parameter: the RFC 3986 unreserved set only. Everything
+        /// else (including `/`, `?`, `&`, `=`, `+`, `%`, space) is encoded.
+        case component
+        /// Literal path text: unreserved, sub-delims, `:`, `@` and `/`; `%` only when it starts a
+        /// valid `%XX` escape.
+        case pathLiteral
+        /// Literal query text: as for paths plus `?`.
+        case queryLiteral
+
+        @inline(__always)
+        func allows(_ byte: UInt8) -> Bool {
+            if byte.isUnreserved { return true }
+            switch self {
+            case .component: return false
+            case .pathLiteral: return byte.isSubDelimiter || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "@") || byte == UInt8(ascii: "/")
+            case .queryLiteral:
+                return byte.isSubDelimiter || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "@") || byte == UInt8(ascii: "/")
+                    || byte == UInt8(ascii: "?")
+            }
+        }
+
+        var keepsValidEscapes: Bool { self != .component }
     }
 
-    /// Characters kept in literal path text: unreserved, sub-delims, `:`, `@` and `/`.
-    /// `%` is kept only when it starts a valid `%XX` escape.
-    static func encodePathLiteral(_ text: String) -> String {
-        encode(text, keepingValidEscapes: true) { $0.isUnreserved || $0.isSubDelimiter || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "/") }
-    }
+    /// Encodes a query name or value, or a path parameter.
+    static func encodeComponent(_ text: String) -> String { encode(text, .component) }
 
-    /// Characters kept in a literal query: as for paths plus `?`, minus nothing that separates pairs.
-    static func encodeQueryLiteral(_ text: String) -> String {
-        encode(text, keepingValidEscapes: true) { $0.isUnreserved || $0.isSubDelimiter || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }
-    }
+    /// Encodes literal path text.
+    static func encodePathLiteral(_ text: String) -> String { encode(text, .pathLiteral) }
 
-    private static let hex: [UInt8] = Array("0123456789ABCDEF".utf8)
+    /// Encodes literal query text.
+    static func encodeQueryLiteral(_ text: String) -> String { encode(text, .queryLiteral) }
 
-    private static func encode(_ text: String, keepingValidEscapes: Bool = false, allowed: (UInt8) -> Bool) -> String {
-        let bytes = Array(text.utf8)
-        if bytes.allSatisfy(allowed), !bytes.contains(UInt8(ascii: "%")) { return text }
+    /// Encodes `text`, returning it unchanged (without copying) when nothing needs encoding.
+    static func encode(_ text: String, _ allowed: Allowed) -> String {
+        if text.utf8.allSatisfy({ allowed.allows($0) }) { return text }
         var output: [UInt8] = []
-        output.reserveCapacity(bytes.count * 3)
-        var index = 0
-        while index < bytes.count {
+        output.reserveCapacity(text.utf8.count * 3)
+        append(text.utf8, allowed, to: &output)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Appends the encoded form of `bytes` to `output`.
+    static func append<Bytes: Collection<UInt8>>(_ bytes: Bytes, _ allowed: Allowed, to output: inout [UInt8]) {
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
             let byte = bytes[index]
-            if byte == UInt8(ascii: "%"), keepingValidEscapes, index + 2 < bytes.count,
-               bytes[index + 1].isHexDigit, bytes[index + 2].isHexDigit {
+            if allowed.allows(byte) {
                 output.append(byte)
-            } else if allowed(byte) && byte != UInt8(ascii: "%") {
+            } else if byte == UInt8(ascii: "%"), allowed.keepsValidEscapes, isEscape(bytes, after: index) {
                 output.append(byte)
             } else {
                 output.append(UInt8(ascii: "%"))
                 output.append(hex[Int(byte >> 4)])
                 output.append(hex[Int(byte & 0x0F)])
             }
-            index += 1
+            index = bytes.index(after: index)
         }
-        return String(decoding: output, as: UTF8.self)
     }
+
+    /// Whether the two bytes after `percent` are hexadecimal digits.
+    private static func isEscape<Bytes: Collection<UInt8>>(_ bytes: Bytes, after percent: Bytes.Index) -> Bool {
+        let first = bytes.index(after: percent)
+        guard first != bytes.endIndex, bytes[first].isHexDigit else { return false }
+        let second = bytes.index(after: first)
+        return second != bytes.endIndex && bytes[second].isHexDigit
+    }
+
+    private static let hex: [UInt8] = Array("0123456789ABCDEF".utf8)
 }
 
 extension UInt8 {

@@ -56,23 +56,84 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     }
 
     /// Wraps `inner` in `stages`, outermost first.
+    ///
+    /// Runs of consecutive ``RequestStage``s are folded into one link that calls their `prepare`
+    /// methods in order and then `next` once; runs of ``ResponseStage``s into one link that calls
+    /// `next` once and then their `process` methods in reverse order. The order and the results are
+    /// exactly those of one link per stage, with fewer asynchronous frames and one copy of the
+    /// request instead of one per stage.
     private static func fold(_ stages: [any Middleware], around inner: @escaping NextStage, skippable: Bool) -> NextStage {
         var next = inner
-        for stage in stages.reversed() {
+        var index = stages.count
+        while index > 0 {
             let rest = next
-            let name = stage.name
-            next = { request, context in
-                if skippable, !context.skippedStages.isEmpty, context.skippedStages.contains(name) {
-                    return try await rest(request, context)
+            if stages[index - 1] is any RequestStage {
+                var run: [(name: String, stage: any RequestStage)] = []
+                while index > 0, let stage = stages[index - 1] as? any RequestStage {
+                    run.insert((stage.name, stage), at: 0)
+                    index -= 1
                 }
-                do {
-                    return try await stage.intercept(request, context: context, next: rest)
-                } catch {
-                    throw SwitchyardError.wrapping(error, stage: name)
+                next = requestLink(run, rest: rest, skippable: skippable)
+            } else if stages[index - 1] is any ResponseStage {
+                var run: [(name: String, stage: any ResponseStage)] = []
+                while index > 0, let stage = stages[index - 1] as? any ResponseStage {
+                    run.insert((stage.name, stage), at: 0)
+                    index -= 1
                 }
+                next = responseLink(run, rest: rest, skippable: skippable)
+            } else {
+                let stage = stages[index - 1]
+                index -= 1
+                next = link(stage, name: stage.name, rest: rest, skippable: skippable)
             }
         }
         return next
+    }
+
+    /// One general stage.
+    private static func link(_ stage: any Middleware, name: String, rest: @escaping NextStage, skippable: Bool) -> NextStage {
+        { request, context in
+            if skippable, !context.skippedStages.isEmpty, context.skippedStages.contains(name) {
+                return try await rest(request, context)
+            }
+            do {
+                return try await stage.intercept(request, context: context, next: rest)
+            } catch {
+                throw SwitchyardError.wrapping(error, stage: name, in: context)
+            }
+        }
+    }
+
+    /// A run of request-only stages, outermost first.
+    private static func requestLink(_ run: [(name: String, stage: any RequestStage)], rest: @escaping NextStage, skippable: Bool) -> NextStage {
+        { request, context in
+            var request = request
+            let skipping = skippable && !context.skippedStages.isEmpty
+            for (name, stage) in run where !(skipping && context.skippedStages.contains(name)) {
+                do {
+                    try await stage.prepare(&request, context: context)
+                } catch {
+                    throw SwitchyardError.wrapping(error, stage: name, in: context)
+                }
+            }
+            return try await rest(request, context)
+        }
+    }
+
+    /// A run of response-only stages, outermost first; their `process` methods run innermost first.
+    private static func responseLink(_ run: [(name: String, stage: any ResponseStage)], rest: @escaping NextStage, skippable: Bool) -> NextStage {
+        { request, context in
+            var response = try await rest(request, context)
+            let skipping = skippable && !context.skippedStages.isEmpty
+            for (name, stage) in run.reversed() where !(skipping && context.skippedStages.contains(name)) {
+                do {
+                    try await stage.process(&response, for: request, context: context)
+                } catch {
+                    throw SwitchyardError.wrapping(error, stage: name, in: context)
+                }
+            }
+            return response
+        }
     }
 
     /// The innermost link: counts the send and calls the transport.
@@ -83,7 +144,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
                 try Task.checkCancellation()
                 return try await transport.send(request, context: context)
             } catch {
-                throw SwitchyardError.wrapping(error, as: .transport, stage: "transport")
+                throw SwitchyardError.wrapping(error, as: .transport, stage: "transport", in: context)
             }
         }
     }

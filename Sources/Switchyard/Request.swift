@@ -26,7 +26,8 @@ public struct Request: Sendable {
     }
 
     /// Creates a request for an absolute `http` or `https` URL, or `nil` when the URL has no such
-    /// scheme or no host.
+    /// scheme or no host, or carries credentials. The path is kept exactly (a trailing slash
+    /// included); a fragment is dropped, as HTTP never sends one.
     ///
     /// - Parameters:
     ///   - method: the HTTP method.
@@ -34,23 +35,23 @@ public struct Request: Sendable {
     ///   - headerFields: the header fields.
     ///   - body: the body bytes.
     public init?(method: HTTPRequest.Method, url: URL, headerFields: HTTPFields = [:], body: Data? = nil) {
-        guard let base = try? BaseURL(url.absoluteString) else { return nil }
-        let path = base.pathPrefix.isEmpty ? "/" : base.pathPrefix
-        let target = base.query.map { path + "?" + $0 } ?? path
-        self.head = HTTPRequest(method: method, scheme: base.scheme, authority: base.authority, path: target, headerFields: headerFields)
+        guard let parts = try? BaseURL.parse(url.absoluteString, allowFragment: true) else { return nil }
+        let path = parts.path.isEmpty ? "/" : parts.path
+        let target = parts.query.map { path + "?" + $0 } ?? path
+        self.head = HTTPRequest(method: method, scheme: parts.scheme, authority: parts.authority, path: target, headerFields: headerFields)
         self.body = body
     }
 
     /// The HTTP method.
     public var method: HTTPRequest.Method {
         get { head.method }
-        set { head.method = newValue }
+        _modify { yield &head.method }
     }
 
     /// The header fields.
     public var headerFields: HTTPFields {
         get { head.headerFields }
-        set { head.headerFields = newValue }
+        _modify { yield &head.headerFields }
     }
 
     /// The request target: the percent-encoded path followed by `?query` when there is one.

@@ -4,9 +4,10 @@ import Synchronization
 ///
 /// Identifiers are cheap to create (an atomic counter under a random per-process prefix), so every
 /// call gets one; cancellation, logging and errors refer to calls by it. The ``description`` is a
-/// 17-character hexadecimal form such as `3fa2c1d0-0000002a`, suitable for an `X-Request-ID` header.
+/// 17-character hexadecimal form such as `3fa2c1-000000002a`, suitable for an `X-Request-ID` header.
+/// The sequence has 40 bits: a process would have to make a trillion calls before one repeats.
 public struct RequestID: Sendable, Hashable, CustomStringConvertible {
-    /// The per-process prefix in the upper 32 bits and the sequence number in the lower 32 bits.
+    /// The per-process prefix in the upper 24 bits and the sequence number in the lower 40 bits.
     public let rawValue: UInt64
 
     /// Wraps an existing raw value (for tests and for restoring an identifier you stored).
@@ -15,17 +16,17 @@ public struct RequestID: Sendable, Hashable, CustomStringConvertible {
     /// Returns a fresh identifier, distinct from every other one made by this process.
     public static func next() -> RequestID {
         let sequence = counter.add(1, ordering: .relaxed).newValue
-        return RequestID(rawValue: (UInt64(prefix) << 32) | (sequence & 0xFFFF_FFFF))
+        return RequestID(rawValue: (UInt64(prefix) << 40) | (sequence & 0xFF_FFFF_FFFF))
     }
 
     /// `prefix-sequence` in lower-case hexadecimal.
     public var description: String {
-        let high = String(rawValue >> 32, radix: 16)
-        let low = String(rawValue & 0xFFFF_FFFF, radix: 16)
-        return String(repeating: "0", count: 8 - high.count) + high + "-"
-            + String(repeating: "0", count: 8 - low.count) + low
+        let high = String(rawValue >> 40, radix: 16)
+        let low = String(rawValue & 0xFF_FFFF_FFFF, radix: 16)
+        return String(repeating: "0", count: max(0, 6 - high.count)) + high + "-"
+            + String(repeating: "0", count: max(0, 10 - low.count)) + low
     }
 
-    private static let prefix = UInt32.random(in: 1...UInt32.max)
+    private static let prefix = UInt32.random(in: 1...0xFF_FFFF)
     private static let counter = Atomic<UInt64>(0)
 }

@@ -34,13 +34,13 @@ public struct Response: Sendable {
     /// The response status.
     public var status: HTTPResponse.Status {
         get { head.status }
-        set { head.status = newValue }
+        _modify { yield &head.status }
     }
 
     /// The header fields.
     public var headerFields: HTTPFields {
         get { head.headerFields }
-        set { head.headerFields = newValue }
+        _modify { yield &head.headerFields }
     }
 
     /// The body decoded as UTF-8 text (invalid sequences replaced).

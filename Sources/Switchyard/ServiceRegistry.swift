@@ -46,11 +46,18 @@ public final class ServiceRegistry: Sendable {
         }
     }
 
-    /// A registered service with its parsed base URLs and folded pipeline.
-    struct Entry: Sendable {
+    /// A registered service with its parsed base URLs and folded pipeline (a class, so that a call
+    /// takes one reference instead of copying the service's fields).
+    final class Entry: Sendable {
         let service: Service
         let baseURLs: [ServerEnvironment: BaseURL]
         let pipeline: Pipeline
+
+        init(service: Service, baseURLs: [ServerEnvironment: BaseURL], pipeline: Pipeline) {
+            self.service = service
+            self.baseURLs = baseURLs
+            self.pipeline = pipeline
+        }
     }
 
     /// What a call needs from the registry.
@@ -69,6 +76,7 @@ public final class ServiceRegistry: Sendable {
     /// The configuration the registry was created with.
     public let configuration: Configuration
     private let state: Mutex<State>
+    private let switching = Mutex(())
 
     /// Creates a registry and restores the persisted environment (unless this is a release build).
     ///
@@ -171,11 +179,11 @@ public final class ServiceRegistry: Sendable {
                 throw error
             }
         }
-        let store = configuration.store
-        // Persist and apply under one lock so that concurrent switches cannot interleave.
-        try state.withLock { (state: inout State) throws(SwitchyardError) in
-            let custom = state.customBaseURLs.merging(parsedCustom) { _, new in new }
-            if let store {
+        // Switches are serialised by their own lock, so that persisting (file I/O) never holds the
+        // lock every call takes, and a store that reads the registry cannot deadlock.
+        try switching.withLock { _ throws(SwitchyardError) in
+            let custom = state.withLock { $0.customBaseURLs }.merging(parsedCustom) { _, new in new }
+            if let store = configuration.store {
                 let selection = EnvironmentSelection(
                     environment: environment,
                     customBaseURLs: Dictionary(uniqueKeysWithValues: custom.map { ($0.key.rawValue, $0.value.absoluteString) })
@@ -186,8 +194,10 @@ public final class ServiceRegistry: Sendable {
                     throw SwitchyardError.wrapping(error, as: .storage)
                 }
             }
-            state.environment = environment
-            state.customBaseURLs = custom
+            state.withLock { state in
+                state.environment = environment
+                state.customBaseURLs = custom
+            }
         }
     }
 

@@ -22,6 +22,20 @@ extension SwitchyardError {
         return wrapped
     }
 
+    /// Converts an error thrown inside a pipeline link, blaming `stage` unless an inner link of the
+    /// same call was already blamed. An error that belongs to a *different* call — a stage that made
+    /// a nested call (a token refresh) and let its error escape — is wrapped, so that this call's
+    /// error names this call's stage and keeps the nested error as its underlying error.
+    static func wrapping(_ error: any Error, as code: Code = .stageFailure, stage: String, in context: CallContext) -> SwitchyardError {
+        if let existing = error as? SwitchyardError, let other = existing.requestID, other != context.requestID {
+            var wrapped = SwitchyardError(code: existing.code, message: "a nested call failed: \(existing.message)", underlyingError: existing)
+            wrapped.stage = stage
+            wrapped.status = existing.status
+            return wrapped
+        }
+        return wrapping(error, as: code, stage: stage)
+    }
+
     /// Fills in call context the error does not carry yet.
     func filling(from context: CallContext) -> SwitchyardError {
         var copy = self

@@ -52,9 +52,10 @@ public struct AsyncHTTPClientTransport: Transport {
     ///
     /// ```swift
     /// try await AsyncHTTPClientTransport.withTransport(configuration: .init(timeout: .init(connect: .seconds(2)))) { transport in
+    ///     let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, store: nil))
     ///     try registry.register(Service(.users, baseURL: url, transport: transport))
-    ///     _ = try await client.send(GetUser(id: 1))
-    /// }
+    ///     return try await APIClient(registry: registry).send(GetUser(id: 1)).value
+    /// }   // the client is shut down here: let neither the transport nor the registry outlive the closure
     /// ```
     ///
     /// - Parameters:
@@ -172,14 +173,5 @@ public struct AsyncHTTPClientTransport: Transport {
             return SwitchyardError(code: .transport, message: "could not connect to \(request.head.authority ?? "the server"): connection refused", underlyingError: error)
         }
         return SwitchyardError(code: .transport, message: "\(target) failed: \(text)", underlyingError: error)
-    }
-}
-
-extension TimeAmount {
-    /// Converts a Swift `Duration` to a NIO `TimeAmount`, saturating at the representable range.
-    init(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        let (nanos, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        self = overflow ? .nanoseconds(seconds < 0 ? .min : .max) : .nanoseconds(nanos &+ attoseconds / 1_000_000_000)
     }
 }

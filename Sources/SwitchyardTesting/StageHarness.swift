@@ -13,7 +13,8 @@ import Synchronization
 ///
 /// The fake `next` records every call (a retrying stage calls it more than once, a short-circuiting
 /// stage not at all) and answers each with `respond`. Errors are caught and reported in the run,
-/// converted to ``SwitchyardError`` with the stage named, exactly as a pipeline would.
+/// converted to ``SwitchyardError`` as a pipeline would: an error the stage throws names the stage,
+/// and an error from `respond` names `"transport"`.
 public struct StageHarness<Stage: Middleware>: Sendable {
     /// The stage under test.
     public let stage: Stage
@@ -32,7 +33,12 @@ public struct StageHarness<Stage: Middleware>: Sendable {
         let calls = Mutex<[HarnessRun.ForwardedCall]>([])
         let next: NextStage = { request, context in
             calls.withLock { $0.append(HarnessRun.ForwardedCall(request: request, context: context)) }
-            return try await respond.respond(request, context)
+            do {
+                return try await respond.respond(request, context)
+            } catch {
+                // The fake `next` stands for the transport, as in a pipeline whose last stage this is.
+                throw SwitchyardError.wrapping(error, as: .transport, stage: "transport")
+            }
         }
         let callContext = context ?? CallContext(serviceID: ServiceID("harness")!, endpointName: "harness")
         let outcome: Result<Response, SwitchyardError>

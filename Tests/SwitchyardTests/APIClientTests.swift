@@ -52,6 +52,33 @@ struct APIClientTests {
         #expect(try await client.send(Fire()).value == NoContent())
     }
 
+    @Test("the intensive style's `as:` accepts NoContent and Data like the discrete style")
+    func intensiveRawOutputs() async throws {
+        let client = try makeClient(transport: MockTransport(.status(.noContent)))
+        #expect(try await client.send(.users, .delete, "/users/{id}", pathParameters: ["id": "7"], as: NoContent.self).value == NoContent())
+        let bytes = try makeClient(transport: MockTransport(.status(.ok, body: "raw")))
+        #expect(try await bytes.send(.users, .get, "/blob", as: Data.self).value == Data("raw".utf8))
+    }
+
+    @Test("a stage whose nested call fails is blamed for this call; the nested error is kept underneath")
+    func nestedCallErrors() async throws {
+        let registry = makeRegistry()
+        try registry.register(Service(.catalog, baseURL: "https://auth.example", transport: MockTransport(.connectionRefused)))
+        let refresh = RequestModifier(name: "TokenRefresh") { _, _ in
+            _ = try await APIClient(registry: registry).send(.catalog, .post, "/token")
+        }
+        try registry.register(Service(.users, baseURL: "https://api.example", stages: [refresh], transport: MockTransport(.status(.ok))))
+        let error = try #require(await #expect(throws: SwitchyardError.self) { _ = try await APIClient(registry: registry).send(GetUser(id: "1")) })
+        #expect(error.stage == "TokenRefresh")
+        #expect(error.serviceID == .users)
+        #expect(error.endpoint == "GetUser")
+        #expect(error.code == .transport)
+        let nested = try #require(error.underlyingError as? SwitchyardError)
+        #expect(nested.serviceID == .catalog)
+        #expect(nested.stage == "transport")
+        #expect(nested.requestID != error.requestID)
+    }
+
     @Test("a non-JSON body for a Decodable endpoint is a decoding error with the body kept")
     func nonJSONBody() async throws {
         let client = try makeClient(transport: MockTransport(.status(.ok, body: "<html>maintenance</html>")))

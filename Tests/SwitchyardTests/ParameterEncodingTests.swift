@@ -108,6 +108,41 @@ struct ParameterEncodingTests {
         #expect(fields[values: .userAgent].count == 1)
     }
 
+    @Test("a comma-separated list refuses values it cannot carry instead of dropping them")
+    func commaSeparatedRefusesNesting() {
+        #expect(throws: SwitchyardError.self) { try FormURLEncoder(arrayStyle: .commaSeparated).encode(["ids": [1, [2, 3]]]) }
+        #expect(throws: SwitchyardError.self) { try FormURLEncoder(arrayStyle: .commaSeparated).encode(["ids": [1, nil]]) }
+    }
+
+    @Test("the encoding's content type beats the service's default; the endpoint's or call's own wins")
+    func contentTypePrecedence() async throws {
+        var defaults = ServiceDefaults()
+        defaults.headerFields[.contentType] = "application/json"
+        let form = try await echo(.post, parameters: ["a": 1], encoding: .form, defaults: defaults)
+        #expect(form.contentType == "application/x-www-form-urlencoded; charset=utf-8")
+
+        let client = try makeClient(transport: echoTransport)
+        let custom = try await client.send(
+            .users, .post, "/e", parameters: ["a": 1], headerFields: [.contentType: "application/vnd.api+json"], as: Echo.self
+        ).value
+        #expect(custom.contentType == "application/vnd.api+json")
+    }
+
+    @Test("the service's JSON key strategy applies to model bodies, never to parameter names")
+    func keyStrategyDoesNotRenameParameters() async throws {
+        struct Model: Encodable, Sendable { let pageSize: Int }
+        let defaults = ServiceDefaults(makeEncoder: {
+            let encoder = JSONEncoder()
+            encoder.keyEncodingStrategy = .convertToSnakeCase
+            return encoder
+        })
+        let parameters = try await echo(.post, parameters: ["pageSize": 20], defaults: defaults)
+        #expect(parameters.body == #"{"pageSize":20}"#)
+        let client = try makeClient(defaults: defaults, transport: echoTransport)
+        let model = try await client.send(DynamicEndpoint<Echo>(service: .users, method: .post, path: "/e", body: .json(Model(pageSize: 20)), as: Echo.self))
+        #expect(model.value.body == #"{"page_size":20}"#)
+    }
+
     @Test("parameters keep insertion order; setting an existing name replaces it in place; nil removes")
     func parametersCollection() {
         var parameters: Parameters = ["b": 1, "a": 2]

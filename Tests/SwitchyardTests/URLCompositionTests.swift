@@ -47,7 +47,7 @@ struct URLCompositionTests {
         ("50%", "/files/50%25"),
         ("a?b#c", "/files/a%3Fb%23c"),
         ("a+b&c=d", "/files/a%2Bb%26c%3Dd"),
-        ("..", "/files/.."),
+        ("...", "/files/..."),
         ("~user_1-2.3", "/files/~user_1-2.3"),
     ])
     func pathParameterEncoding(value: String, expected: String) async throws {
@@ -93,7 +93,11 @@ struct URLCompositionTests {
         ("/users/{id}", ["id": ""], "is empty"),
         ("/users/{id", ["id": "1"], "without a matching '}'"),
         ("/users/id}", [String: String](), "without a matching '{'"),
-        ("/users/{}", [String: String](), "empty or nested placeholder"),
+        ("/users/{}", [String: String](), "empty placeholder"),
+        ("/users/{id}/avatar", ["id": ".."], "dot segment"),
+        ("/users/{id}", ["id": "."], "dot segment"),
+        ("/a}/{id}", ["id": "1"], "without a matching '{'"),
+        ("/a/{b{c}", ["b": "1"], "without a matching '}'"),
         ("/users", ["id": "1"], "no placeholder for {id}"),
     ])
     func templateErrors(path: String, parameters: [String: String], fragment: String) async throws {
@@ -106,6 +110,29 @@ struct URLCompositionTests {
         #expect(error?.message.contains(fragment) == true, "\(error?.message ?? "")")
         #expect(error?.serviceID == .users)
         #expect(transport.requestCount == 0)
+    }
+
+    @Test("placeholders in a template's literal query are expanded and encoded as components")
+    func placeholdersInQuery() async throws {
+        let request = try await target(base: "https://a.example", path: "/search/{kind}?owner={id}&x=1", pathParameters: ["kind": "all", "id": "a&b c"])
+        #expect(request.path == "/search/all?owner=a%26b%20c&x=1")
+    }
+
+    @Test("Request(method:url:) keeps a trailing slash and drops a fragment")
+    func requestKeepsTrailingSlash() throws {
+        #expect(Request(method: .get, url: URL(string: "https://x.example/users/")!)?.path == "/users/")
+        #expect(Request(method: .get, url: URL(string: "https://x.example")!)?.path == "/")
+        #expect(Request(method: .get, url: URL(string: "https://x.example/a?b=1#top")!)?.path == "/a?b=1")
+        #expect(Request(method: .get, url: URL(string: "https://u:p@x.example/")!) == nil)
+    }
+
+    @Test("a percent-encoded host is rejected rather than decoded into another authority")
+    func encodedHost() throws {
+        let registry = makeRegistry()
+        let error = #expect(throws: SwitchyardError.self) {
+            try registry.register(Service(.users, baseURL: "http://a%2Fb.example", transport: MockTransport(.status(.ok))))
+        }
+        #expect(error?.code == .invalidBaseURL)
     }
 
     @Test("a malformed absolute URL in the path is an invalidBaseURL error")

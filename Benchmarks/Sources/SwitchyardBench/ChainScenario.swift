@@ -13,9 +13,10 @@ struct ChainScenario: AsyncParsableCommand {
     @Option(help: "Number of header-setting stages.") var stages = 8
     @Option(help: "Requests per round.") var requests = 100_000
     @Option(help: "Rounds per contender (the median is reported).") var rounds = 7
+    @Flag(help: "Measure Switchyard only (for profiling).") var switchyardOnly = false
 
     func run() async throws {
-        let stageCount = stages, requestCount = requests, roundCount = rounds
+        let stageCount = stages, requestCount = requests, roundCount = rounds, onlyOurs = switchyardOnly
         let (ours, peer) = try await Task.detached {
             let switchyard = try SwitchyardChain(stages: stageCount)
             let openAPI = OpenAPIChain(stages: stageCount)
@@ -24,7 +25,7 @@ struct ChainScenario: AsyncParsableCommand {
             var ours: [Double] = [], peer: [Double] = []
             for _ in 0..<roundCount {
                 ours.append(try await switchyard.measure(requests: requestCount))
-                peer.append(try await openAPI.measure(requests: requestCount))
+                peer.append(onlyOurs ? .nan : try await openAPI.measure(requests: requestCount))
             }
             return (Statistics.median(ours), Statistics.median(peer))
         }.value
