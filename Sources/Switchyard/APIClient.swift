@@ -46,23 +46,55 @@ public struct APIClient: Sendable {
     /// - Returns: the decoded output with the call's metadata.
     /// - Throws: ``SwitchyardError``.
     public func send<E: Endpoint>(_ endpoint: E, options: CallOptions? = nil) async throws(SwitchyardError) -> CallResult<E.Output> {
+        // Only reading the endpoint and decoding depend on its type; the rest is shared, non-generic code.
+        let exchange = try await perform(CallSpec(endpoint), options: options)
+        let response = exchange.response
+        let value: E.Output
+        do {
+            value = try endpoint.decode(response, decoder: exchange.decoder)
+        } catch {
+            throw DecodingFailureMessage.error(for: error, output: E.Output.self, response: response).filling(from: exchange.context)
+        }
+        return CallResult(
+            value: value,
+            status: response.status,
+            headerFields: response.headerFields,
+            requestID: exchange.context.requestID,
+            serviceID: exchange.context.serviceID,
+            environment: exchange.context.environment,
+            attempts: exchange.context.transportSends,
+            duration: ContinuousClock.now - exchange.start,
+            source: response.source
+        )
+    }
+
+    /// What a call produced before decoding.
+    struct Exchange {
+        let response: Response
+        let context: CallContext
+        let decoder: JSONDecoder
+        let start: ContinuousClock.Instant
+    }
+
+    /// Resolves the service, builds the request, runs the pipeline and checks the status.
+    func perform(_ spec: CallSpec, options: CallOptions?) async throws(SwitchyardError) -> Exchange {
         let start = ContinuousClock.now
         let requestID = RequestID.next()
         let resolution: ServiceRegistry.Resolution
         do {
-            resolution = try registry.resolve(endpoint.service)
+            resolution = try registry.resolve(spec.service)
         } catch {
-            throw error.with(requestID: requestID, endpoint: endpoint.name)
+            throw error.with(requestID: requestID, endpoint: spec.name)
         }
         let entry = resolution.entry
         let defaults = entry.service.defaults
-        let callOptions = options.map { endpoint.options.applying($0) } ?? endpoint.options
-        let encoding = (endpoint.encoding ?? defaults.parameterEncoding).resolved(for: endpoint.method)
+        let callOptions = options.map { spec.options.applying($0) } ?? spec.options
+        let encoding = (spec.encoding ?? defaults.parameterEncoding).resolved(for: spec.method)
 
         var context = CallContext(
             requestID: requestID,
             serviceID: entry.service.id,
-            endpointName: endpoint.name,
+            endpointName: spec.name,
             tags: callOptions.tags,
             environment: resolution.environment,
             timeout: callOptions.timeout ?? defaults.timeout,
@@ -75,7 +107,8 @@ public struct APIClient: Sendable {
         let request: Request
         do {
             request = try RequestBuilder.build(
-                endpoint, baseURL: resolution.baseURL, defaults: defaults, callHeaderFields: callOptions.headerFields, encoding: encoding
+                spec, baseURL: resolution.baseURL, defaults: defaults, encoder: entry.encoder,
+                callHeaderFields: callOptions.headerFields, encoding: encoding
             )
         } catch {
             throw error.filling(from: context)
@@ -97,31 +130,7 @@ public struct APIClient: Sendable {
             error.responseBody = response.body
             throw error.filling(from: context)
         }
-
-        let value: E.Output
-        do {
-            value = try endpoint.decode(response, decoder: defaults.makeDecoder())
-        } catch {
-            var failure = SwitchyardError.wrapping(error, as: .decoding)
-            if !(error is SwitchyardError) {
-                failure.message = DecodingFailureMessage.describe(error, output: E.Output.self, body: response.body)
-            }
-            failure.status = response.status
-            failure.responseBody = response.body
-            throw failure.filling(from: context)
-        }
-
-        return CallResult(
-            value: value,
-            status: response.status,
-            headerFields: response.headerFields,
-            requestID: requestID,
-            serviceID: entry.service.id,
-            environment: resolution.environment,
-            attempts: context.transportSends,
-            duration: ContinuousClock.now - start,
-            source: response.source
-        )
+        return Exchange(response: response, context: context, decoder: entry.decoder, start: start)
     }
 
     /// Sends a call named at the call site (the intensive style) and returns the raw response.

@@ -3,8 +3,9 @@ import Foundation
 /// A validated, pre-split base URL: scheme, authority, path prefix and query.
 ///
 /// Base URLs are parsed once, when a service is registered or a custom URL is set, so a malformed
-/// one is reported early and calls only concatenate bytes.
-struct BaseURL: Sendable, Hashable {
+/// one is reported early and calls only concatenate bytes. A class, so that a call takes one
+/// reference to it rather than copying four strings.
+final class BaseURL: Sendable {
     /// `http` or `https`.
     let scheme: String
     /// `host[:port]`, lower-cased, with IPv6 hosts in brackets.

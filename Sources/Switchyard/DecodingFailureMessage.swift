@@ -2,6 +2,18 @@ import Foundation
 
 /// Turns a decoding error into a sentence a person understands.
 enum DecodingFailureMessage {
+    /// The ``SwitchyardError`` for a failed decoding: a Switchyard error is kept, anything else
+    /// becomes ``SwitchyardError/Code/decoding`` with a readable message; status and body are attached.
+    static func error(for error: any Error, output: Any.Type, response: Response) -> SwitchyardError {
+        var failure = SwitchyardError.wrapping(error, as: .decoding)
+        if !(error is SwitchyardError) {
+            failure.message = describe(error, output: output, body: response.body)
+        }
+        failure.status = response.status
+        failure.responseBody = response.body
+        return failure
+    }
+
     static func describe(_ error: any Error, output: Any.Type, body: Data) -> String {
         let target = String(describing: output)
         if body.isEmpty { return "the response body is empty, so it cannot be decoded as \(target)" }

@@ -1,6 +1,10 @@
 /// The rest of a pipeline, as seen from one stage: call it to pass the request on and receive the
 /// response.
-public typealias NextStage = @Sendable (Request, CallContext) async throws -> Response
+///
+/// The request parameter is `consuming`: the pipeline hands the request from link to link without
+/// copying it, so stages that change header fields change them in place. Calling `next(request,
+/// context)` from your stage is written as usual.
+public typealias NextStage = @Sendable (consuming Request, CallContext) async throws -> Response
 
 /// One stage of a service's pipeline: a value that sees every request on its way in and every
 /// response on its way out.

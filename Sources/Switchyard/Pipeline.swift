@@ -39,7 +39,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     ///   - additionalStages: stages for this call only, run outside the service's stages.
     /// - Returns: the response as the outermost stage returned it.
     /// - Throws: a ``SwitchyardError`` naming the failing stage.
-    public func send(_ request: Request, context: CallContext, additionalStages: [any Middleware] = []) async throws(SwitchyardError) -> Response {
+    public func send(_ request: consuming Request, context: CallContext, additionalStages: [any Middleware] = []) async throws(SwitchyardError) -> Response {
         do {
             if additionalStages.isEmpty { return try await entry(request, context) }
             let chain = Self.fold(additionalStages, around: entry, skippable: false)
@@ -92,7 +92,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
 
     /// One general stage.
     private static func link(_ stage: any Middleware, name: String, rest: @escaping NextStage, skippable: Bool) -> NextStage {
-        { request, context in
+        { (request: consuming Request, context: CallContext) in
             if skippable, !context.skippedStages.isEmpty, context.skippedStages.contains(name) {
                 return try await rest(request, context)
             }
@@ -106,8 +106,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
 
     /// A run of request-only stages, outermost first.
     private static func requestLink(_ run: [(name: String, stage: any RequestStage)], rest: @escaping NextStage, skippable: Bool) -> NextStage {
-        { request, context in
-            var request = request
+        { (request: consuming Request, context: CallContext) in
             let skipping = skippable && !context.skippedStages.isEmpty
             for (name, stage) in run where !(skipping && context.skippedStages.contains(name)) {
                 do {
@@ -122,12 +121,13 @@ public struct Pipeline: Sendable, CustomStringConvertible {
 
     /// A run of response-only stages, outermost first; their `process` methods run innermost first.
     private static func responseLink(_ run: [(name: String, stage: any ResponseStage)], rest: @escaping NextStage, skippable: Bool) -> NextStage {
-        { request, context in
-            var response = try await rest(request, context)
+        { (request: consuming Request, context: CallContext) in
+            let sent = request
+            var response = try await rest(sent, context)
             let skipping = skippable && !context.skippedStages.isEmpty
             for (name, stage) in run.reversed() where !(skipping && context.skippedStages.contains(name)) {
                 do {
-                    try await stage.process(&response, for: request, context: context)
+                    try await stage.process(&response, for: sent, context: context)
                 } catch {
                     throw SwitchyardError.wrapping(error, stage: name, in: context)
                 }
@@ -138,7 +138,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
 
     /// The innermost link: counts the send and calls the transport.
     private static func terminal(_ transport: any Transport) -> NextStage {
-        { request, context in
+        { (request: consuming Request, context: CallContext) in
             context.counters.recordTransportSend()
             do {
                 try Task.checkCancellation()

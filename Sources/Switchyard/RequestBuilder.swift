@@ -11,50 +11,31 @@ enum RequestBuilder {
     /// - Throws: ``SwitchyardError/Code/invalidRequest`` for a bad template or missing path parameter,
     ///   ``SwitchyardError/Code/invalidBaseURL`` for a bad absolute URL, ``SwitchyardError/Code/encoding``
     ///   when parameters or the body cannot be encoded.
-    static func build<E: Endpoint>(
-        _ endpoint: E, baseURL: BaseURL, defaults: ServiceDefaults, callHeaderFields: HTTPFields, encoding: ParameterEncoding
+    static func build(
+        _ endpoint: CallSpec, baseURL: BaseURL, defaults: ServiceDefaults, encoder: JSONEncoder, callHeaderFields: HTTPFields,
+        encoding: ParameterEncoding
     ) throws(SwitchyardError) -> Request {
-        let path = endpoint.path
         let pathParameters = endpoint.pathParameters
-        var base = baseURL
-        var template = Substring(path)
-        if let absolute = try splitAbsolute(path) {
-            base = absolute.base
-            template = absolute.rest
-        }
-        var templateQuery: Substring?
-        if let mark = template.utf8.firstIndex(of: UInt8(ascii: "?")) {
-            templateQuery = template[template.index(after: mark)...]
-            template = template[..<mark]
-        }
-
-        // Path: the base's prefix, one slash, the expanded template.
+        var template = endpoint.path
         var target: [UInt8] = []
-        target.reserveCapacity(base.pathPrefix.utf8.count + path.utf8.count + 32)
-        target.append(contentsOf: base.pathPrefix.utf8)
-        if let first = template.utf8.first, first != UInt8(ascii: "/") { target.append(UInt8(ascii: "/")) }
-        var used: [String] = []
-        try expand(template, literal: .pathLiteral, parameters: pathParameters, template: path, used: &used, into: &target)
-        if target.isEmpty { target.append(UInt8(ascii: "/")) }
-
-        // Query: the base's, the template's, then parameters sent in the query.
         var separator = UInt8(ascii: "?")
+        let composed: Result<BaseURL, SwitchyardError> = template.withUTF8 { utf8 in
+            do throws(SwitchyardError) {
+                return .success(try composeTarget(utf8, template: endpoint.path, baseURL: baseURL, parameters: pathParameters, into: &target, separator: &separator))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let base = try composed.get()
         func startQueryPart() {
             target.append(separator)
             separator = UInt8(ascii: "&")
         }
-        if let query = base.query {
-            startQueryPart()
-            target.append(contentsOf: query.utf8)
-        }
-        if let templateQuery, !templateQuery.isEmpty {
-            startQueryPart()
-            try expand(templateQuery, literal: .queryLiteral, parameters: pathParameters, template: path, used: &used, into: &target)
-        }
-        try checkAllUsed(pathParameters, used: used, template: path)
 
-        var fields = defaults.headerFields.replacing(with: endpoint.headerFields).replacing(with: callHeaderFields)
-        let contentTypeChosen = endpoint.headerFields[.contentType] != nil || callHeaderFields[.contentType] != nil
+        let endpointFields = endpoint.headerFields
+        var fields = defaults.headerFields.replacing(with: endpointFields).replacing(with: callHeaderFields)
+        fields.reserveCapacity(fields.count + 16)  // room for the fields stages add, without regrowing
+        let contentTypeChosen = endpointFields[.contentType] != nil || callHeaderFields[.contentType] != nil
         func setContentType(_ type: String?) {
             if let type, !contentTypeChosen { fields[.contentType] = type }
         }
@@ -63,8 +44,6 @@ enum RequestBuilder {
         var body: Data?
         if let explicit = endpoint.body {
             do {
-                let encoder = defaults.makeEncoder()
-                encoder.outputFormatting.insert(.sortedKeys)
                 let made = try explicit.make(encoder)
                 body = made.data
                 setContentType(made.contentType)
@@ -101,29 +80,80 @@ enum RequestBuilder {
         return Request(head: head, body: body)
     }
 
-    /// Replaces `{name}` placeholders with percent-encoded values and encodes the literal text.
+    /// Writes the request target's path and the base's and template's queries into `target`;
+    /// returns the base URL in force (the template's own, when it is an absolute URL).
+    private static func composeTarget(
+        _ utf8: UnsafeBufferPointer<UInt8>, template: String, baseURL: BaseURL, parameters: [String: String],
+        into target: inout [UInt8], separator: inout UInt8
+    ) throws(SwitchyardError) -> BaseURL {
+        var base = baseURL
+        var start = 0
+        if let authorityStart = absolutePrefixLength(utf8) {
+            var end = authorityStart
+            while end < utf8.count, utf8[end] != UInt8(ascii: "/"), utf8[end] != UInt8(ascii: "?") { end += 1 }
+            base = try BaseURL(String(decoding: UnsafeBufferPointer(rebasing: utf8[0..<end]), as: UTF8.self))
+            start = end
+        }
+        var pathEnd = start
+        while pathEnd < utf8.count, utf8[pathEnd] != UInt8(ascii: "?") { pathEnd += 1 }
+
+        target.reserveCapacity(base.pathPrefix.utf8.count + utf8.count + 32)
+        target.append(contentsOf: base.pathPrefix.utf8)
+        if start < pathEnd, utf8[start] != UInt8(ascii: "/") { target.append(UInt8(ascii: "/")) }
+        var used: [String] = []
+        try expand(utf8, start..<pathEnd, literal: .pathLiteral, parameters: parameters, template: template, used: &used, into: &target)
+        if target.isEmpty { target.append(UInt8(ascii: "/")) }
+
+        if let query = base.query {
+            target.append(separator)
+            separator = UInt8(ascii: "&")
+            target.append(contentsOf: query.utf8)
+        }
+        if pathEnd + 1 < utf8.count {
+            target.append(separator)
+            separator = UInt8(ascii: "&")
+            try expand(utf8, (pathEnd + 1)..<utf8.count, literal: .queryLiteral, parameters: parameters, template: template, used: &used, into: &target)
+        }
+        if used.count < parameters.count {
+            let unused = parameters.keys.filter { !used.contains($0) }.sorted()
+            throw invalid("the path template '\(template)' has no placeholder for " + unused.map { "{\($0)}" }.joined(separator: ", "))
+        }
+        return base
+    }
+
+    /// The length of a leading `http://` or `https://` (any case), or `nil`.
+    private static func absolutePrefixLength(_ utf8: UnsafeBufferPointer<UInt8>) -> Int? {
+        func matches(_ prefix: StaticString) -> Bool {
+            guard utf8.count >= prefix.utf8CodeUnitCount else { return false }
+            for offset in 0..<prefix.utf8CodeUnitCount where utf8[offset] | 0x20 != prefix.utf8Start[offset] | 0x20 { return false }
+            return true
+        }
+        if matches("http://") { return 7 }
+        if matches("https://") { return 8 }
+        return nil
+    }
+
+    /// Replaces `{name}` placeholders in `range` with percent-encoded values and encodes the literal text.
     private static func expand(
-        _ part: Substring, literal: PercentEncoding.Allowed, parameters: [String: String], template: String,
-        used: inout [String], into output: inout [UInt8]
+        _ utf8: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, literal: PercentEncoding.Allowed, parameters: [String: String],
+        template: String, used: inout [String], into output: inout [UInt8]
     ) throws(SwitchyardError) {
-        let bytes = part.utf8
-        var cursor = bytes.startIndex
-        while cursor != bytes.endIndex {
-            guard let open = bytes[cursor...].firstIndex(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }) else {
-                PercentEncoding.append(bytes[cursor...], literal, to: &output)
-                return
+        var cursor = range.lowerBound
+        var index = cursor
+        while index < range.upperBound {
+            let byte = utf8[index]
+            if byte == UInt8(ascii: "}") { throw invalid("the path template '\(template)' has a '}' without a matching '{'") }
+            guard byte == UInt8(ascii: "{") else {
+                index += 1
+                continue
             }
-            guard bytes[open] == UInt8(ascii: "{") else {
-                throw invalid("the path template '\(template)' has a '}' without a matching '{'")
-            }
-            PercentEncoding.append(bytes[cursor..<open], literal, to: &output)
-            let nameStart = bytes.index(after: open)
-            guard let close = bytes[nameStart...].firstIndex(where: { $0 == UInt8(ascii: "}") || $0 == UInt8(ascii: "{") }),
-                  bytes[close] == UInt8(ascii: "}")
-            else {
+            PercentEncoding.append(utf8[cursor..<index], literal, to: &output)
+            var close = index + 1
+            while close < range.upperBound, utf8[close] != UInt8(ascii: "}"), utf8[close] != UInt8(ascii: "{") { close += 1 }
+            guard close < range.upperBound, utf8[close] == UInt8(ascii: "}") else {
                 throw invalid("the path template '\(template)' has a '{' without a matching '}'")
             }
-            let name = String(part[nameStart..<close])
+            let name = String(decoding: UnsafeBufferPointer(rebasing: utf8[(index + 1)..<close]), as: UTF8.self)
             guard !name.isEmpty else { throw invalid("the path template '\(template)' has an empty placeholder") }
             guard let value = parameters[name] else {
                 throw invalid("the path template '\(template)' needs a value for {\(name)}, and none was given")
@@ -136,27 +166,10 @@ enum RequestBuilder {
             }
             PercentEncoding.append(value.utf8, .component, to: &output)
             if !used.contains(name) { used.append(name) }
-            cursor = bytes.index(after: close)
+            index = close + 1
+            cursor = index
         }
-    }
-
-    /// Fails when a path parameter has no placeholder (usually a typo in its name).
-    private static func checkAllUsed(_ parameters: [String: String], used: [String], template: String) throws(SwitchyardError) {
-        guard used.count < parameters.count else { return }
-        let unused = parameters.keys.filter { !used.contains($0) }.sorted()
-        throw invalid("the path template '\(template)' has no placeholder for " + unused.map { "{\($0)}" }.joined(separator: ", "))
-    }
-
-    /// Splits `https://host:port/rest` into a base URL and the rest of the template.
-    private static func splitAbsolute(_ path: String) throws(SwitchyardError) -> (base: BaseURL, rest: Substring)? {
-        let utf8 = path.utf8
-        guard let first = utf8.first, first == UInt8(ascii: "h") || first == UInt8(ascii: "H") else { return nil }
-        let lower = path.prefix(8).lowercased()
-        guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else { return nil }
-        let afterScheme = path.index(path.startIndex, offsetBy: lower.hasPrefix("https://") ? 8 : 7)
-        let authorityEnd = path[afterScheme...].utf8.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? path.endIndex
-        let base = try BaseURL(String(path[..<authorityEnd]))
-        return (base, path[authorityEnd...])
+        PercentEncoding.append(utf8[cursor..<range.upperBound], literal, to: &output)
     }
 
     private static func invalid(_ message: String) -> SwitchyardError {

@@ -22,4 +22,16 @@ public enum ServerEnvironment: String, Sendable, Hashable, Codable, CaseIterable
 
     /// The environment's name.
     public var description: String { rawValue }
+
+    /// The position in ``allCases``, for tables indexed by environment.
+    var ordinal: Int {
+        switch self {
+        case .develop: 0
+        case .test: 1
+        case .prerelease: 2
+        case .release: 3
+        case .hotfix: 4
+        case .custom: 5
+        }
+    }
 }

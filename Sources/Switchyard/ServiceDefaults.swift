@@ -21,9 +21,12 @@ public struct ServiceDefaults: Sendable {
     /// The response statuses that count as success; anything else fails the call with
     /// ``SwitchyardError/Code/httpStatus``. `200...299` unless changed.
     public var acceptableStatusCodes: ClosedRange<Int>
-    /// Makes the decoder for Decodable outputs (set date or key strategies here).
+    /// Makes the decoder for Decodable outputs (set date or key strategies here); called once, when
+    /// the service is registered, and the decoder is shared by the service's calls.
     public var makeDecoder: @Sendable () -> JSONDecoder
-    /// Makes the encoder for JSON bodies; keys are always sorted so that bodies are deterministic.
+    /// Makes the encoder for explicit JSON bodies (``RequestBody/json(_:)``); called once, when the
+    /// service is registered. Keys are always sorted so that bodies are deterministic. Loose
+    /// ``Parameters`` are always encoded with a plain encoder, so key strategies never rename them.
     public var makeEncoder: @Sendable () -> JSONEncoder
 
     /// Creates defaults.

@@ -1,4 +1,5 @@
 import Synchronization
+import Foundation
 public import Logging
 
 /// Maps service identifiers to services, folds each service's pipeline once at registration, and
@@ -52,11 +53,22 @@ public final class ServiceRegistry: Sendable {
         let service: Service
         let baseURLs: [ServerEnvironment: BaseURL]
         let pipeline: Pipeline
+        /// The service's decoder, made once.
+        let decoder: JSONDecoder
+        /// The service's encoder for explicit bodies, made once, with sorted keys.
+        let encoder: JSONEncoder
+        /// Base URLs indexed by ``ServerEnvironment/ordinal``, for a lookup without hashing.
+        let routes: [BaseURL?]
 
         init(service: Service, baseURLs: [ServerEnvironment: BaseURL], pipeline: Pipeline) {
             self.service = service
             self.baseURLs = baseURLs
             self.pipeline = pipeline
+            self.decoder = service.defaults.makeDecoder()
+            let encoder = service.defaults.makeEncoder()
+            encoder.outputFormatting.insert(.sortedKeys)
+            self.encoder = encoder
+            self.routes = ServerEnvironment.allCases.map { baseURLs[$0] }
         }
     }
 
@@ -204,11 +216,12 @@ public final class ServiceRegistry: Sendable {
     /// Everything a call needs: the service entry, its base URL now, and the environment.
     func resolve(_ id: ServiceID) throws(SwitchyardError) -> Resolution {
         let found = state.withLock { state -> (Entry?, ServerEnvironment, BaseURL?) in
-            (state.entries[id], state.environment, state.customBaseURLs[id])
+            let environment = state.environment
+            return (state.entries[id], environment, environment == .custom ? state.customBaseURLs[id] : nil)
         }
         guard let entry = found.0 else { throw unknown(id) }
         let environment = found.1
-        let base = environment == .custom ? (found.2 ?? entry.baseURLs[.custom]) : entry.baseURLs[environment]
+        let base = found.2 ?? entry.routes[environment.ordinal]
         guard let base else {
             var error = SwitchyardError(
                 code: .missingBaseURL,

@@ -19,8 +19,13 @@ import NIOHTTP1
 ///
 /// ## Timeouts and cancellation
 ///
-/// ``Switchyard/CallContext/timeout`` bounds the whole attempt: connecting, sending, the response
-/// head and collecting the body. Cancelling the calling task cancels the request on its connection.
+/// ``Switchyard/CallContext/timeout`` bounds the attempt through AsyncHTTPClient's own per-request
+/// deadline: connecting, sending and waiting for the response head fail with
+/// ``Switchyard/SwitchyardError/Code/timeout`` the moment it passes. The body is then read against the
+/// same deadline, checked as each chunk arrives; a connection that goes completely silent mid-body is
+/// ended by the client's read timeout (90 s for `HTTPClient.shared`; set `timeout.read` in your
+/// configuration for another bound). Checking per chunk costs nothing per call, where a timer per call
+/// would cost a task and a timer each. Cancelling the calling task cancels the request on its connection.
 public struct AsyncHTTPClientTransport: Transport {
     /// Limits and behaviour of the transport.
     public struct Configuration: Sendable {
@@ -90,34 +95,31 @@ public struct AsyncHTTPClientTransport: Transport {
         let deadline: NIODeadline = timeout.map { .now() + TimeAmount($0) } ?? .distantFuture
         do {
             let response = try await client.execute(clientRequest, deadline: deadline, logger: context.logger)
-            let body: ByteBuffer
-            if request.method == .head {
-                body = ByteBuffer()
-            } else if let timeout {
-                body = try await Self.collect(response.body, upTo: configuration.maximumResponseBodySize, deadline: deadline, timeout: timeout)
-            } else {
-                body = try await response.body.collect(upTo: configuration.maximumResponseBodySize)
-            }
-            return Response(head: Self.makeHead(response), body: Data(body.readableBytesView))
+            let body = request.method == .head ? Data() : try await Self.collect(response, limit: configuration.maximumResponseBodySize, deadline: deadline)
+            return Response(head: Self.makeHead(response), body: body)
         } catch {
             throw Self.translate(error, request: request, timeout: timeout)
         }
     }
 
-    /// Collects the body, failing with ``Switchyard/SwitchyardError/Code/timeout`` at the deadline.
-    private static func collect(_ body: HTTPClientResponse.Body, upTo limit: Int, deadline: NIODeadline, timeout: Duration) async throws -> ByteBuffer {
-        let remaining = deadline - .now()
-        guard remaining > .zero else { throw HTTPClientError.deadlineExceeded }
-        return try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
-            group.addTask { try await body.collect(upTo: limit) }
-            group.addTask {
-                try await Task.sleep(for: .nanoseconds(remaining.nanoseconds))
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let buffer = first else { throw HTTPClientError.deadlineExceeded }
-            return buffer
+    /// Collects the body, checking the deadline as each chunk arrives. Stopping the iteration
+    /// cancels the rest of the body on its connection.
+    private static func collect(_ response: HTTPClientResponse, limit: Int, deadline: NIODeadline) async throws -> Data {
+        if let length = response.headers.first(name: "content-length").flatMap({ Int($0) }), length > limit {
+            throw NIOTooManyBytesError(maxBytes: limit)
         }
+        var body: ByteBuffer?
+        for try await chunk in response.body {
+            guard (body?.readableBytes ?? 0) + chunk.readableBytes <= limit else { throw NIOTooManyBytesError(maxBytes: limit) }
+            if body == nil {
+                body = chunk
+            } else {
+                var chunk = chunk
+                body?.writeBuffer(&chunk)
+            }
+            if deadline != .distantFuture, NIODeadline.now() > deadline { throw HTTPClientError.deadlineExceeded }
+        }
+        return body.map { Data($0.readableBytesView) } ?? Data()
     }
 
     static func makeClientRequest(_ request: Request) throws(SwitchyardError) -> HTTPClientRequest {

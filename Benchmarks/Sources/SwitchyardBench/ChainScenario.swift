@@ -14,42 +14,69 @@ struct ChainScenario: AsyncParsableCommand {
     @Option(help: "Requests per round.") var requests = 100_000
     @Option(help: "Rounds per contender (the median is reported).") var rounds = 7
     @Flag(help: "Measure Switchyard only (for profiling).") var switchyardOnly = false
+    @Flag(help: "Use stages that do nothing, to measure the chain's own cost (for profiling).") var noopStages = false
 
     func run() async throws {
-        let stageCount = stages, requestCount = requests, roundCount = rounds, onlyOurs = switchyardOnly
-        let (ours, peer) = try await Task.detached {
-            let switchyard = try SwitchyardChain(stages: stageCount)
+        let stageCount = stages, requestCount = requests, roundCount = rounds, onlyOurs = switchyardOnly, noop = noopStages
+        let (ours, client, peer) = try await Task.detached {
+            let switchyard = try SwitchyardChain(stages: stageCount, noop: noop)
             let openAPI = OpenAPIChain(stages: stageCount)
-            _ = try await switchyard.measure(requests: requestCount / 10)
+            _ = try await switchyard.measurePipeline(requests: requestCount / 10)
+            _ = try await switchyard.measureClient(requests: requestCount / 10)
             _ = try await openAPI.measure(requests: requestCount / 10)
-            var ours: [Double] = [], peer: [Double] = []
+            var ours: [Double] = [], client: [Double] = [], peer: [Double] = []
             for _ in 0..<roundCount {
-                ours.append(try await switchyard.measure(requests: requestCount))
+                ours.append(try await switchyard.measurePipeline(requests: requestCount))
+                client.append(try await switchyard.measureClient(requests: requestCount))
                 peer.append(onlyOurs ? .nan : try await openAPI.measure(requests: requestCount))
             }
-            return (Statistics.median(ours), Statistics.median(peer))
+            return (Statistics.median(ours), Statistics.median(client), Statistics.median(peer))
         }.value
         print("switchyard stages=\(stages) \(Statistics.format(ours)) ns/request")
         print("openapi-runtime stages=\(stages) \(Statistics.format(peer)) ns/request")
+        print("switchyard-client stages=\(stages) \(Statistics.format(client)) ns/request")
         print("ratio switchyard/openapi-runtime \(Statistics.format(ours / peer, decimals: 3))")
+        print("ratio switchyard-client/openapi-runtime \(Statistics.format(client / peer, decimals: 3))")
     }
 }
 
 /// Switchyard's side: a registered service with N header stages and an in-memory transport.
+///
+/// Two measurements: the pipeline (a request and a context made per call, as the peer's serializer
+/// makes its request per call, sent through the service's folded pipeline — the work the peer's
+/// `UniversalClient` does), and the whole client call (registry lookup, path template, parameter
+/// encoding, status check and result metadata on top).
 struct SwitchyardChain: Sendable {
     let client: APIClient
+    let pipeline: Pipeline
 
-    init(stages: Int) throws {
+    init(stages: Int, noop: Bool = false) throws {
         let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, store: nil))
         try registry.register(Service(
             ServiceID("bench")!, baseURL: "https://api.example.com",
-            stages: (0..<stages).map { HeaderStage(index: $0) }, transport: SwitchyardInMemoryTransport()
+            stages: (0..<stages).map { noop ? NoopStage() as any Middleware : HeaderStage(index: $0) }, transport: SwitchyardInMemoryTransport()
         ))
         client = APIClient(registry: registry)
+        pipeline = try registry.pipeline(for: ServiceID("bench")!)
     }
 
-    /// Nanoseconds per request over `requests` sequential calls.
-    func measure(requests: Int) async throws -> Double {
+    /// Nanoseconds per request through the pipeline.
+    func measurePipeline(requests: Int) async throws -> Double {
+        let service = ServiceID("bench")!
+        var statusSum = 0
+        let start = ContinuousClock.now
+        for index in 0..<requests {
+            let request = Switchyard.Request(head: HTTPRequest(method: .get, scheme: "https", authority: "api.example.com", path: "/users/\(index & 1)"))
+            let response = try await pipeline.send(request, context: CallContext(serviceID: service))
+            statusSum &+= response.status.code
+        }
+        let elapsed = ContinuousClock.now - start
+        precondition(statusSum == 200 &* requests)
+        return Statistics.seconds(elapsed) * 1e9 / Double(requests)
+    }
+
+    /// Nanoseconds per request through the whole client call.
+    func measureClient(requests: Int) async throws -> Double {
         let endpoint = DynamicEndpoint<Switchyard.Response>(service: ServiceID("bench")!, method: .get, path: "/users/{id}", pathParameters: ["id": "1"])
         var statusSum = 0
         let start = ContinuousClock.now
@@ -78,9 +105,9 @@ struct OpenAPIChain: Sendable {
     func measure(requests: Int) async throws -> Double {
         var statusSum = 0
         let start = ContinuousClock.now
-        for _ in 0..<requests {
+        for index in 0..<requests {
             statusSum &+= try await client.send(
-                input: "1",
+                input: index & 1,
                 forOperation: "getUser",
                 serializer: { id in (HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/users/\(id)"), nil) },
                 deserializer: { response, body in

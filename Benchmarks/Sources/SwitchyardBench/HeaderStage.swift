@@ -17,3 +17,8 @@ struct HeaderStage: RequestStage {
         request.headerFields[field] = value
     }
 }
+
+/// A stage that does nothing: measures what the chain itself costs per stage.
+struct NoopStage: RequestStage {
+    func prepare(_ request: inout Request, context: CallContext) async throws {}
+}

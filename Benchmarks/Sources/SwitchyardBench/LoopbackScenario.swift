@@ -16,6 +16,8 @@ struct LoopbackScenario: AsyncParsableCommand {
     @Option(help: "Requests per round.") var requests = 20_000
     @Option(help: "Rounds per contender (the median is reported).") var rounds = 5
     @Option(help: "Header-setting stages in the Switchyard pipeline.") var stages = 8
+    @Flag(help: "Measure raw AsyncHTTPClient against itself, to see the harness's own bias.") var selfCheck = false
+    @Flag(help: "Measure the AsyncHTTPClient transport alone, without the client and pipeline (for profiling).") var transportOnly = false
 
     func run() async throws {
         let backend = try await SampleBackend.start()
@@ -33,13 +35,20 @@ struct LoopbackScenario: AsyncParsableCommand {
             let client = APIClient(registry: registry)
             let raw = RawContender(client: httpClient, url: url)
             let ours = SwitchyardContender(client: client)
+            let transport = AsyncHTTPClientTransport(client: httpClient)
+            let prebuilt = Switchyard.Request(method: .get, url: URL(string: url)!)!
+            let transportCall: @Sendable () async throws -> Int = {
+                let context = CallContext(serviceID: ServiceID("bench")!, timeout: .seconds(30))
+                return try await transport.send(prebuilt, context: context).body.count
+            }
+            let second: @Sendable () async throws -> Int = selfCheck ? raw.call : transportOnly ? transportCall : ours.call
 
             _ = try await Self.drive(concurrency: concurrency, requests: requests / 4, raw.call)
-            _ = try await Self.drive(concurrency: concurrency, requests: requests / 4, ours.call)
+            _ = try await Self.drive(concurrency: concurrency, requests: requests / 4, second)
             var rawRates: [Double] = [], ourRates: [Double] = []
             for _ in 0..<rounds {
                 rawRates.append(try await Self.drive(concurrency: concurrency, requests: requests, raw.call))
-                ourRates.append(try await Self.drive(concurrency: concurrency, requests: requests, ours.call))
+                ourRates.append(try await Self.drive(concurrency: concurrency, requests: requests, second))
             }
             let rawRate = Statistics.median(rawRates), ourRate = Statistics.median(ourRates)
             print("raw-ahc concurrency=\(concurrency) \(Statistics.format(rawRate, decimals: 0)) requests/s")
