@@ -108,7 +108,8 @@ public struct APIClient: Sendable {
         do {
             request = try RequestBuilder.build(
                 spec, baseURL: resolution.baseURL, defaults: defaults, encoder: entry.encoder,
-                callHeaderFields: callOptions.headerFields, encoding: encoding
+                callHeaderFields: callOptions.headerFields, encoding: encoding,
+                expectedStageFields: min(entry.pipeline.stageNames.count + callOptions.additionalStages.count + 2, 32)
             )
         } catch {
             throw error.filling(from: context)

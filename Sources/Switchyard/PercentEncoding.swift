@@ -29,12 +29,6 @@ enum PercentEncoding {
     /// Encodes a query name or value, or a path parameter.
     static func encodeComponent(_ text: String) -> String { encode(text, .component) }
 
-    /// Encodes literal path text.
-    static func encodePathLiteral(_ text: String) -> String { encode(text, .pathLiteral) }
-
-    /// Encodes literal query text.
-    static func encodeQueryLiteral(_ text: String) -> String { encode(text, .queryLiteral) }
-
     /// Encodes `text`, returning it unchanged (without copying) when nothing needs encoding.
     static func encode(_ text: String, _ allowed: Allowed) -> String {
         if text.utf8.allSatisfy({ allowed.allows($0) }) { return text }

@@ -13,7 +13,7 @@ enum RequestBuilder {
     ///   when parameters or the body cannot be encoded.
     static func build(
         _ endpoint: CallSpec, baseURL: BaseURL, defaults: ServiceDefaults, encoder: JSONEncoder, callHeaderFields: HTTPFields,
-        encoding: ParameterEncoding
+        encoding: ParameterEncoding, expectedStageFields: Int
     ) throws(SwitchyardError) -> Request {
         let pathParameters = endpoint.pathParameters
         var template = endpoint.path
@@ -34,7 +34,7 @@ enum RequestBuilder {
 
         let endpointFields = endpoint.headerFields
         var fields = defaults.headerFields.replacing(with: endpointFields).replacing(with: callHeaderFields)
-        fields.reserveCapacity(fields.count + 16)  // room for the fields stages add, without regrowing
+        fields.reserveCapacity(fields.count + expectedStageFields)  // room for the fields stages add, without regrowing
         let contentTypeChosen = endpointFields[.contentType] != nil || callHeaderFields[.contentType] != nil
         func setContentType(_ type: String?) {
             if let type, !contentTypeChosen { fields[.contentType] = type }

@@ -102,6 +102,57 @@ struct PipelineTests {
         #expect(recorder.events == ["CommonParameters in", "Headers in", "Headers out", "CommonParameters out"])
     }
 
+    @Test("runs of request-only and response-only stages keep the onion order, and skipping works inside a run")
+    func batchedRunsKeepOrder() async throws {
+        let recorder = EventRecorder()
+        func requestStage(_ name: String) -> RequestModifier {
+            RequestModifier(name: name) { request, _ in
+                recorder.record("\(name) in")
+                request.headerFields.append(HTTPField(name: HTTPField.Name("x-order")!, value: name))
+            }
+        }
+        func responseStage(_ name: String) -> ResponseModifier {
+            ResponseModifier(name: name) { _, _, _ in recorder.record("\(name) out") }
+        }
+        let transport = MockTransport { _, _ in
+            recorder.record("transport")
+            return Response(status: .ok)
+        }
+        let client = try makeClient(
+            stages: [
+                requestStage("Q1"), requestStage("Q2"), responseStage("R1"), responseStage("R2"),
+                RecordingStage("M", recorder), requestStage("Q3"), responseStage("R3"),
+            ],
+            transport: transport
+        )
+        _ = try await client.send(.users, .get, "/")
+        #expect(recorder.events == ["Q1 in", "Q2 in", "M in", "Q3 in", "transport", "R3 out", "M out", "R2 out", "R1 out"])
+        #expect(transport.requests.last?.headerFields[values: HTTPField.Name("x-order")!] == ["Q1", "Q2", "Q3"])
+
+        recorder.reset()
+        _ = try await client.send(.users, .get, "/", options: CallOptions(skippedStages: ["Q2", "R1"]))
+        #expect(recorder.events == ["Q1 in", "M in", "Q3 in", "transport", "R3 out", "M out", "R2 out"])
+        #expect(transport.requests.last?.headerFields[values: HTTPField.Name("x-order")!] == ["Q1", "Q3"])
+    }
+
+    @Test("a request stage inside a run that throws is named, and the stages after it never run")
+    func throwingInsideARun() async throws {
+        let recorder = EventRecorder()
+        let transport = MockTransport(.status(.ok))
+        let client = try makeClient(
+            stages: [
+                RequestModifier(name: "first") { _, _ in recorder.record("first") },
+                RequestModifier(name: "refuse") { _, _ in throw SwitchyardError(code: .invalidRequest, message: "no") },
+                RequestModifier(name: "third") { _, _ in recorder.record("third") },
+            ],
+            transport: transport
+        )
+        let error = await #expect(throws: SwitchyardError.self) { _ = try await client.send(.users, .get, "/") }
+        #expect(error?.stage == "refuse")
+        #expect(recorder.events == ["first"])
+        #expect(transport.requestCount == 0)
+    }
+
     @Test("a pipeline describes its stages in order, then the transport")
     func describesItself() throws {
         let recorder = EventRecorder()

@@ -34,6 +34,7 @@ struct LoopbackScenario: AsyncParsableCommand {
             ))
             let client = APIClient(registry: registry)
             let raw = RawContender(client: httpClient, url: url)
+            let rawWithHeaders = RawContender(client: httpClient, url: url, headerCount: stages)
             let ours = SwitchyardContender(client: client)
             let transport = AsyncHTTPClientTransport(client: httpClient)
             let prebuilt = Switchyard.Request(method: .get, url: URL(string: url)!)!
@@ -45,15 +46,19 @@ struct LoopbackScenario: AsyncParsableCommand {
 
             _ = try await Self.drive(concurrency: concurrency, requests: requests / 4, raw.call)
             _ = try await Self.drive(concurrency: concurrency, requests: requests / 4, second)
-            var rawRates: [Double] = [], ourRates: [Double] = []
+            var rawRates: [Double] = [], ourRates: [Double] = [], headerRates: [Double] = []
             for _ in 0..<rounds {
                 rawRates.append(try await Self.drive(concurrency: concurrency, requests: requests, raw.call))
                 ourRates.append(try await Self.drive(concurrency: concurrency, requests: requests, second))
+                headerRates.append(try await Self.drive(concurrency: concurrency, requests: requests, rawWithHeaders.call))
             }
             let rawRate = Statistics.median(rawRates), ourRate = Statistics.median(ourRates)
             print("raw-ahc concurrency=\(concurrency) \(Statistics.format(rawRate, decimals: 0)) requests/s")
             print("switchyard pipeline=headers concurrency=\(concurrency) \(Statistics.format(ourRate, decimals: 0)) requests/s")
+            let headerRate = Statistics.median(headerRates)
+            print("raw-ahc+headers headers=\(stages) concurrency=\(concurrency) \(Statistics.format(headerRate, decimals: 0)) requests/s")
             print("ratio switchyard/raw-ahc \(Statistics.format(ourRate / rawRate, decimals: 3))")
+            print("ratio switchyard/raw-ahc+headers \(Statistics.format(ourRate / headerRate, decimals: 3))")
             print("rounds raw-ahc \(rawRates.map { Statistics.format($0, decimals: 0) }.joined(separator: " "))")
             print("rounds switchyard \(ourRates.map { Statistics.format($0, decimals: 0) }.joined(separator: " "))")
         } catch {
@@ -85,14 +90,17 @@ struct LoopbackScenario: AsyncParsableCommand {
     }
 }
 
-/// AsyncHTTPClient alone: execute, collect the body.
+/// AsyncHTTPClient alone: execute, collect the body; optionally sending the same header fields the
+/// Switchyard pipeline's stages set, to separate the cost of those bytes from the pipeline's own.
 struct RawContender: Sendable {
     let client: HTTPClient
     let url: String
+    var headerCount = 0
 
     func call() async throws -> Int {
         var request = HTTPClientRequest(url: url)
         request.method = .GET
+        for index in 0..<headerCount { request.headers.add(name: "x-stage-\(index)", value: "value-\(index)") }
         let response = try await client.execute(request, timeout: .seconds(30))
         let body = try await response.body.collect(upTo: 1 << 20)
         guard response.status == .ok else { throw ValidationError("unexpected status \(response.status)") }
