@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "SwitchyardAsyncHTTPClient", targets: ["SwitchyardAsyncHTTPClient"]),
         .library(name: "SwitchyardTesting", targets: ["SwitchyardTesting"]),
         .library(name: "SwitchyardSampleBackend", targets: ["SwitchyardSampleBackend"]),
+        .library(name: "SwitchyardCrypto", targets: ["SwitchyardCrypto"]),
         .executable(name: "switchyard-demo", targets: ["SwitchyardDemo"]),
     ],
     dependencies: [
@@ -47,6 +48,20 @@ let package = Package(
         .target(
             name: "SwitchyardTesting",
             dependencies: ["Switchyard"],
+            swiftSettings: swiftSettings
+        ),
+        // OpenSSL 3 (libcrypto/libssl) as a system library, with a small C shim for macros and
+        // OSSL_PARAM-based calls.
+        .systemLibrary(
+            name: "COpenSSL",
+            path: "Sources/COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
+        ),
+        // Cryptography primitives over OpenSSL EVP: AES-GCM/CBC/ECB, HMAC, digests, HKDF, random.
+        .target(
+            name: "SwitchyardCrypto",
+            dependencies: ["Switchyard", "COpenSSL"],
             swiftSettings: swiftSettings
         ),
         // The embedded sample backend: a real HTTP/1.1 server on 127.0.0.1 over SwiftNIO, which is
@@ -83,6 +98,11 @@ let package = Package(
         .testTarget(
             name: "SwitchyardTestingTests",
             dependencies: ["Switchyard", "SwitchyardTesting"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SwitchyardCryptoTests",
+            dependencies: ["SwitchyardCrypto"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -1,0 +1,103 @@
+import COpenSSL
+import Foundation
+
+extension AESGCM {
+    /// Encrypts with a fresh EVP context and returns the ciphertext and the 16-byte tag.
+    static func sealCore(
+        _ cipher: OpaquePointer,
+        key: SymmetricKey,
+        nonce: UnsafeRawBufferPointer,
+        plaintext: UnsafeRawBufferPointer,
+        aad: UnsafeRawBufferPointer
+    ) throws(CryptoError) -> (ciphertext: Data, tag: Data) {
+        guard let context = EVP_CIPHER_CTX_new() else { throw CryptoError.openSSL("EVP_CIPHER_CTX_new") }
+        defer { EVP_CIPHER_CTX_free(context) }
+        try initialize(context, cipher, key: key, nonce: nonce, encrypt: true)
+        _ = try EVPCipher.update(context, input: aad, output: nil)
+        var ciphertext = Data(count: plaintext.count)
+        try ciphertext.withMutableCryptoBytes { output throws(CryptoError) in
+            let produced = try EVPCipher.update(context, input: plaintext, output: output.bytePointer)
+            guard produced == plaintext.count else { throw CryptoError.openSSL("EVP_CipherUpdate (short output)") }
+        }
+        try finish(context, encrypt: true)
+        var tag = Data(count: tagByteCount)
+        try tag.withMutableCryptoBytes { buffer throws(CryptoError) in
+            guard switchyard_gcm_get_tag(context, buffer.bytePointer, Int32(buffer.count)) == 1 else {
+                throw CryptoError.openSSL("EVP_CTRL_GCM_GET_TAG")
+            }
+        }
+        return (ciphertext, tag)
+    }
+
+    /// Decrypts with a fresh EVP context; throws ``CryptoError/Code/authenticationFailed`` (and wipes
+    /// the decrypted bytes) unless the tag matches.
+    static func openCore(
+        _ cipher: OpaquePointer,
+        key: SymmetricKey,
+        box: SealedBox,
+        aad: UnsafeRawBufferPointer
+    ) throws(CryptoError) -> Data {
+        guard let context = EVP_CIPHER_CTX_new() else { throw CryptoError.openSSL("EVP_CIPHER_CTX_new") }
+        defer { EVP_CIPHER_CTX_free(context) }
+        try box.nonce.withCryptoBytes { nonce throws(CryptoError) in
+            try initialize(context, cipher, key: key, nonce: nonce, encrypt: false)
+        }
+        _ = try EVPCipher.update(context, input: aad, output: nil)
+        var plaintext = Data(count: box.ciphertext.count)
+        try plaintext.withMutableCryptoBytes { output throws(CryptoError) in
+            do throws(CryptoError) {
+                let produced = try box.ciphertext.withCryptoBytes { input throws(CryptoError) in
+                    try EVPCipher.update(context, input: input, output: output.bytePointer)
+                }
+                guard produced == box.ciphertext.count else {
+                    throw CryptoError.openSSL("EVP_CipherUpdate (short output)")
+                }
+                let tagSet = box.tag.withUnsafeBytes { tag in
+                    switchyard_gcm_set_tag(context, tag.bytePointer, Int32(tag.count))
+                }
+                guard tagSet == 1 else { throw CryptoError.openSSL("EVP_CTRL_GCM_SET_TAG") }
+                try finish(context, encrypt: false)
+            } catch {
+                output.cleanse()
+                throw error
+            }
+        }
+        return plaintext
+    }
+
+    /// Chooses the cipher and direction, sets the 12-byte nonce length, then the key and nonce.
+    private static func initialize(
+        _ context: OpaquePointer,
+        _ cipher: OpaquePointer,
+        key: SymmetricKey,
+        nonce: UnsafeRawBufferPointer,
+        encrypt: Bool
+    ) throws(CryptoError) {
+        let direction: Int32 = encrypt ? 1 : 0
+        guard EVP_CipherInit_ex(context, cipher, nil, nil, nil, direction) == 1 else {
+            throw CryptoError.openSSL("EVP_CipherInit_ex")
+        }
+        guard switchyard_gcm_set_iv_length(context, Int32(nonce.count)) == 1 else {
+            throw CryptoError.openSSL("EVP_CTRL_GCM_SET_IVLEN")
+        }
+        let keyed = key.withUnsafeBytes { keyBytes in
+            EVP_CipherInit_ex(context, nil, nil, keyBytes.bytePointer, nonce.bytePointer, direction)
+        }
+        guard keyed == 1 else { throw CryptoError.openSSL("EVP_CipherInit_ex") }
+    }
+
+    /// `EVP_CipherFinal_ex`: computes the tag when sealing, checks it when opening. GCM writes no bytes
+    /// here; the scratch block only gives OpenSSL a valid pointer.
+    private static func finish(_ context: OpaquePointer, encrypt: Bool) throws(CryptoError) {
+        var scratch = [UInt8](repeating: 0, count: EVPCipher.blockSize)
+        var written: Int32 = 0
+        guard EVP_CipherFinal_ex(context, &scratch, &written) == 1 else {
+            if encrypt { throw CryptoError.openSSL("EVP_CipherFinal_ex") }
+            throw CryptoError.expected(
+                .authenticationFailed,
+                "AES-GCM authentication failed: the data, nonce, tag or associated data was changed, or the key is wrong."
+            )
+        }
+        guard written == 0 else { throw CryptoError.openSSL("EVP_CipherFinal_ex (unexpected output)") }
+    }
+}

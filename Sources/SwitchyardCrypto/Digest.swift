@@ -1,0 +1,64 @@
+public import Foundation
+import COpenSSL
+
+/// Hash functions through OpenSSL's `EVP_Digest`, and hex formatting for their output.
+///
+/// SHA-256 is the one to use; SHA-1 and MD5 exist only for legacy signature schemes (such as an MD5
+/// over sorted request parameters) and must not be relied on for collision resistance.
+///
+/// ```swift
+/// let sign = Digest.hex(Digest.md5(Data(stringSignTemp.utf8)), uppercase: true)   // legacy scheme
+/// let bodyHash = Digest.hex(Digest.sha256(body))
+/// ```
+///
+/// These functions do not throw: OpenSSL fails to hash only when it cannot allocate memory or when
+/// its configuration disables the algorithm (MD5 under a FIPS-only provider), and both are treated
+/// as a programming or deployment error that stops the process with a message.
+public enum Digest {
+    /// The SHA-256 digest (32 bytes) of `data`.
+    public static func sha256(_ data: some ContiguousBytes) -> Data {
+        hash(data, EVP_sha256(), byteCount: 32, name: "SHA-256")
+    }
+
+    /// The SHA-1 digest (20 bytes) of `data`. Legacy: use only where an old scheme requires it.
+    public static func sha1(_ data: some ContiguousBytes) -> Data {
+        hash(data, EVP_sha1(), byteCount: 20, name: "SHA-1")
+    }
+
+    /// The MD5 digest (16 bytes) of `data`. Legacy: use only where an old scheme requires it.
+    public static func md5(_ data: some ContiguousBytes) -> Data {
+        hash(data, EVP_md5(), byteCount: 16, name: "MD5")
+    }
+
+    /// Lower-case (or upper-case) hexadecimal, two digits per byte, no separators.
+    ///
+    /// ```swift
+    /// Digest.hex(Data([0x9a, 0x0a]), uppercase: true)   // "9A0A"
+    /// ```
+    public static func hex(_ data: Data, uppercase: Bool = false) -> String {
+        let digits = Array((uppercase ? "0123456789ABCDEF" : "0123456789abcdef").utf8)
+        var characters = [UInt8]()
+        characters.reserveCapacity(data.count * 2)
+        for byte in data {
+            characters.append(digits[Int(byte >> 4)])
+            characters.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: characters, as: UTF8.self)
+    }
+
+    /// One `EVP_Digest` call into a `byteCount`-byte result.
+    private static func hash(_ data: some ContiguousBytes, _ type: OpaquePointer?, byteCount: Int, name: String) -> Data {
+        var digest = Data(count: byteCount)
+        let succeeded = digest.withUnsafeMutableBytes { output in
+            data.withUnsafeBytes { input in
+                var written: UInt32 = 0
+                let status = EVP_Digest(input.baseAddress, input.count, output.bytePointer, &written, type, nil)
+                return status == 1 && Int(written) == byteCount
+            }
+        }
+        guard succeeded else {
+            preconditionFailure("\(CryptoError.openSSL("EVP_Digest \(name)"))")
+        }
+        return digest
+    }
+}
