@@ -82,6 +82,13 @@ let package = Package(
             path: "Samples/Demo",
             swiftSettings: swiftSettings
         ),
+        // Seals and opens bodies from the command line for the PyCA interoperability test.
+        .executableTarget(
+            name: "switchyard-crypto-tool",
+            dependencies: ["SwitchyardCrypto"],
+            path: "Samples/CryptoTool",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "SwitchyardTests",
             dependencies: ["Switchyard", "SwitchyardTesting"],
@@ -102,7 +109,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SwitchyardCryptoTests",
-            dependencies: ["SwitchyardCrypto"],
+            dependencies: ["SwitchyardCrypto", "SwitchyardTesting"],
             swiftSettings: swiftSettings
         ),
     ]

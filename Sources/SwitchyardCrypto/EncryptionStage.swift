@@ -1,0 +1,92 @@
+public import Switchyard
+import HTTPTypes
+import Foundation
+
+/// Encrypts request bodies and decrypts response bodies of one service (module).
+///
+/// Register it **after** the stages that build the body (common parameters) and **before** nothing
+/// that must read the plaintext on the way in; on the way out it runs before the stages registered
+/// ahead of it, so envelope checks, null stripping and reformers registered earlier see plaintext.
+/// It runs on every attempt: a retry is sealed again with a fresh nonce.
+///
+/// ```swift
+/// let ring = try KeyRing(keyID: "k1", key: key)
+/// stages: [Envelope(...), EncryptionStage(keyRing: ring)]   // envelope sees the decrypted response
+/// ```
+///
+/// The exact bytes are documented in `Docs/WireFormat.md`.
+public struct EncryptionStage: Middleware {
+    /// What to do with a response that is not encrypted.
+    public enum ResponsePolicy: Sendable, Hashable {
+        /// A non-empty plaintext response fails the call with ``Switchyard/SwitchyardError/Code/crypto``.
+        case requireEncrypted
+        /// Plaintext responses are passed on unchanged.
+        case acceptPlaintext
+    }
+
+    /// The scheme used to seal requests (responses must use the same).
+    public let scheme: EncryptionScheme
+    /// The service's keys.
+    public let keyRing: KeyRing
+    /// What to do with plaintext responses.
+    public let responsePolicy: ResponsePolicy
+
+    /// `Encryption`.
+    public var name: String { "Encryption" }
+
+    /// Creates the stage.
+    ///
+    /// - Parameters:
+    ///   - scheme: the scheme; ``EncryptionScheme/aes256GCM`` by default.
+    ///   - keyRing: the service's keys.
+    ///   - responsePolicy: whether plaintext responses are refused; refused by default.
+    public init(scheme: EncryptionScheme = .aes256GCM, keyRing: KeyRing, responsePolicy: ResponsePolicy = .requireEncrypted) {
+        self.scheme = scheme
+        self.keyRing = keyRing
+        self.responsePolicy = responsePolicy
+    }
+
+    /// Seals the request body, passes the request on, opens the response body.
+    public func intercept(_ request: Request, context: CallContext, next: NextStage) async throws -> Response {
+        var request = request
+        let path = String(request.pathWithoutQuery)
+        if let body = request.body, !body.isEmpty {
+            let keyID = keyRing.currentKeyID
+            let aad = EncryptionWireFormat.associatedData(direction: .request, scheme: scheme, keyID: keyID, method: request.method.rawValue, path: path)
+            request.body = try crypto { () throws(CryptoError) in try scheme.seal(body, key: keyRing.currentKey, aad: aad) }
+            let originalType = request.headerFields[.contentType]
+            request.headerFields[EncryptionWireFormat.encryptionHeader] = EncryptionWireFormat.headerValue(scheme: scheme, keyID: keyID)
+            request.headerFields[EncryptionWireFormat.contentTypeHeader] = originalType
+            request.headerFields[.contentType] = scheme.isBinary ? "application/octet-stream" : "text/plain; charset=us-ascii"
+        }
+        var response = try await next(request, context)
+        guard let header = response.headerFields[EncryptionWireFormat.encryptionHeader] else {
+            if responsePolicy == .requireEncrypted, !response.body.isEmpty {
+                throw SwitchyardError(code: .crypto, message: "the service requires encrypted responses, and this one is plaintext")
+            }
+            return response
+        }
+        let (schemeName, keyID) = try crypto { () throws(CryptoError) in try EncryptionWireFormat.parseHeader(header) }
+        guard schemeName == scheme.name else {
+            throw SwitchyardError(code: .crypto, message: "the response is encrypted with '\(schemeName)', but this service uses '\(scheme.name)'")
+        }
+        guard let key = keyRing.key(for: keyID) else {
+            throw SwitchyardError(code: .crypto, message: "the response is sealed with key id '\(keyID)', which is not in the service's key ring")
+        }
+        let aad = EncryptionWireFormat.associatedData(direction: .response, scheme: scheme, keyID: keyID, method: request.method.rawValue, path: path)
+        let body = response.body
+        response.body = try crypto { () throws(CryptoError) in try scheme.open(body, key: key, aad: aad) }
+        response.headerFields[EncryptionWireFormat.encryptionHeader] = nil
+        response.headerFields[.contentType] = response.headerFields[EncryptionWireFormat.contentTypeHeader]
+        response.headerFields[EncryptionWireFormat.contentTypeHeader] = nil
+        return response
+    }
+
+    private func crypto<T>(_ work: () throws(CryptoError) -> T) throws(SwitchyardError) -> T {
+        do {
+            return try work()
+        } catch {
+            throw SwitchyardError(code: .crypto, message: error.message, underlyingError: error)
+        }
+    }
+}

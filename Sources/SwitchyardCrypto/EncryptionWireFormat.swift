@@ -1,0 +1,45 @@
+public import HTTPTypes
+public import Foundation
+
+/// The header fields and associated data of the encryption wire format (`Docs/WireFormat.md`),
+/// public so that a server written in Swift — like the sample backend — speaks it exactly.
+public enum EncryptionWireFormat {
+    /// Which way a body travels; part of the associated data.
+    public enum Direction: String, Sendable {
+        /// From client to server.
+        case request
+        /// From server to client.
+        case response
+    }
+
+    /// `X-Switchyard-Encryption: <scheme>; kid=<key id>`.
+    public static let encryptionHeader = HTTPField.Name("X-Switchyard-Encryption")!
+    /// `X-Switchyard-Content-Type`: the body's content type before encryption.
+    public static let contentTypeHeader = HTTPField.Name("X-Switchyard-Content-Type")!
+
+    /// The associated data: `switchyard/1`, direction, scheme, key id, method and path (percent-encoded,
+    /// without the query), joined with `\n`.
+    public static func associatedData(direction: Direction, scheme: EncryptionScheme, keyID: String, method: String, path: String) -> Data {
+        Data(["switchyard/1", direction.rawValue, scheme.name, keyID, method, path].joined(separator: "\n").utf8)
+    }
+
+    /// The value of ``encryptionHeader``: `<scheme>; kid=<key id>`.
+    public static func headerValue(scheme: EncryptionScheme, keyID: String) -> String {
+        "\(scheme.name); kid=\(keyID)"
+    }
+
+    /// Parses the value of ``encryptionHeader``.
+    ///
+    /// - Throws: ``CryptoError/Code/invalidInput`` when it is not `<scheme>; kid=<valid key id>`.
+    public static func parseHeader(_ value: String) throws(CryptoError) -> (scheme: String, keyID: String) {
+        let parts = value.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parts.count == 2, parts[1].hasPrefix("kid="), !parts[0].isEmpty else {
+            throw CryptoError(code: .invalidInput, message: "the X-Switchyard-Encryption header '\(value)' is not '<scheme>; kid=<key id>'")
+        }
+        let keyID = String(parts[1].dropFirst(4))
+        guard KeyRing.isValidID(keyID) else {
+            throw CryptoError(code: .invalidInput, message: "the key id '\(keyID)' in X-Switchyard-Encryption is not valid")
+        }
+        return (parts[0], keyID)
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import HTTPTypes
+import Testing
+import Switchyard
+import SwitchyardCrypto
+import SwitchyardTesting
+
+private let serviceID = ServiceID("secure")!
+
+/// A server speaking the same wire format: opens the request and answers with a sealed echo of it.
+private func sealedEchoServer(
+    scheme: EncryptionScheme, ring: KeyRing, answerKeyID: String? = nil, tamper: Bool = false, recorder: EventRecorder? = nil
+) -> MockTransport {
+    MockTransport { request, _ in
+        let path = String(request.pathWithoutQuery)
+        var plaintext = Data("null".utf8)
+        if let body = request.body, !body.isEmpty {
+            recorder?.record(String(decoding: body, as: UTF8.self))
+            let header = try EncryptionWireFormat.parseHeader(request.headerFields[EncryptionWireFormat.encryptionHeader] ?? "")
+            let aad = EncryptionWireFormat.associatedData(direction: .request, scheme: scheme, keyID: header.keyID, method: request.method.rawValue, path: path)
+            plaintext = try scheme.open(body, key: ring.key(for: header.keyID) ?? ring.currentKey, aad: aad)
+        }
+        let keyID = answerKeyID ?? ring.currentKeyID
+        let aad = EncryptionWireFormat.associatedData(direction: .response, scheme: scheme, keyID: keyID, method: request.method.rawValue, path: path)
+        var sealed = try scheme.seal(Data(#"{"echo":"#.utf8) + plaintext + Data("}".utf8), key: ring.key(for: keyID) ?? ring.currentKey, aad: aad)
+        if tamper { sealed[sealed.count / 2] ^= 0x01 }
+        return Response(
+            status: .ok,
+            headerFields: [
+                EncryptionWireFormat.encryptionHeader: EncryptionWireFormat.headerValue(scheme: scheme, keyID: keyID),
+                EncryptionWireFormat.contentTypeHeader: "application/json",
+                .contentType: scheme.isBinary ? "application/octet-stream" : "text/plain; charset=us-ascii",
+            ],
+            body: sealed
+        )
+    }
+}
+
+private struct Echo: Decodable, Sendable, Equatable {
+    struct Payload: Decodable, Sendable, Equatable { let secret: String }
+    let echo: Payload?
+}
+
+private func client(stage: EncryptionStage, transport: MockTransport) throws -> APIClient {
+    let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, store: nil))
+    try registry.register(Service(serviceID, baseURL: "https://secure.example/api", stages: [stage], transport: transport))
+    return APIClient(registry: registry)
+}
+
+@Suite("Encryption stage")
+struct EncryptionStageTests {
+    static let schemes: [EncryptionScheme] = [
+        .aes256GCM, .aes256CBCHMACSHA256, .legacyAESECBBase64, .legacyAESCBCBase64(fixedIV: Data(repeating: 7, count: 16)), .legacyAESCBCKeyIVBase64,
+    ]
+
+    @Test("every scheme round-trips a JSON body and a sealed response; the wire never shows the plaintext", arguments: schemes)
+    func roundTrip(scheme: EncryptionScheme) async throws {
+        let ring = try KeyRing(keyID: "k1", key: SymmetricKey.random(byteCount: 32))
+        let wire = EventRecorder()
+        let transport = sealedEchoServer(scheme: scheme, ring: ring, recorder: wire)
+        let client = try client(stage: EncryptionStage(scheme: scheme, keyRing: ring), transport: transport)
+        let result = try await client.send(serviceID, .post, "/vault", parameters: ["secret": "open sesame"], as: Echo.self)
+        #expect(result.value == Echo(echo: .init(secret: "open sesame")))
+        #expect(result.headerFields[.contentType] == "application/json")
+        let sent = try #require(transport.requests.first)
+        #expect(sent.headerFields[EncryptionWireFormat.encryptionHeader] == "\(scheme.name); kid=k1")
+        #expect(sent.headerFields[EncryptionWireFormat.contentTypeHeader] == "application/json")
+        #expect(wire.events.count == 1)
+        #expect(!wire.events[0].contains("open sesame"))
+    }
+
+    @Test("a retry is sealed again with a fresh nonce")
+    func freshNoncePerAttempt() async throws {
+        let ring = try KeyRing(keyID: "k1", key: SymmetricKey.random(byteCount: 32))
+        let transport = sealedEchoServer(scheme: .aes256GCM, ring: ring)
+        let retry = ClosureStage(name: "retry") { request, context, next in
+            _ = try await next(request, context)
+            return try await next(request, context.nextAttempt())
+        }
+        let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, store: nil))
+        try registry.register(Service(serviceID, baseURL: "https://secure.example", stages: [retry, EncryptionStage(keyRing: ring)], transport: transport))
+        _ = try await APIClient(registry: registry).send(serviceID, .post, "/vault", parameters: ["secret": "x"], as: Echo.self)
+        let bodies = transport.requests.compactMap(\.body)
+        #expect(bodies.count == 2)
+        #expect(bodies[0].prefix(12) != bodies[1].prefix(12))
+    }
+
+    @Test("a tampered response fails authentication with a crypto error naming the stage", arguments: [EncryptionScheme.aes256GCM, .aes256CBCHMACSHA256])
+    func tamperedResponse(scheme: EncryptionScheme) async throws {
+        let ring = try KeyRing(keyID: "k1", key: SymmetricKey.random(byteCount: 32))
+        let client = try client(stage: EncryptionStage(scheme: scheme, keyRing: ring), transport: sealedEchoServer(scheme: scheme, ring: ring, tamper: true))
+        let error = await #expect(throws: SwitchyardError.self) { _ = try await client.send(serviceID, .get, "/vault", as: Echo.self) }
+        #expect(error?.code == .crypto)
+        #expect(error?.stage == "Encryption")
+        #expect((error?.underlyingError as? CryptoError)?.code == .authenticationFailed)
+    }
+
+    @Test("a response sealed for another path or direction fails authentication")
+    func boundToPath() async throws {
+        let ring = try KeyRing(keyID: "k1", key: SymmetricKey.random(byteCount: 32))
+        let scheme = EncryptionScheme.aes256GCM
+        let transport = MockTransport { _, _ in
+            let aad = EncryptionWireFormat.associatedData(direction: .response, scheme: scheme, keyID: "k1", method: "GET", path: "/other")
+            return Response(
+                status: .ok, headerFields: [EncryptionWireFormat.encryptionHeader: "aes-256-gcm; kid=k1"],
+                body: try scheme.seal(Data("{}".utf8), key: ring.currentKey, aad: aad)
+            )
+        }
+        let error = await #expect(throws: SwitchyardError.self) {
+            _ = try await client(stage: EncryptionStage(keyRing: ring), transport: transport).send(serviceID, .get, "/vault")
+        }
+        #expect(error?.code == .crypto)
+    }
+
+    @Test("plaintext responses are refused when encryption is required, and passed on when accepted")
+    func plaintextPolicy() async throws {
+        let ring = try KeyRing(keyID: "k1", key: SymmetricKey.random(byteCount: 32))
+        let plain = MockTransport(.json(#"{"echo":null}"#))
+        let strict = try client(stage: EncryptionStage(keyRing: ring), transport: plain)
+        let error = await #expect(throws: SwitchyardError.self) { _ = try await strict.send(serviceID, .get, "/vault") }
+        #expect(error?.code == .crypto)
+        #expect(error?.message.contains("plaintext") == true)
+        let lenient = try client(stage: EncryptionStage(keyRing: ring, responsePolicy: .acceptPlaintext), transport: plain)
+        #expect(try await lenient.send(serviceID, .get, "/vault", as: Echo.self).value == Echo(echo: nil))
+        let empty = try client(stage: EncryptionStage(keyRing: ring), transport: MockTransport(.status(.noContent)))
+        #expect(try await empty.send(serviceID, .delete, "/vault").status == .noContent)
+    }
+
+    @Test("an unknown key id, a foreign scheme or a malformed header are crypto errors")
+    func badHeaders() async throws {
+        let ring = try KeyRing(keyID: "k1", key: SymmetricKey.random(byteCount: 32))
+        for header in ["aes-256-gcm; kid=k9", "legacy-aes-ecb-base64; kid=k1", "aes-256-gcm", "aes-256-gcm; kid=bad id"] {
+            let transport = MockTransport(.status(.ok, body: "AAAA", headerFields: [EncryptionWireFormat.encryptionHeader: header]))
+            let error = await #expect(throws: SwitchyardError.self) {
+                _ = try await client(stage: EncryptionStage(keyRing: ring), transport: transport).send(serviceID, .get, "/vault")
+            }
+            #expect(error?.code == .crypto, "\(header)")
+        }
+    }
+
+    @Test("keys rotate: responses sealed with an older key of the ring still open")
+    func rotation() async throws {
+        let old = try SymmetricKey.random(byteCount: 32)
+        let new = try SymmetricKey.random(byteCount: 32)
+        let ring = try KeyRing(currentKeyID: "2026-11", keys: ["2026-11": new, "2026-05": old])
+        let transport = sealedEchoServer(scheme: .aes256GCM, ring: ring, answerKeyID: "2026-05")
+        let result = try await client(stage: EncryptionStage(keyRing: ring), transport: transport)
+            .send(serviceID, .post, "/vault", parameters: ["secret": "s"], as: Echo.self)
+        #expect(result.value.echo?.secret == "s")
+        #expect(transport.requests.first?.headerFields[EncryptionWireFormat.encryptionHeader] == "aes-256-gcm; kid=2026-11")
+    }
+
+    @Test("key rings validate ids and never print keys")
+    func keyRingValidation() throws {
+        let key = try SymmetricKey.random(byteCount: 32)
+        #expect(throws: CryptoError.self) { try KeyRing(currentKeyID: "k2", keys: ["k1": key]) }
+        #expect(throws: CryptoError.self) { try KeyRing(keyID: "bad id", key: key) }
+        let ring = try KeyRing(keyID: "k1", key: key)
+        #expect(ring.description == "KeyRing(current: k1, ids: k1)")
+    }
+
+    @Test("100,000 random bodies fed to every scheme's open end in errors or plaintext, never a crash")
+    func randomBodies() throws {
+        var generator = SplitMix64(seed: 0x5357_4954_4348)
+        let key = try SymmetricKey.random(byteCount: 32)
+        let aad = Data("aad".utf8)
+        var failures = 0
+        for round in 0..<100_000 {
+            let count = Int(generator.next() % 96)
+            let body = Data((0..<count).map { _ in UInt8(truncatingIfNeeded: generator.next()) })
+            let scheme = Self.schemes[round % Self.schemes.count]
+            do { _ = try scheme.open(body, key: key, aad: aad) } catch { failures += 1 }
+        }
+        #expect(failures > 90_000)
+    }
+}
