@@ -69,6 +69,7 @@ let package = Package(
         .target(
             name: "SwitchyardSampleBackend",
             dependencies: [
+                "SwitchyardCrypto",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -78,7 +79,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "SwitchyardDemo",
-            dependencies: ["Switchyard", "SwitchyardAsyncHTTPClient", "SwitchyardSampleBackend"],
+            dependencies: ["Switchyard", "SwitchyardAsyncHTTPClient", "SwitchyardCrypto", "SwitchyardSampleBackend"],
             path: "Samples/Demo",
             swiftSettings: swiftSettings
         ),
@@ -97,7 +98,7 @@ let package = Package(
         .testTarget(
             name: "SwitchyardAsyncHTTPClientTests",
             dependencies: [
-                "Switchyard", "SwitchyardAsyncHTTPClient", "SwitchyardSampleBackend", "SwitchyardTesting",
+                "Switchyard", "SwitchyardAsyncHTTPClient", "SwitchyardCrypto", "SwitchyardSampleBackend", "SwitchyardTesting",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: swiftSettings

@@ -6,6 +6,8 @@ extension ServiceID {
     static let users = ServiceID("users")!
     /// The catalog module: common query parameters, envelope success code 100.
     static let catalog = ServiceID("catalog")!
+    /// The vault module: every body encrypted with AES-256-GCM, envelope success code 0.
+    static let vault = ServiceID("vault")!
 }
 
 /// `GET /users/{id}` — the discrete style: one type per API with a typed output.
@@ -34,4 +36,14 @@ struct GetSession: Endpoint {
     var service: ServiceID { .users }
     var method: HTTPRequest.Method { .get }
     var path: String { "/session" }
+}
+
+/// `POST /notes` on the encrypted vault module.
+struct CreateNote: Endpoint {
+    typealias Output = Note
+    let text: String
+    var service: ServiceID { .vault }
+    var method: HTTPRequest.Method { .post }
+    var path: String { "/notes" }
+    var parameters: Parameters { ["text": .string(text)] }
 }

@@ -31,3 +31,11 @@ struct Session: Decodable, Sendable {
     let user: Int
     let expiresIn: Int
 }
+
+/// A note of the vault module; the backend sends `pinned` as `null`.
+struct Note: Decodable, Sendable {
+    let id: Int
+    let text: String
+    let length: Int?
+    let pinned: Bool?
+}

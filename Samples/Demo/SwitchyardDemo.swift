@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Switchyard
 import SwitchyardAsyncHTTPClient
+import SwitchyardCrypto
 import SwitchyardSampleBackend
 
 /// `swift run switchyard-demo`: starts the embedded sample backend, registers two modules with
@@ -68,6 +69,17 @@ struct SwitchyardDemo {
             transport: transport
         ))
 
+        // Module 3 — vault: every body encrypted (AES-256-GCM, key ring with one key). The envelope
+        // stage is registered before the encryption stage, so on the way out it sees plaintext; the
+        // transcript is registered last, so it prints the ciphertext on the wire.
+        let vaultKeys = try KeyRing(keyID: SampleBackend.vaultKeyID, key: SymmetricKey(SampleBackend.vaultKey))
+        try registry.register(Service(
+            .vault,
+            baseURLs: [.develop: backend.baseURL + "/vault-api", .release: "https://api.example.com/vault"],
+            stages: [EnvelopeStage(successCodes: [0]), EncryptionStage(scheme: .aes256GCM, keyRing: vaultKeys), TranscriptStage()],
+            transport: transport
+        ))
+
         print("Pipelines (registration order in, reverse order out):")
         for id in registry.serviceIDs { print("  " + (try registry.pipeline(for: id)).description) }
         print("Environment: \(registry.environment)\n")
@@ -110,7 +122,13 @@ struct SwitchyardDemo {
         await expectFailure { _ = try await client.send(.catalog, .get, "\(backend.baseURL)/delay/2000", options: CallOptions(timeout: .milliseconds(200))) }
         await expectFailure { _ = try await client.send(ServiceID("payments")!, .get, "/balance") }
 
-        print("7. Switching the environment at run time:")
+        print("7. The encrypted vault module — ciphertext on the wire, decoded entities in the app:")
+        let note = try await client.send(CreateNote(text: "the combination is 4-8-15-16-23-42"))
+        print("   created note #\(note.value.id): \"\(note.value.text)\" (\(note.value.length ?? 0) characters, pinned \(note.value.pinned.map(String.init) ?? "null"))")
+        let stored = try await client.send(.vault, .get, "/notes/{id}", pathParameters: ["id": "3"], as: Note.self)
+        print("   note #\(stored.value.id): \(stored.value.text)\n")
+
+        print("8. Switching the environment at run time:")
         try registry.switchEnvironment(to: .release)
         print("   \(registry.environment): users → \(try registry.baseURL(for: .users))")
         try registry.switchEnvironment(to: .develop)

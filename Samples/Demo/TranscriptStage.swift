@@ -1,3 +1,4 @@
+import Foundation
 import Switchyard
 
 /// A sample stage that prints one line per request and one per response, with the duration.
@@ -11,14 +12,24 @@ struct TranscriptStage: Middleware {
         let headers = request.headerFields.filter { $0.name.canonicalName.hasPrefix("x-") || $0.name == .authorization }
             .map { "\($0.name): \($0.name == .authorization ? "<redacted>" : $0.value)" }
         print("    → \(request.method.rawValue) \(request.path)" + (headers.isEmpty ? "" : "  [" + headers.joined(separator: ", ") + "]"))
+        if let body = request.body { print("      body on the wire: \(Self.preview(body, contentType: request.headerFields[.contentType]))") }
         do {
             let response = try await next(request, context)
             print("    ← \(response.status.code) in \(Self.milliseconds(ContinuousClock.now - start)) ms, \(response.body.count) bytes")
+            if response.headerFields[.contentType] == "application/octet-stream" {
+                print("      body on the wire: \(Self.preview(response.body, contentType: "application/octet-stream"))")
+            }
             return response
         } catch let error as SwitchyardError {
             print("    ← failed in \(Self.milliseconds(ContinuousClock.now - start)) ms: [\(error.code)] at \(error.stage ?? "?")")
             throw error
         }
+    }
+
+    /// Text bodies as text; binary bodies as the hex of their first bytes.
+    private static func preview(_ body: Data, contentType: String?) -> String {
+        guard contentType == "application/octet-stream" else { return String(decoding: body.prefix(80), as: UTF8.self) }
+        return body.prefix(20).map { String(format: "%02x", $0) }.joined() + "… (\(body.count) bytes of ciphertext)"
     }
 
     private static func milliseconds(_ duration: Duration) -> String {

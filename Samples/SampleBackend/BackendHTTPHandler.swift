@@ -107,6 +107,7 @@ final class BackendHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         var headers = HTTPHeaders()
         headers.reserveCapacity(3)
         headers.add(name: "content-type", value: response.contentType)
+        for field in response.extraHeaders { headers.add(name: field.name, value: field.value) }
         if bodyAllowed {
             headers.add(name: "content-length", value: String(response.body.readableBytes))
         }

@@ -12,6 +12,8 @@ struct BackendResponse: Sendable {
     var contentType: String
     /// The response body; `Content-Length` is derived from it.
     var body: ByteBuffer
+    /// Further header fields, written after `Content-Type`.
+    var extraHeaders: [(name: String, value: String)] = []
 
     /// A JSON response.
     static func json(_ value: JSONValue, status: HTTPResponseStatus = .ok) -> BackendResponse {

@@ -7,6 +7,7 @@ enum BackendRouter {
             switch segments.first {
             case "users-api": UsersModule.route(request, segments: segments.dropFirst()).map(BackendAction.respond)
             case "catalog-api": CatalogModule.route(request, segments: segments.dropFirst()).map(BackendAction.respond)
+            case "vault-api": VaultModule.route(request, segments: segments.dropFirst()).map(BackendAction.respond)
             default: UtilityRoutes.route(request, segments: segments)
             }
         return answer ?? .respond(.noRoute(for: request))

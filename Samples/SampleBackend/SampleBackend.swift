@@ -9,6 +9,8 @@ import NIOPosix
 ///
 /// - `/users-api/…` — the "users" module (envelope success code `0`, message `"ok"`):
 ///   `GET users/{id}`, `POST users`, `GET session` (expects `Authorization: Bearer demo-token`).
+/// - `/vault-api/…` — the "vault" module, every body encrypted (`aes-256-gcm`, key ``vaultKeyID``):
+///   `POST notes` and `GET notes/{id}`.
 /// - `/catalog-api/…` — the "catalog" module (envelope success code `100`, message `"success"`):
 ///   `GET articles?page=&size=` and `GET articles/{id}`.
 /// - `/echo[/…]` (any method), `GET /status/{code}`, `GET /delay/{ms}`, `GET /bench`,
@@ -19,6 +21,12 @@ import NIOPosix
 public final class SampleBackend: Sendable {
     /// The TCP port the server listens on.
     public let port: Int
+
+    /// The key id of the vault module's key ring.
+    public static let vaultKeyID = "demo-2026"
+
+    /// The vault module's AES-256 key: a fixed, public demo key — never use it for anything real.
+    public static let vaultKey: [UInt8] = Array("switchyard-demo-vault-key-32-byt".utf8)
 
     /// The host the server was bound to.
     private let host: String
