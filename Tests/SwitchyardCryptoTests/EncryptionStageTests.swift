@@ -138,6 +138,32 @@ struct EncryptionStageTests {
         }
     }
 
+    @Test("placement: the envelope check sees plaintext, the signature covers the ciphertext as sent")
+    func placementWithSigning() async throws {
+        let ring = try KeyRing(keyID: "k1", key: SymmetricKey.random(byteCount: 32))
+        let seen = EventRecorder()
+        let envelopeCheck = ResponseModifier(name: "Envelope") { response, _, _ in
+            seen.record("envelope saw " + response.bodyText)
+        }
+        let inner = sealedEchoServer(scheme: .aes256GCM, ring: ring)
+        let transport = MockTransport { request, context in
+            let nonce = request.headerFields[SigningWireFormat.nonceHeader] ?? ""
+            let timestamp = Int64(request.headerFields[SigningWireFormat.timestampHeader] ?? "") ?? 0
+            let canonical = SigningWireFormat.canonicalRequest(
+                method: request.method.rawValue, target: request.path, timestamp: timestamp, nonce: nonce, keyID: "k1", body: request.body ?? Data()
+            )
+            seen.record(request.headerFields[SigningWireFormat.signatureHeader] == (try SigningWireFormat.signature(of: canonical, using: ring.currentKey)) ? "signature ok" : "signature bad")
+            return try await inner.send(request, context: context)
+        }
+        let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, store: nil))
+        try registry.register(Service(
+            serviceID, baseURL: "https://secure.example",
+            stages: [envelopeCheck, EncryptionStage(keyRing: ring), SigningStage(keyRing: ring)], transport: transport
+        ))
+        _ = try await APIClient(registry: registry).send(serviceID, .post, "/vault", parameters: ["secret": "s"])
+        #expect(seen.events == ["signature ok", #"envelope saw {"echo":{"secret":"s"}}"#])
+    }
+
     @Test("keys rotate: responses sealed with an older key of the ring still open")
     func rotation() async throws {
         let old = try SymmetricKey.random(byteCount: 32)

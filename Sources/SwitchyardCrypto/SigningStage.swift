@@ -1,0 +1,108 @@
+public import Switchyard
+import HTTPTypes
+public import Foundation
+
+/// Signs every request of one service (module) and, optionally, verifies the server's response
+/// signatures.
+///
+/// Register it **after** every stage that changes the request (common parameters, headers,
+/// encryption), so that it signs the bytes as sent. It runs on every attempt: a retry gets a fresh
+/// nonce and timestamp. The exact bytes are documented in `Docs/WireFormat.md`.
+///
+/// ```swift
+/// let keys = try KeyRing(keyID: "k1", key: secret)
+/// stages: [CommonParameters(...), EncryptionStage(keyRing: keys), SigningStage(keyRing: keys)]
+/// stages: [SigningStage(scheme: SortedParameterSigning(algorithm: .md5), keyRing: wechatKeys)]   // legacy
+/// ```
+public struct SigningStage: Middleware {
+    /// Whether and how responses are verified.
+    public enum ResponseVerification: Sendable, Hashable {
+        /// Responses are not checked.
+        case none
+        /// Every response must carry a valid `X-Switchyard-Signature` over
+        /// ``SigningWireFormat/canonicalResponse(status:timestamp:requestNonce:keyID:body:)`` by a key of
+        /// the ring, with a timestamp within the allowed clock skew.
+        case required
+    }
+
+    /// The scheme.
+    public let scheme: any SignatureScheme
+    /// The service's keys; the current one signs.
+    public let keyRing: KeyRing
+    /// Whether responses are verified.
+    public let responseVerification: ResponseVerification
+    /// How far a response's timestamp may be from the local clock.
+    public let allowedClockSkew: Duration
+    private let now: @Sendable () -> Date
+
+    /// `Signing`.
+    public var name: String { "Signing" }
+
+    /// Creates the stage.
+    ///
+    /// - Parameters:
+    ///   - scheme: the scheme; ``CanonicalRequestSigning`` by default.
+    ///   - keyRing: the service's keys.
+    ///   - responseVerification: whether responses must be signed; not by default.
+    ///   - allowedClockSkew: the window for response timestamps; 5 minutes by default.
+    ///   - now: the clock (replace it in tests).
+    public init(
+        scheme: any SignatureScheme = CanonicalRequestSigning(),
+        keyRing: KeyRing,
+        responseVerification: ResponseVerification = .none,
+        allowedClockSkew: Duration = .seconds(300),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.scheme = scheme
+        self.keyRing = keyRing
+        self.responseVerification = responseVerification
+        self.allowedClockSkew = allowedClockSkew
+        self.now = now
+    }
+
+    /// Signs, passes on, verifies.
+    public func intercept(_ request: Request, context: CallContext, next: NextStage) async throws -> Response {
+        var request = request
+        let nonce = try crypto { () throws(CryptoError) in Digest.hex(try SecureRandom.bytes(count: 16)) }
+        let timestamp = Int64(now().timeIntervalSince1970)
+        let keyID = keyRing.currentKeyID
+        try crypto { () throws(CryptoError) in try scheme.sign(&request, key: keyRing.currentKey, keyID: keyID, timestamp: timestamp, nonce: nonce) }
+        let response = try await next(request, context)
+        if responseVerification == .required { try verify(response, requestNonce: nonce) }
+        return response
+    }
+
+    private func verify(_ response: Response, requestNonce: String) throws(SwitchyardError) {
+        let fields = response.headerFields
+        guard let signature = fields[SigningWireFormat.signatureHeader], let keyID = fields[SigningWireFormat.keyIDHeader],
+              let timestampText = fields[SigningWireFormat.timestampHeader]
+        else {
+            throw SwitchyardError(code: .crypto, message: "the response is not signed, and this service requires signed responses")
+        }
+        guard let timestamp = Int64(timestampText) else {
+            throw SwitchyardError(code: .crypto, message: "the response's timestamp '\(timestampText)' is not a number of seconds")
+        }
+        let skew = abs(now().timeIntervalSince1970 - Double(timestamp))
+        guard skew <= Double(allowedClockSkew.components.seconds) else {
+            throw SwitchyardError(code: .crypto, message: "the response's timestamp is \(Int(skew)) s away from the local clock, outside the allowed \(allowedClockSkew)")
+        }
+        guard let key = keyRing.key(for: keyID) else {
+            throw SwitchyardError(code: .crypto, message: "the response is signed with key id '\(keyID)', which is not in the service's key ring")
+        }
+        let canonical = SigningWireFormat.canonicalResponse(
+            status: response.status.code, timestamp: timestamp, requestNonce: requestNonce, keyID: keyID, body: response.body
+        )
+        let expected = try crypto { () throws(CryptoError) in try SigningWireFormat.signature(of: canonical, using: key) }
+        guard ConstantTime.equals(Data(expected.utf8), Data(signature.lowercased().utf8)) else {
+            throw SwitchyardError(code: .crypto, message: "the response's signature does not match: it was altered or signed with another key")
+        }
+    }
+
+    private func crypto<T>(_ work: () throws(CryptoError) -> T) throws(SwitchyardError) -> T {
+        do {
+            return try work()
+        } catch {
+            throw SwitchyardError(code: .crypto, message: error.message, underlyingError: error)
+        }
+    }
+}
