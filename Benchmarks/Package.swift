@@ -18,12 +18,16 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
     ],
     targets: [
+        // The plain OpenSSL EVP loops the `crypto` scenario compares Switchyard with.
+        .target(name: "CEVPLoop", linkerSettings: [.linkedLibrary("crypto")]),
         .executableTarget(
             name: "SwitchyardBench",
             dependencies: [
                 .product(name: "Switchyard", package: "Switchyard"),
                 .product(name: "SwitchyardAsyncHTTPClient", package: "Switchyard"),
                 .product(name: "SwitchyardSampleBackend", package: "Switchyard"),
+                .product(name: "SwitchyardCrypto", package: "Switchyard"),
+                "CEVPLoop",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

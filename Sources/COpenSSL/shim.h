@@ -33,6 +33,21 @@ static inline int switchyard_gcm_set_tag(EVP_CIPHER_CTX *ctx, const unsigned cha
     return EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_TAG, length, (void *)tag) > 0;
 }
 
+/* The HMAC algorithm, fetched once per process (fetching costs a lock and a lookup per call). */
+static CRYPTO_ONCE switchyard_hmac_once = CRYPTO_ONCE_STATIC_INIT;
+static EVP_MAC *switchyard_hmac_algorithm = NULL;
+
+static void switchyard_fetch_hmac(void) {
+    switchyard_hmac_algorithm = EVP_MAC_fetch(NULL, "HMAC", NULL);
+}
+
+static inline EVP_MAC *switchyard_hmac_mac(void) {
+    if (!CRYPTO_THREAD_run_once(&switchyard_hmac_once, switchyard_fetch_hmac)) {
+        return NULL;
+    }
+    return switchyard_hmac_algorithm;
+}
+
 /*
  * One-shot HMAC over EVP_MAC. `digest_name` is an OpenSSL digest name such as "SHA256", "SHA1" or
  * "MD5". A zero-length key or message is allowed (a NULL pointer is accepted for a zero length).
@@ -43,13 +58,12 @@ static inline int switchyard_hmac(const char *digest_name,
                                   const unsigned char *message, size_t message_length,
                                   unsigned char *out, size_t out_capacity, size_t *out_length) {
     unsigned char empty[1] = {0};
-    EVP_MAC *mac = EVP_MAC_fetch(NULL, "HMAC", NULL);
+    EVP_MAC *mac = switchyard_hmac_mac();
     if (mac == NULL) {
         return 0;
     }
     EVP_MAC_CTX *ctx = EVP_MAC_CTX_new(mac);
     if (ctx == NULL) {
-        EVP_MAC_free(mac);
         return 0;
     }
     OSSL_PARAM params[2];
@@ -60,7 +74,6 @@ static inline int switchyard_hmac(const char *digest_name,
         && (message_length == 0 || EVP_MAC_update(ctx, message, message_length) == 1)
         && EVP_MAC_final(ctx, out, out_length, out_capacity) == 1;
     EVP_MAC_CTX_free(ctx);
-    EVP_MAC_free(mac);
     return ok;
 }
 

@@ -14,7 +14,7 @@ extension AESGCM {
         defer { EVP_CIPHER_CTX_free(context) }
         try initialize(context, cipher, key: key, nonce: nonce, encrypt: true)
         _ = try EVPCipher.update(context, input: aad, output: nil)
-        var ciphertext = Data(count: plaintext.count)
+        var ciphertext = Data.uninitialized(count: plaintext.count)
         try ciphertext.withMutableCryptoBytes { output throws(CryptoError) in
             let produced = try EVPCipher.update(context, input: plaintext, output: output.bytePointer)
             guard produced == plaintext.count else { throw CryptoError.openSSL("EVP_CipherUpdate (short output)") }
@@ -43,7 +43,7 @@ extension AESGCM {
             try initialize(context, cipher, key: key, nonce: nonce, encrypt: false)
         }
         _ = try EVPCipher.update(context, input: aad, output: nil)
-        var plaintext = Data(count: box.ciphertext.count)
+        var plaintext = Data.uninitialized(count: box.ciphertext.count)
         try plaintext.withMutableCryptoBytes { output throws(CryptoError) in
             do throws(CryptoError) {
                 let produced = try box.ciphertext.withCryptoBytes { input throws(CryptoError) in

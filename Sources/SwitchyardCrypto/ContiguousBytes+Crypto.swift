@@ -24,6 +24,13 @@ extension ContiguousBytes {
 }
 
 extension Data {
+    /// A buffer of `count` bytes that is *not* zero-filled, for outputs OpenSSL overwrites entirely
+    /// (zeroing a large output first would cost a pass over memory for nothing).
+    static func uninitialized(count: Int) -> Data {
+        guard count > 0, let memory = malloc(count) else { return Data(count: count) }
+        return Data(bytesNoCopy: memory, count: count, deallocator: .free)
+    }
+
     /// Runs `body` over the mutable bytes and carries its typed error through Foundation's `rethrows` API.
     mutating func withMutableCryptoBytes<R>(
         _ body: (UnsafeMutableRawBufferPointer) throws(CryptoError) -> R
