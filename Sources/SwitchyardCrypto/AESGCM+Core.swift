@@ -15,17 +15,24 @@ extension AESGCM {
         try initialize(context, cipher, key: key, nonce: nonce, encrypt: true)
         _ = try EVPCipher.update(context, input: aad, output: nil)
         var ciphertext = Data.uninitialized(count: plaintext.count)
-        try ciphertext.withMutableCryptoBytes { output throws(CryptoError) in
-            let produced = try EVPCipher.update(context, input: plaintext, output: output.bytePointer)
-            guard produced == plaintext.count else { throw CryptoError.openSSL("EVP_CipherUpdate (short output)") }
-        }
-        try finish(context, encrypt: true)
-        var tag = Data(count: tagByteCount)
-        try tag.withMutableCryptoBytes { buffer throws(CryptoError) in
-            guard switchyard_gcm_get_tag(context, buffer.bytePointer, Int32(buffer.count)) == 1 else {
-                throw CryptoError.openSSL("EVP_CTRL_GCM_GET_TAG")
+        var produced = 0
+        var failure: CryptoError?
+        ciphertext.withUnsafeMutableBytes { output in
+            do throws(CryptoError) {
+                produced = try EVPCipher.update(context, input: plaintext, output: output.bytePointer)
+            } catch {
+                failure = error
             }
         }
+        if let failure { throw failure }
+        guard produced == plaintext.count else { throw CryptoError.openSSL("EVP_CipherUpdate (short output)") }
+        try finish(context, encrypt: true)
+        var tagBytes: (UInt64, UInt64) = (0, 0)
+        let gotTag = withUnsafeMutableBytes(of: &tagBytes) { buffer in
+            switchyard_gcm_get_tag(context, buffer.bytePointer, Int32(tagByteCount))
+        }
+        guard gotTag == 1 else { throw CryptoError.openSSL("EVP_CTRL_GCM_GET_TAG") }
+        let tag = withUnsafeBytes(of: &tagBytes) { Data($0) }
         return (ciphertext, tag)
     }
 
@@ -89,9 +96,11 @@ extension AESGCM {
     /// `EVP_CipherFinal_ex`: computes the tag when sealing, checks it when opening. GCM writes no bytes
     /// here; the scratch block only gives OpenSSL a valid pointer.
     private static func finish(_ context: OpaquePointer, encrypt: Bool) throws(CryptoError) {
-        var scratch = [UInt8](repeating: 0, count: EVPCipher.blockSize)
         var written: Int32 = 0
-        guard EVP_CipherFinal_ex(context, &scratch, &written) == 1 else {
+        let finished = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: EVPCipher.blockSize) { scratch in
+            EVP_CipherFinal_ex(context, scratch.baseAddress, &written)
+        }
+        guard finished == 1 else {
             if encrypt { throw CryptoError.openSSL("EVP_CipherFinal_ex") }
             throw CryptoError.expected(
                 .authenticationFailed,

@@ -37,9 +37,37 @@ public enum AESGCM {
         using key: SymmetricKey,
         authenticating aad: some ContiguousBytes = Data()
     ) throws(CryptoError) -> SealedBox {
-        _ = try cipher(for: key)
-        let nonce = try SecureRandom.bytes(count: nonceByteCount)
-        return try seal(plaintext, using: key, nonce: nonce, authenticating: aad)
+        let cipher = try cipher(for: key)
+        var nonce = Data(count: nonceByteCount)
+        try nonce.withMutableCryptoBytes { buffer throws(CryptoError) in try SecureRandom.fill(buffer) }
+        let (ciphertext, tag) = try plaintext.withCryptoBytes { input throws(CryptoError) in
+            try aad.withCryptoBytes { aadBytes throws(CryptoError) in
+                try nonce.withCryptoBytes { nonceBytes throws(CryptoError) in
+                    try sealCore(cipher, key: key, nonce: nonceBytes, plaintext: input, aad: aadBytes)
+                }
+            }
+        }
+        return SealedBox(validatedNonce: nonce, ciphertext: ciphertext, tag: tag)
+    }
+
+    /// Encrypts and authenticates `plaintext` under a fresh random 12-byte nonce: the same as the
+    /// generic form, without generic dispatch, for the `Data` bodies the stages seal.
+    ///
+    /// - Throws: ``CryptoError/Code/invalidKeySize``, ``CryptoError/Code/randomFailure``,
+    ///   ``CryptoError/Code/openSSLFailure``.
+    public static func seal(_ plaintext: Data, using key: SymmetricKey, authenticating aad: Data = Data()) throws(CryptoError) -> SealedBox {
+        let cipher = try cipher(for: key)
+        var nonce = Data(count: nonceByteCount)
+        try nonce.withMutableCryptoBytes { buffer throws(CryptoError) in try SecureRandom.fill(buffer) }
+        let sealed: Result<(ciphertext: Data, tag: Data), CryptoError> = plaintext.withUnsafeBytes { input in
+            aad.withUnsafeBytes { aadBytes in
+                nonce.withUnsafeBytes { nonceBytes in
+                    Result { () throws(CryptoError) in try sealCore(cipher, key: key, nonce: nonceBytes, plaintext: input, aad: aadBytes) }
+                }
+            }
+        }
+        let (ciphertext, tag) = try sealed.get()
+        return SealedBox(validatedNonce: nonce, ciphertext: ciphertext, tag: tag)
     }
 
     /// Encrypts and authenticates `plaintext` under the given nonce.
