@@ -34,6 +34,8 @@ public struct SwitchyardError: Error, Sendable, CustomStringConvertible, CustomD
     public var status: HTTPResponse.Status?
     /// The response body, when a response arrived (for error payloads and diagnostics).
     public var responseBody: Data?
+    /// The backend's business code, for ``Code/business`` errors (as text: `4004`, `"SUCCESS"`).
+    public var businessCode: String?
     /// The error this one wraps, if any.
     public var underlyingError: (any Error)?
 
@@ -107,6 +109,8 @@ extension SwitchyardError {
         public static let decoding = Code("decoding")
         /// The response is malformed (for example a stage expected a shape it did not find).
         public static let invalidResponse = Code("invalidResponse")
+        /// The backend answered with a business failure in its envelope (see ``EnvelopeStage``).
+        public static let business = Code("business")
         /// A stage rejected the call for a reason of its own.
         public static let stageFailure = Code("stageFailure")
         /// Persisting or loading state (such as the environment selection) failed.

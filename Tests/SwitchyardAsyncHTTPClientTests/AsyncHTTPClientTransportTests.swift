@@ -184,3 +184,33 @@ struct AsyncHTTPClientTransportTests {
         }
     }
 }
+
+@Suite("Built-in envelope stage against the sample backend")
+struct EnvelopeOverTheWireTests {
+    struct Page: Decodable, Sendable {
+        struct Item: Decodable, Sendable { let id: Int; let summary: String? }
+        let page: Int
+        let hasMore: Bool
+        let items: [Item]
+    }
+
+    @Test("the users module (code 0) and the catalog module (code 100) each with their own envelope stage")
+    func perModuleEnvelopes() async throws {
+        let backend = try await SampleBackend.start()
+        let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, store: nil))
+        try registry.register(Service(.users, baseURL: backend.baseURL + "/users-api", stages: [EnvelopeStage(successCodes: [0])], transport: AsyncHTTPClientTransport()))
+        try registry.register(Service(.catalog, baseURL: backend.baseURL + "/catalog-api", stages: [EnvelopeStage(successCodes: [100])], transport: AsyncHTTPClientTransport()))
+        let client = APIClient(registry: registry)
+        let user = try await client.send(.users, .get, "/users/{id}", pathParameters: ["id": "3"], as: User.self)
+        #expect(user.value.nickname == "张衡")
+        let page = try await client.send(.catalog, .get, "/articles", parameters: ["page": 2, "size": 5], as: Page.self)
+        #expect(page.value.page == 2)
+        #expect(page.value.items.map(\.id) == [6, 7, 8, 9, 10])
+        #expect(page.value.items[0].summary == nil)
+        let missing = await #expect(throws: SwitchyardError.self) { _ = try await client.send(.users, .get, "/users/{id}", pathParameters: ["id": "99"], as: User.self) }
+        #expect(missing?.code == .business)
+        #expect(missing?.businessCode == "4004")
+        #expect(missing?.message == "user not found (code 4004)")
+        try await backend.shutdown()
+    }
+}
