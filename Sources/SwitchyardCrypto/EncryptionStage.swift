@@ -53,7 +53,7 @@ public struct EncryptionStage: Middleware {
         if let body = request.body, !body.isEmpty {
             let keyID = keyRing.currentKeyID
             let aad = EncryptionWireFormat.associatedData(direction: .request, scheme: scheme, keyID: keyID, method: request.method.rawValue, path: path)
-            request.body = try crypto { () throws(CryptoError) in try scheme.seal(body, key: keyRing.currentKey, aad: aad) }
+            request.body = try SwitchyardError.crypto { () throws(CryptoError) in try scheme.seal(body, key: keyRing.currentKey, aad: aad) }
             let originalType = request.headerFields[.contentType]
             request.headerFields[EncryptionWireFormat.encryptionHeader] = EncryptionWireFormat.headerValue(scheme: scheme, keyID: keyID)
             request.headerFields[EncryptionWireFormat.contentTypeHeader] = originalType
@@ -66,7 +66,7 @@ public struct EncryptionStage: Middleware {
             }
             return response
         }
-        let (schemeName, keyID) = try crypto { () throws(CryptoError) in try EncryptionWireFormat.parseHeader(header) }
+        let (schemeName, keyID) = try SwitchyardError.crypto { () throws(CryptoError) in try EncryptionWireFormat.parseHeader(header) }
         guard schemeName == scheme.name else {
             throw SwitchyardError(code: .crypto, message: "the response is encrypted with '\(schemeName)', but this service uses '\(scheme.name)'")
         }
@@ -75,18 +75,10 @@ public struct EncryptionStage: Middleware {
         }
         let aad = EncryptionWireFormat.associatedData(direction: .response, scheme: scheme, keyID: keyID, method: request.method.rawValue, path: path)
         let body = response.body
-        response.body = try crypto { () throws(CryptoError) in try scheme.open(body, key: key, aad: aad) }
+        response.body = try SwitchyardError.crypto { () throws(CryptoError) in try scheme.open(body, key: key, aad: aad) }
         response.headerFields[EncryptionWireFormat.encryptionHeader] = nil
         response.headerFields[.contentType] = response.headerFields[EncryptionWireFormat.contentTypeHeader]
         response.headerFields[EncryptionWireFormat.contentTypeHeader] = nil
         return response
-    }
-
-    private func crypto<T>(_ work: () throws(CryptoError) -> T) throws(SwitchyardError) -> T {
-        do {
-            return try work()
-        } catch {
-            throw SwitchyardError(code: .crypto, message: error.message, underlyingError: error)
-        }
     }
 }

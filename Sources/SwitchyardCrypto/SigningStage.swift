@@ -63,10 +63,10 @@ public struct SigningStage: Middleware {
     /// Signs, passes on, verifies.
     public func intercept(_ request: Request, context: CallContext, next: NextStage) async throws -> Response {
         var request = request
-        let nonce = try crypto { () throws(CryptoError) in Digest.hex(try SecureRandom.bytes(count: 16)) }
+        let nonce = try SwitchyardError.crypto { () throws(CryptoError) in Digest.hex(try SecureRandom.bytes(count: 16)) }
         let timestamp = Int64(now().timeIntervalSince1970)
         let keyID = keyRing.currentKeyID
-        try crypto { () throws(CryptoError) in try scheme.sign(&request, key: keyRing.currentKey, keyID: keyID, timestamp: timestamp, nonce: nonce) }
+        try SwitchyardError.crypto { () throws(CryptoError) in try scheme.sign(&request, key: keyRing.currentKey, keyID: keyID, timestamp: timestamp, nonce: nonce) }
         let response = try await next(request, context)
         if responseVerification == .required { try verify(response, requestNonce: nonce) }
         return response
@@ -92,17 +92,9 @@ public struct SigningStage: Middleware {
         let canonical = SigningWireFormat.canonicalResponse(
             status: response.status.code, timestamp: timestamp, requestNonce: requestNonce, keyID: keyID, body: response.body
         )
-        let expected = try crypto { () throws(CryptoError) in try SigningWireFormat.signature(of: canonical, using: key) }
+        let expected = try SwitchyardError.crypto { () throws(CryptoError) in try SigningWireFormat.signature(of: canonical, using: key) }
         guard ConstantTime.equals(Data(expected.utf8), Data(signature.lowercased().utf8)) else {
             throw SwitchyardError(code: .crypto, message: "the response's signature does not match: it was altered or signed with another key")
-        }
-    }
-
-    private func crypto<T>(_ work: () throws(CryptoError) -> T) throws(SwitchyardError) -> T {
-        do {
-            return try work()
-        } catch {
-            throw SwitchyardError(code: .crypto, message: error.message, underlyingError: error)
         }
     }
 }
