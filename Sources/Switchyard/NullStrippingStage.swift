@@ -1,0 +1,68 @@
+import Foundation
+import HTTPTypes
+
+/// Removes `null` object members (and optionally `null` array elements) from JSON response bodies
+/// with a ``JSONSanitizer``, so that decoding sees absent keys instead of explicit nulls.
+///
+/// A body is treated as JSON when its `Content-Type` is `application/json` or ends in `+json`
+/// (parameters such as `; charset=utf-8` are ignored), or — when the response has no `Content-Type` —
+/// when its first non-whitespace byte is `{` or `[`. Every other body, and an empty body, passes
+/// unchanged. A JSON body that is malformed or nests too deeply fails the call with the code
+/// ``SwitchyardError/Code/invalidJSON``; the pipeline names this stage (`NullStripping`) in the error,
+/// which also carries the response's status and body.
+///
+/// Register it **before** (outside) any decryption stage: stages run in reverse registration order
+/// on the way out, so a stage registered ahead of the decryption stage sees the plaintext body. A
+/// stage registered behind it would see ciphertext, which is not JSON.
+///
+/// ```swift
+/// Service(.users, baseURL: "https://api.example.com", stages: [
+///     EnvelopeStage(successCodes: [0]),
+///     NullStrippingStage(),
+///     decryption,
+/// ], transport: transport)
+/// ```
+///
+/// The sanitizer's output is compact: insignificant whitespace is dropped along with the `null`s.
+public struct NullStrippingStage: ResponseStage {
+    /// The sanitizer applied to JSON bodies.
+    public let sanitizer: JSONSanitizer
+
+    /// `NullStripping`.
+    public var name: String { "NullStripping" }
+
+    /// Creates the stage.
+    ///
+    /// - Parameter sanitizer: the sanitizer to apply; by default it removes `null` object members
+    ///   and keeps `null` array elements, with a nesting limit of 512.
+    public init(sanitizer: JSONSanitizer = JSONSanitizer()) {
+        self.sanitizer = sanitizer
+    }
+
+    /// Strips the `null`s from a JSON body; leaves other bodies alone.
+    public func process(_ response: inout Response, for request: Request, context: CallContext) async throws {
+        guard Self.isJSON(response) else { return }
+        do throws(SwitchyardError) {
+            response.body = try sanitizer.stripNulls(response.body)
+        } catch {
+            var failure = error
+            failure.status = response.status
+            failure.responseBody = response.body
+            throw failure
+        }
+    }
+
+    /// Whether `response` carries a non-empty JSON body, by its content type or, without one, by its
+    /// first non-whitespace byte.
+    static func isJSON(_ response: Response) -> Bool {
+        guard !response.body.isEmpty else { return false }
+        if let contentType = response.headerFields[.contentType] {
+            let mediaType = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)[0]
+                .trimmingCharacters(in: .whitespaces)
+                .lowercased()
+            return mediaType == "application/json" || mediaType.hasSuffix("+json")
+        }
+        let first = response.body.first { byte in byte != 0x20 && byte != 0x0A && byte != 0x0D && byte != 0x09 }
+        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+    }
+}
