@@ -27,6 +27,22 @@ enum JSONMembers {
     /// The top-level members of `data`, which must be a JSON object. The document is validated
     /// first (by Foundation's parser), so the scan may assume well-formed input.
     static func topLevel(of data: Data) throws(ScanError) -> [String: Member] {
+        var members: [String: Member] = [:]
+        for entry in try ordered(of: data) where members[entry.name] == nil { members[entry.name] = entry.member }
+        return members
+    }
+
+    /// One top-level member in document order: its decoded name, where the whole `"name": value`
+    /// text starts, and its value.
+    struct Entry {
+        let name: String
+        let start: Int
+        let member: Member
+    }
+
+    /// The top-level members of `data` in document order, duplicates included. `data` must be a
+    /// JSON object.
+    static func ordered(of data: Data) throws(ScanError) -> [Entry] {
         do {
             guard try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) is [String: Any] else {
                 throw ScanError(message: "the top level is not an object")
@@ -37,67 +53,23 @@ enum JSONMembers {
             throw ScanError(message: "the body is not valid JSON")
         }
         let bytes = [UInt8](data)
-        var members: [String: Member] = [:]
-        var index = skipSpace(bytes, from: 0) + 1  // past "{"
+        var members: [Entry] = []
+        var index = JSONScan.skipSpace(bytes, from: 0) + 1  // past "{"
         while true {
-            index = skipSpace(bytes, from: index)
+            index = JSONScan.skipSpace(bytes, from: index)
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { break }
-            let keyEnd = endOfString(bytes, from: index)
+            let keyStart = index
+            let keyEnd = JSONScan.endOfString(bytes, from: index)
             let key = (try? JSONDecoder().decode(String.self, from: Data(bytes[index..<keyEnd]))) ?? ""
-            index = skipSpace(bytes, from: keyEnd) + 1  // past ":"
-            index = skipSpace(bytes, from: index)
+            index = JSONScan.skipSpace(bytes, from: keyEnd) + 1  // past ":"
+            index = JSONScan.skipSpace(bytes, from: index)
             let valueStart = index
-            let valueEnd = endOfValue(bytes, from: index)
-            if members[key] == nil { members[key] = Member(valueRange: valueStart..<valueEnd, isString: bytes[valueStart] == UInt8(ascii: "\"")) }
-            index = skipSpace(bytes, from: valueEnd)
+            let valueEnd = JSONScan.endOfValue(bytes, from: index)
+            members.append(Entry(name: key, start: keyStart, member: Member(valueRange: valueStart..<valueEnd, isString: bytes[valueStart] == UInt8(ascii: "\""))))
+            index = JSONScan.skipSpace(bytes, from: valueEnd)
             guard index < bytes.count, bytes[index] == UInt8(ascii: ",") else { break }
             index += 1
         }
         return members
-    }
-
-    private static func skipSpace(_ bytes: [UInt8], from start: Int) -> Int {
-        var index = start
-        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D { index += 1 }
-        return index
-    }
-
-    /// The index just past the string starting at `start` (which holds `"`).
-    private static func endOfString(_ bytes: [UInt8], from start: Int) -> Int {
-        var index = start + 1
-        while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "\\") { index += 2; continue }
-            if bytes[index] == UInt8(ascii: "\"") { return index + 1 }
-            index += 1
-        }
-        return bytes.count
-    }
-
-    /// The index just past the value starting at `start`.
-    private static func endOfValue(_ bytes: [UInt8], from start: Int) -> Int {
-        guard start < bytes.count else { return start }
-        switch bytes[start] {
-        case UInt8(ascii: "\""):
-            return endOfString(bytes, from: start)
-        case UInt8(ascii: "{"), UInt8(ascii: "["):
-            var depth = 0
-            var index = start
-            while index < bytes.count {
-                switch bytes[index] {
-                case UInt8(ascii: "\""): index = endOfString(bytes, from: index); continue
-                case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
-                case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                    depth -= 1
-                    if depth == 0 { return index + 1 }
-                default: break
-                }
-                index += 1
-            }
-            return bytes.count
-        default:
-            var index = start
-            while index < bytes.count, ![UInt8(ascii: ","), UInt8(ascii: "}"), 0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
-            return index
-        }
     }
 }

@@ -11,6 +11,11 @@ public enum ParameterEncoding: Sendable, Hashable, CustomStringConvertible {
     case json
     /// As `application/x-www-form-urlencoded` in the body.
     case form
+    /// As `application/x-www-form-urlencoded` in the body with one field, `name`, whose value is
+    /// the parameters as one JSON object (keys sorted) — what legacy backends expect as
+    /// `data={"page":1,…}`. Common parameters added by ``CommonParametersStage`` go beside it as
+    /// fields of their own.
+    case jsonFormField(String)
     /// In the query string for GET, HEAD, DELETE and OPTIONS; as JSON in the body for every other
     /// method (POST, PUT, PATCH and custom methods).
     case automatic
@@ -30,6 +35,7 @@ public enum ParameterEncoding: Sendable, Hashable, CustomStringConvertible {
         case .query: "query"
         case .json: "json"
         case .form: "form"
+        case .jsonFormField(let name): "json in form field '\(name)'"
         case .automatic: "automatic"
         }
     }

@@ -29,6 +29,35 @@ enum PercentEncoding {
     /// Encodes a query name or value, or a path parameter.
     static func encodeComponent(_ text: String) -> String { encode(text, .component) }
 
+    /// Decodes `%XX` escapes (and, for form data, `+` as a space); a malformed escape is kept as is.
+    static func decode(_ text: Substring, plusIsSpace: Bool = true) -> String {
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else { return String(text) }
+        var output: [UInt8] = []
+        output.reserveCapacity(text.utf8.count)
+        let bytes = Array(text.utf8)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "%"), index + 2 < bytes.count, let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
+                output.append(high << 4 | low)
+                index += 3
+                continue
+            }
+            output.append(byte == UInt8(ascii: "+") && plusIsSpace ? UInt8(ascii: " ") : byte)
+            index += 1
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
     /// Encodes `text`, returning it unchanged (without copying) when nothing needs encoding.
     static func encode(_ text: String, _ allowed: Allowed) -> String {
         if text.utf8.allSatisfy({ allowed.allows($0) }) { return text }

@@ -63,14 +63,13 @@ enum RequestBuilder {
                 body = Data(try formEncoder.encode(parameters).utf8)
                 setContentType("application/x-www-form-urlencoded; charset=utf-8")
             case .json:
-                do {
-                    let encoder = JSONEncoder()
-                    encoder.outputFormatting = .sortedKeys
-                    body = try encoder.encode(parameters)
-                } catch {
-                    throw SwitchyardError(code: .encoding, message: "the parameters cannot be encoded as JSON: \(error)", underlyingError: error)
-                }
+                body = try jsonObject(parameters)
                 setContentType("application/json")
+            case .jsonFormField(let name):
+                let json = try jsonObject(parameters)
+                let field = PercentEncoding.encodeComponent(name) + "=" + PercentEncoding.encodeComponent(String(decoding: json, as: UTF8.self))
+                body = Data(field.utf8)
+                setContentType("application/x-www-form-urlencoded; charset=utf-8")
             }
         }
         let head = HTTPRequest(
@@ -82,6 +81,16 @@ enum RequestBuilder {
 
     /// Writes the request target's path and the base's and template's queries into `target`;
     /// returns the base URL in force (the template's own, when it is an absolute URL).
+    private static func jsonObject(_ parameters: Parameters) throws(SwitchyardError) -> Data {
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            return try encoder.encode(parameters)
+        } catch {
+            throw SwitchyardError(code: .encoding, message: "the parameters cannot be encoded as JSON: \(error)", underlyingError: error)
+        }
+    }
+
     private static func composeTarget(
         _ utf8: UnsafeBufferPointer<UInt8>, template: String, baseURL: BaseURL, parameters: [String: String],
         into target: inout [UInt8], separator: inout UInt8

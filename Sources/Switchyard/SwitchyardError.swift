@@ -115,5 +115,12 @@ extension SwitchyardError {
         public static let stageFailure = Code("stageFailure")
         /// Persisting or loading state (such as the environment selection) failed.
         public static let storage = Code("storage")
+        /// No credentials could be obtained, or refreshing an expired token failed (see
+        /// ``AuthorizationStage``).
+        public static let authentication = Code("authentication")
+        /// An interceptor refused the call before it was sent (see ``InterceptorStage``).
+        public static let refused = Code("refused")
+        /// The response's content type is not acceptable for the call (see ``ValidationStage``).
+        public static let contentType = Code("contentType")
     }
 }

@@ -90,12 +90,19 @@ public struct AsyncHTTPClientTransport: Transport {
 
     /// Sends the request and collects the whole response body.
     public func send(_ request: Request, context: CallContext) async throws -> Response {
-        let clientRequest = try Self.makeClientRequest(request)
+        let observer = context.transferObserver
+        var clientRequest = try Self.makeClientRequest(request)
+        if let observer, let body = request.body {
+            clientRequest.body = .stream(UploadChunks(body: body, observer: observer), length: .known(Int64(body.count)))
+        }
         let timeout = context.timeout ?? configuration.fallbackTimeout
         let deadline: NIODeadline = timeout.map { .now() + TimeAmount($0) } ?? .distantFuture
         do {
+            observer?.started()
             let response = try await client.execute(clientRequest, deadline: deadline, logger: context.logger)
-            let body = request.method == .head ? Data() : try await Self.collect(response, limit: configuration.maximumResponseBodySize, deadline: deadline)
+            let body = request.method == .head ? Data() : try await Self.collect(
+                response, limit: configuration.maximumResponseBodySize, deadline: deadline, observer: observer
+            )
             return Response(head: Self.makeHead(response), body: body)
         } catch {
             throw Self.translate(error, request: request, timeout: timeout)
@@ -104,10 +111,13 @@ public struct AsyncHTTPClientTransport: Transport {
 
     /// Collects the body, checking the deadline as each chunk arrives. Stopping the iteration
     /// cancels the rest of the body on its connection.
-    private static func collect(_ response: HTTPClientResponse, limit: Int, deadline: NIODeadline) async throws -> Data {
-        if let length = response.headers.first(name: "content-length").flatMap({ Int($0) }), length > limit {
+    private static func collect(_ response: HTTPClientResponse, limit: Int, deadline: NIODeadline, observer: TransferObserver?) async throws -> Data {
+        let length = response.headers.first(name: "content-length").flatMap({ Int($0) })
+        if let length, length > limit {
             throw NIOTooManyBytesError(maxBytes: limit)
         }
+        let total = length.map(Int64.init)
+        observer?.received(TransferProgress(completed: 0, total: total))
         var body: ByteBuffer?
         for try await chunk in response.body {
             guard (body?.readableBytes ?? 0) + chunk.readableBytes <= limit else { throw NIOTooManyBytesError(maxBytes: limit) }
@@ -118,6 +128,7 @@ public struct AsyncHTTPClientTransport: Transport {
                 body?.writeBuffer(&chunk)
             }
             if deadline != .distantFuture, NIODeadline.now() > deadline { throw HTTPClientError.deadlineExceeded }
+            observer?.received(TransferProgress(completed: Int64(body?.readableBytes ?? 0), total: total))
         }
         return body.map { Data($0.readableBytesView) } ?? Data()
     }

@@ -61,7 +61,16 @@ public final class MockTransport: Transport {
         } else {
             throw SwitchyardError(code: .transport, message: "MockTransport has no answer for request \(index + 1); it was given \(answers.count)")
         }
-        return try await answer.respond(request, context)
+        // Report what a real transport would: started, the whole body sent, the whole response received.
+        if let observer = context.transferObserver {
+            observer.started()
+            if let body = request.body { observer.sent(TransferProgress(completed: Int64(body.count), total: Int64(body.count))) }
+        }
+        let response = try await answer.respond(request, context)
+        if let observer = context.transferObserver {
+            observer.received(TransferProgress(completed: Int64(response.body.count), total: Int64(response.body.count)))
+        }
+        return response
     }
 
     /// Every request received, in order.

@@ -1,0 +1,49 @@
+/// Byte-level helpers for walking well-formed (or at least not hostile) JSON text without building a
+/// tree; shared by ``JSONMembers`` and ``Redaction``.
+enum JSONScan {
+    /// The index of the first byte at or after `start` that is not JSON whitespace.
+    static func skipSpace(_ bytes: [UInt8], from start: Int) -> Int {
+        var index = start
+        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D { index += 1 }
+        return index
+    }
+
+    /// The index just past the string starting at `start` (which holds `"`).
+    static func endOfString(_ bytes: [UInt8], from start: Int) -> Int {
+        var index = start + 1
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "\\") { index += 2; continue }
+            if bytes[index] == UInt8(ascii: "\"") { return index + 1 }
+            index += 1
+        }
+        return bytes.count
+    }
+
+    /// The index just past the value starting at `start`.
+    static func endOfValue(_ bytes: [UInt8], from start: Int) -> Int {
+        guard start < bytes.count else { return start }
+        switch bytes[start] {
+        case UInt8(ascii: "\""):
+            return endOfString(bytes, from: start)
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            var depth = 0
+            var index = start
+            while index < bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: "\""): index = endOfString(bytes, from: index); continue
+                case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    depth -= 1
+                    if depth == 0 { return index + 1 }
+                default: break
+                }
+                index += 1
+            }
+            return bytes.count
+        default:
+            var index = start
+            while index < bytes.count, ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+            return index
+        }
+    }
+}

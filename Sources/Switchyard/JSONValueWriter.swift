@@ -1,0 +1,59 @@
+import Foundation
+
+/// Writes a ``ParameterValue`` as compact JSON text, byte by byte — what ``CommonParametersStage``
+/// splices into a request's JSON body without re-encoding the rest of it.
+enum JSONValueWriter {
+    /// Appends `value`'s JSON text to `output`.
+    ///
+    /// - Throws: ``SwitchyardError/Code/encoding`` for a non-finite number, which JSON cannot carry.
+    static func append(_ value: ParameterValue, name: String, to output: inout [UInt8]) throws(SwitchyardError) {
+        switch value {
+        case .string(let text): appendString(text, to: &output)
+        case .int(let number): output.append(contentsOf: String(number).utf8)
+        case .double(let number):
+            guard number.isFinite else {
+                throw SwitchyardError(code: .encoding, message: "parameter '\(name)' is \(number), which JSON cannot carry")
+            }
+            output.append(contentsOf: number.description.utf8)
+        case .bool(let flag): output.append(contentsOf: (flag ? "true" : "false").utf8)
+        case .null: output.append(contentsOf: "null".utf8)
+        case .array(let values):
+            output.append(UInt8(ascii: "["))
+            for (index, element) in values.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                try append(element, name: name, to: &output)
+            }
+            output.append(UInt8(ascii: "]"))
+        case .object(let members):
+            output.append(UInt8(ascii: "{"))
+            for (index, member) in members.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                appendString(member.name, to: &output)
+                output.append(UInt8(ascii: ":"))
+                try append(member.value, name: "\(name).\(member.name)", to: &output)
+            }
+            output.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Appends `text` as a JSON string literal, escaping quotes, backslashes and control characters.
+    static func appendString(_ text: String, to output: inout [UInt8]) {
+        let hex = Array("0123456789abcdef".utf8)
+        output.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case UInt8(ascii: "\n"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case UInt8(ascii: "\r"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case UInt8(ascii: "\t"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0..<0x20:
+                output.append(contentsOf: "\\u00".utf8)
+                output.append(hex[Int(byte >> 4)])
+                output.append(hex[Int(byte & 0xF)])
+            default: output.append(byte)
+            }
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+}

@@ -1,0 +1,147 @@
+public import Logging
+import HTTPTypes
+import Foundation
+
+/// Logs every call on swift-log, with secrets redacted.
+///
+/// - `info`: one line when the request goes out (`→ POST /path?query`) and one when the response
+///   comes back (`← 200 OK POST /path 12.4 ms 310 B`); a failure is logged at `warning` with its code.
+/// - `debug`: the header fields and a body preview of at most ``bodyPreviewLimit`` bytes, both ways.
+/// - `trace`: the request as a `curl` command line.
+///
+/// Everything passes through the ``Redaction`` list first (by default `Authorization`, cookies and
+/// any header, parameter or JSON member named like token, password, secret, key or sign).
+///
+/// The logger is the stage's own if you give one, otherwise the call's (``CallContext/logger``).
+/// ``level`` makes one service more verbose; ``CallOptions/logLevel(_:)`` does the same for one call.
+/// Each line carries the request id, service, endpoint and attempt as metadata. Messages are built
+/// only when their level is enabled, so a quiet logger costs almost nothing.
+///
+/// Register it inside the stages that add parameters, headers and the token (so it shows what is
+/// sent) and outside encryption and signing (so it shows plaintext, redacted).
+public struct LoggingStage: Middleware {
+    /// The context key under which ``CallOptions/logLevel(_:)`` stores one call's level.
+    public enum CallLevel: CallContextKey {
+        /// The level for the call.
+        public typealias Value = Logger.Level
+    }
+
+    /// The logger to use instead of the call's, if any.
+    public let logger: Logger?
+    /// A level for every call of this service, if it should differ from the logger's.
+    public let level: Logger.Level?
+    /// What to hide.
+    public let redaction: Redaction
+    /// The longest body preview logged at debug, in bytes.
+    public let bodyPreviewLimit: Int
+
+    /// The stage's name, `Logging`.
+    public var name: String { "Logging" }
+
+    /// Creates the stage.
+    public init(logger: Logger? = nil, level: Logger.Level? = nil, redaction: Redaction = .default, bodyPreviewLimit: Int = 1024) {
+        self.logger = logger
+        self.level = level
+        self.redaction = redaction
+        self.bodyPreviewLimit = max(0, bodyPreviewLimit)
+    }
+
+    /// Logs the request, sends it, and logs the response or the failure.
+    public func intercept(_ request: Request, context: CallContext, next: NextStage) async throws -> Response {
+        var logger = self.logger ?? context.logger
+        if let level = context[CallLevel.self] ?? level { logger.logLevel = level }
+        guard logger.logLevel <= .warning else { return try await next(request, context) }
+        logger[metadataKey: "request-id"] = "\(context.requestID)"
+        logger[metadataKey: "service"] = "\(context.serviceID)"
+        if !context.endpointName.isEmpty { logger[metadataKey: "endpoint"] = "\(context.endpointName)" }
+        if context.attempt > 1 { logger[metadataKey: "attempt"] = "\(context.attempt)" }
+
+        let method = request.method.rawValue
+        logger.info("→ \(method) \(redaction.redactTarget(request.path))")
+        if logger.logLevel <= .debug {
+            logger.debug("→ headers: \(redaction.render(request.headerFields).joined(separator: "; "))")
+            if let body = request.body, !body.isEmpty {
+                logger.debug("→ body: \(preview(body, contentType: request.headerFields[.contentType]))")
+            }
+            if logger.logLevel <= .trace { logger.trace("\(curl(request))") }
+        }
+        let start = ContinuousClock.now
+        do {
+            let response = try await next(request, context)
+            let elapsed = ContinuousClock.now - start
+            logger.info("← \(response.status.code) \(response.status.reasonPhrase) \(method) \(request.pathWithoutQuery) \(Self.milliseconds(elapsed)) \(response.body.count) B")
+            if logger.logLevel <= .debug {
+                logger.debug("← headers: \(redaction.render(response.headerFields).joined(separator: "; "))")
+                if !response.body.isEmpty {
+                    logger.debug("← body: \(preview(response.body, contentType: response.headerFields[.contentType]))")
+                }
+            }
+            return response
+        } catch {
+            let elapsed = ContinuousClock.now - start
+            let failure = SwitchyardError.wrapping(error)
+            let status = failure.status.map { " \($0.code)" } ?? ""
+            logger.warning("✗ \(method) \(request.pathWithoutQuery) failed after \(Self.milliseconds(elapsed)): \(failure.code)\(status) — \(redactedMessage(failure))")
+            throw error
+        }
+    }
+
+    /// The error's message, with any secret JSON members it quotes hidden.
+    private func redactedMessage(_ error: SwitchyardError) -> String {
+        error.message.contains("\"") ? redaction.redactJSON(Data(error.message.utf8)) : error.message
+    }
+
+    /// A redacted, truncated rendering of a body.
+    func preview(_ body: Data, contentType: String?) -> String {
+        let type = contentType?.lowercased() ?? ""
+        let text: String
+        if type.contains("json") || (type.isEmpty && (body.first == UInt8(ascii: "{") || body.first == UInt8(ascii: "["))) {
+            text = redaction.redactJSON(body)
+        } else if type.hasPrefix("application/x-www-form-urlencoded") {
+            text = redaction.redactPairs(Substring(String(decoding: body, as: UTF8.self)))
+        } else if type.hasPrefix("text/") {
+            text = String(decoding: body, as: UTF8.self)
+        } else {
+            return "<\(body.count) bytes of \(type.isEmpty ? "unknown type" : type)>"
+        }
+        guard text.utf8.count > bodyPreviewLimit else { return text }
+        let cut = String(decoding: text.utf8.prefix(bodyPreviewLimit), as: UTF8.self)
+        return cut + "… (\(body.count) bytes)"
+    }
+
+    /// The request as a `curl` command, redacted.
+    func curl(_ request: Request) -> String {
+        var parts = ["curl", "-X", request.method.rawValue]
+        let scheme = request.head.scheme ?? "https"
+        let authority = request.head.authority ?? "localhost"
+        parts.append(Self.quoted("\(scheme)://\(authority)\(redaction.redactTarget(request.path))"))
+        for line in redaction.render(request.headerFields) { parts.append("-H " + Self.quoted(line)) }
+        if let body = request.body, !body.isEmpty {
+            let type = request.headerFields[.contentType]?.lowercased() ?? ""
+            if type.contains("json") || type.hasPrefix("application/x-www-form-urlencoded") || type.hasPrefix("text/") {
+                parts.append("--data-binary " + Self.quoted(preview(body, contentType: type)))
+            } else {
+                parts.append("--data-binary @- # \(body.count) bytes of \(type.isEmpty ? "unknown type" : type)")
+            }
+        }
+        return parts.joined(separator: " ")
+    }
+
+    private static func quoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    private static func milliseconds(_ duration: Duration) -> String {
+        let components = duration.components
+        let ms = Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15
+        return String(format: "%.1f ms", ms)
+    }
+}
+
+extension CallOptions {
+    /// Logs this call at `level` (for example `.trace` to see its cURL rendering), whatever the
+    /// logger's level (see ``LoggingStage``).
+    public mutating func logLevel(_ level: Logger.Level) {
+        setContextValue(level, for: LoggingStage.CallLevel.self)
+    }
+}

@@ -1,0 +1,95 @@
+import Synchronization
+
+/// The shared state behind ``AuthorizationStage``: the token in use, and at most one refresh in
+/// flight, which every refused call awaits instead of starting its own.
+final class TokenCoordinator: Sendable {
+    private struct State {
+        var token: String?
+        var loaded = false
+        var load: Task<String?, any Error>?
+        var refresh: (expired: String, task: Task<String, any Error>)?
+        /// The last failed refresh: which token it was replacing, when it ended, and why.
+        var failure: (expired: String, at: ContinuousClock.Instant, error: any Error)?
+    }
+
+    private let provider: any TokenProvider
+    private let state = Mutex(State())
+
+    init(provider: any TokenProvider) {
+        self.provider = provider
+    }
+
+    /// The token to send. The provider is asked once; later calls reuse its answer until a refresh.
+    func token() async throws -> String? {
+        let task: Task<String?, any Error> = state.withLock { state in
+            if state.loaded { return Task { [token = state.token] in token } }
+            if let load = state.load { return load }
+            let load = Task { [provider] in try await provider.currentToken() }
+            state.load = load
+            return load
+        }
+        do {
+            let token = try await task.value
+            state.withLock { state in
+                if !state.loaded, state.refresh == nil {
+                    state.token = token
+                    state.loaded = true
+                }
+                state.load = nil
+            }
+            return token
+        } catch {
+            state.withLock { $0.load = nil }
+            throw error
+        }
+    }
+
+    /// A token to replace `expired`, which a call sent at `sentAt` and had refused.
+    ///
+    /// - If another call has already replaced `expired`, that newer token is returned at once.
+    /// - If a refresh of `expired` is in flight, this call waits for it.
+    /// - If a refresh of `expired` failed after this call sent it, this call shares that failure
+    ///   rather than starting another refresh; a call that started later gets a fresh attempt.
+    func refreshed(replacing expired: String, sentAt: ContinuousClock.Instant) async throws -> String {
+        enum Plan {
+            case use(String)
+            case wait(Task<String, any Error>)
+            case fail(any Error)
+        }
+        let plan: Plan = state.withLock { state in
+            if let token = state.token, token != expired { return .use(token) }
+            if let refresh = state.refresh, refresh.expired == expired { return .wait(refresh.task) }
+            if let failure = state.failure, failure.expired == expired, failure.at >= sentAt { return .fail(failure.error) }
+            let task = Task { [provider] in try await provider.refreshToken(replacing: expired) }
+            state.refresh = (expired, task)
+            return .wait(task)
+        }
+        switch plan {
+        case .use(let token):
+            return token
+        case .fail(let error):
+            throw error
+        case .wait(let task):
+            do {
+                let token = try await task.value
+                state.withLock { state in
+                    if state.refresh?.task == task {
+                        state.token = token
+                        state.loaded = true
+                        state.refresh = nil
+                        state.failure = nil
+                    }
+                }
+                return token
+            } catch {
+                state.withLock { state in
+                    if state.refresh?.task == task {
+                        state.refresh = nil
+                        state.failure = (expired, .now, error)
+                    }
+                }
+                throw error
+            }
+        }
+    }
+}
