@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "SwitchyardTesting", targets: ["SwitchyardTesting"]),
         .library(name: "SwitchyardSampleBackend", targets: ["SwitchyardSampleBackend"]),
         .library(name: "SwitchyardCrypto", targets: ["SwitchyardCrypto"]),
+        .library(name: "SwitchyardTelemetry", targets: ["SwitchyardTelemetry"]),
         .executable(name: "switchyard-demo", targets: ["SwitchyardDemo"]),
     ],
     dependencies: [
@@ -24,6 +25,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.24.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.5.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.1.0"),
+        .package(url: "https://github.com/swift-otel/swift-w3c-trace-context.git", from: "1.0.0"),
     ],
     targets: [
         // Core: swift-http-types and swift-log only.
@@ -62,6 +66,17 @@ let package = Package(
         .target(
             name: "SwitchyardCrypto",
             dependencies: ["Switchyard", "COpenSSL"],
+            swiftSettings: swiftSettings
+        ),
+        // Metrics (swift-metrics) and tracing (swift-distributed-tracing, W3C trace context) stages.
+        .target(
+            name: "SwitchyardTelemetry",
+            dependencies: [
+                "Switchyard",
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
+            ],
             swiftSettings: swiftSettings
         ),
         // The embedded sample backend: a real HTTP/1.1 server on 127.0.0.1 over SwiftNIO, which is
@@ -106,6 +121,16 @@ let package = Package(
         .testTarget(
             name: "SwitchyardTestingTests",
             dependencies: ["Switchyard", "SwitchyardTesting"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SwitchyardTelemetryTests",
+            dependencies: [
+                "SwitchyardTelemetry", "SwitchyardTesting",
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

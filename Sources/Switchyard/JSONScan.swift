@@ -1,3 +1,5 @@
+import Foundation
+
 /// Byte-level helpers for walking well-formed (or at least not hostile) JSON text without building a
 /// tree; shared by ``JSONMembers`` and ``Redaction``.
 enum JSONScan {
@@ -45,5 +47,13 @@ enum JSONScan {
             while index < bytes.count, ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
             return index
         }
+    }
+
+    /// The decoded text of the string literal at `range` (quotes included); escapes are decoded only
+    /// when present.
+    static func stringValue(_ bytes: [UInt8], _ range: Range<Int>) -> String {
+        let inner = bytes[(range.lowerBound + 1)..<max(range.lowerBound + 1, range.upperBound - 1)]
+        if !inner.contains(UInt8(ascii: "\\")) { return String(decoding: inner, as: UTF8.self) }
+        return (try? JSONDecoder().decode(String.self, from: Data(bytes[range]))) ?? String(decoding: inner, as: UTF8.self)
     }
 }

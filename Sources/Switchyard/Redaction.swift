@@ -93,7 +93,7 @@ public struct Redaction: Sendable {
                 continue
             }
             // A member name: hide its value if the name is secret.
-            let name = (try? JSONDecoder().decode(String.self, from: Data(bytes[index..<end]))) ?? String(decoding: bytes[index..<end], as: UTF8.self)
+            let name = JSONScan.stringValue(bytes, index..<end)
             guard isSensitive(name) else {
                 index = end
                 continue
