@@ -107,7 +107,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SwitchyardTests",
-            dependencies: ["Switchyard", "SwitchyardTesting"],
+            dependencies: ["Switchyard", "SwitchyardTesting", .product(name: "InMemoryLogging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

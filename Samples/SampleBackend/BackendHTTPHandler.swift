@@ -56,7 +56,7 @@ final class BackendHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
                 self.write(.envelope(code: 413, msg: message, status: .payloadTooLarge), for: head, context: context)
             case .receiving(let head, let body):
                 self.server.recordRequest()
-                self.perform(BackendRouter.route(BackendRequest(head: head, body: body)), for: head, context: context)
+                self.perform(BackendRouter.route(BackendRequest(head: head, body: body), state: self.server), for: head, context: context)
             }
         }
     }

@@ -1,13 +1,14 @@
 /// Dispatches a received request to the module that owns its path prefix.
 enum BackendRouter {
     /// Routes `request`; anything no module claims becomes a 404 envelope.
-    static func route(_ request: BackendRequest) -> BackendAction {
+    static func route(_ request: BackendRequest, state: BackendServerState) -> BackendAction {
         let segments = Array(request.pathSegments)
         let answer: BackendAction? =
             switch segments.first {
             case "users-api": UsersModule.route(request, segments: segments.dropFirst()).map(BackendAction.respond)
             case "catalog-api": CatalogModule.route(request, segments: segments.dropFirst()).map(BackendAction.respond)
             case "vault-api": VaultModule.route(request, segments: segments.dropFirst()).map(BackendAction.respond)
+            case "shop-api": ShopModule.route(request, segments: segments.dropFirst(), state: state).map(BackendAction.respond)
             default: UtilityRoutes.route(request, segments: segments)
             }
         return answer ?? .respond(.noRoute(for: request))

@@ -5,6 +5,18 @@ import Synchronization
 /// open connections, so shutdown can close them too.
 final class BackendServerState: Sendable {
     private let requests = Atomic<Int>(0)
+    /// The shop module's valid access token and how many times it was refreshed.
+    let shopTokens = Mutex(ShopTokens())
+
+    /// The shop module's token state.
+    struct ShopTokens {
+        /// The token the shop accepts now.
+        var current = "shop-token-1"
+        /// How many refreshes `POST /shop-api/token` has made.
+        var refreshes = 0
+        /// Refreshes left to refuse (for tests of a failing refresh).
+        var refusals = 0
+    }
     private let connections = Mutex(Connections())
 
     /// The open connections, keyed by identity, plus whether the server has shut down.

@@ -11,6 +11,8 @@ enum JSONValue: Sendable, ExpressibleByStringLiteral, ExpressibleByIntegerLitera
     case string(String)
     case array([JSONValue])
     case object([(String, JSONValue)])
+    /// JSON text copied verbatim (already validated by whoever made it).
+    case raw([UInt8])
 
     init(stringLiteral value: String) { self = .string(value) }
     init(integerLiteral value: Int) { self = .int(value) }
@@ -57,6 +59,8 @@ enum JSONValue: Sendable, ExpressibleByStringLiteral, ExpressibleByIntegerLitera
                 member.1.write(into: &buffer)
             }
             buffer.writeInteger(UInt8(ascii: "}"))
+        case .raw(let bytes):
+            buffer.writeBytes(bytes)
         }
     }
 

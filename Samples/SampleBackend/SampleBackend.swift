@@ -28,6 +28,39 @@ public final class SampleBackend: Sendable {
     /// The vault module's AES-256 key: a fixed, public demo key — never use it for anything real.
     public static let vaultKey: [UInt8] = Array("switchyard-demo-vault-key-32-byt".utf8)
 
+    /// The shop module's encryption key id (AES-256-GCM, like the vault, but its own key).
+    public static let shopKeyID = "shop-2026"
+
+    /// The shop module's 32-byte encryption key.
+    public static let shopKey: [UInt8] = Array("switchyard-demo-shop-enc-key-32b".utf8)
+
+    /// The shop module's HMAC-SHA256 signing key (requests and responses are signed).
+    public static let shopSigningKey: [UInt8] = Array("switchyard-demo-shop-signing-key".utf8)
+
+    /// The refresh token `POST /shop-api/token` accepts.
+    public static let shopRefreshToken = "shop-refresh-2026"
+
+    /// The access token the shop module accepts now.
+    public var shopToken: String { self.state.shopTokens.withLock { $0.current } }
+
+    /// How many times `POST /shop-api/token` has issued a new token.
+    public var shopTokenRefreshes: Int { self.state.shopTokens.withLock { $0.refreshes } }
+
+    /// Makes the shop's current token expire: the next calls that carry it get a 401 until a client
+    /// refreshes. Returns the token that is now valid, which clients do not know yet.
+    @discardableResult
+    public func expireShopToken() -> String {
+        self.state.shopTokens.withLock { tokens in
+            tokens.current = "shop-token-\(tokens.refreshes + 1)-rotated"
+            return tokens.current
+        }
+    }
+
+    /// Makes the next `count` refreshes fail with a 503.
+    public func refuseShopTokenRefreshes(_ count: Int) {
+        self.state.shopTokens.withLock { $0.refusals = count }
+    }
+
     /// The host the server was bound to.
     private let host: String
     /// The listening channel.

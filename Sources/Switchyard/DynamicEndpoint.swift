@@ -27,7 +27,8 @@ public struct DynamicEndpoint<Output: Sendable>: Endpoint {
     public var encoding: ParameterEncoding?
     /// Options.
     public var options: CallOptions
-    /// The name in logs and errors: `METHOD path` unless set.
+    /// The name in logs, errors, metrics and traces: `METHOD path` unless set, where the path is the
+    /// template without its query (which may carry secrets and would make every call's name unique).
     public var name: String
     private let decoder: @Sendable (Response, JSONDecoder) throws -> Output
 
@@ -54,7 +55,7 @@ public struct DynamicEndpoint<Output: Sendable>: Endpoint {
         self.headerFields = headerFields
         self.encoding = encoding
         self.options = options
-        self.name = name ?? "\(method.rawValue) \(path)"
+        self.name = name ?? "\(method.rawValue) \(path.firstIndex(of: "?").map { path[..<$0] } ?? path[...])"
         self.decoder = decode
     }
 

@@ -1,6 +1,6 @@
 public import Logging
 import HTTPTypes
-import Foundation
+public import Foundation
 
 /// Logs every call on swift-log, with secrets redacted.
 ///
@@ -91,8 +91,9 @@ public struct LoggingStage: Middleware {
         error.message.contains("\"") ? redaction.redactJSON(Data(error.message.utf8)) : error.message
     }
 
-    /// A redacted, truncated rendering of a body.
-    func preview(_ body: Data, contentType: String?) -> String {
+    /// A redacted, truncated rendering of a body, as logged at debug: JSON and form bodies redacted,
+    /// text as is, anything else summarised by size and type.
+    public func preview(_ body: Data, contentType: String?) -> String {
         let type = contentType?.lowercased() ?? ""
         let text: String
         if type.contains("json") || (type.isEmpty && (body.first == UInt8(ascii: "{") || body.first == UInt8(ascii: "["))) {
@@ -109,8 +110,8 @@ public struct LoggingStage: Middleware {
         return cut + "… (\(body.count) bytes)"
     }
 
-    /// The request as a `curl` command, redacted.
-    func curl(_ request: Request) -> String {
+    /// The request as a `curl` command, redacted, as logged at trace.
+    public func curl(_ request: Request) -> String {
         var parts = ["curl", "-X", request.method.rawValue]
         let scheme = request.head.scheme ?? "https"
         let authority = request.head.authority ?? "localhost"

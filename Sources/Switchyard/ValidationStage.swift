@@ -75,13 +75,13 @@ public struct ValidationStage: ResponseStage {
     }
 
     /// `application/json` from `Application/JSON; charset=utf-8`.
-    static func mediaType(_ value: String) -> String {
+    public static func mediaType(_ value: String) -> String {
         let bare = value.firstIndex(of: ";").map { value[..<$0] } ?? value[...]
         return bare.trimmingCharacters(in: .whitespaces).lowercased()
     }
 
     /// Whether `mediaType` matches `pattern` (`*/*`, `type/*`, `type/*+suffix` or exact).
-    static func matches(_ mediaType: String, pattern: String) -> Bool {
+    public static func matches(_ mediaType: String, pattern: String) -> Bool {
         if pattern == "*/*" { return !mediaType.isEmpty }
         guard let slash = pattern.firstIndex(of: "/"), let typeSlash = mediaType.firstIndex(of: "/") else { return pattern == mediaType }
         let type = pattern[..<slash]

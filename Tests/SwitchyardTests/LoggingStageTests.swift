@@ -1,0 +1,113 @@
+import Foundation
+import HTTPTypes
+import InMemoryLogging
+import Logging
+import Testing
+import Switchyard
+import SwitchyardTesting
+
+@Suite("Logging stage")
+struct LoggingStageTests {
+    private func logger(_ level: Logger.Level) -> (Logger, InMemoryLogHandler) {
+        var handler = InMemoryLogHandler()
+        handler.logLevel = level
+        return (Logger(label: "test", factory: { _ in handler }), handler)
+    }
+
+    private static let secrets = [
+        "bearer-SECRET-1", "cookie-SECRET-2", "setcookie-SECRET-3", "query-SECRET-4", "password-SECRET-5",
+        "nested-SECRET-6", "apikey-SECRET-7", "sign-SECRET-8", "form-SECRET-9", "response-SECRET-10", "header-SECRET-11",
+        "array-SECRET-12", "jsonfield-SECRET-13",
+    ]
+
+    @Test("no secret value reaches any log line at any level, including the cURL rendering")
+    func redaction() async throws {
+        let (logger, handler) = logger(.trace)
+        let transport = MockTransport { _, _ in
+            Response(
+                status: .ok,
+                headerFields: [.contentType: "application/json", .setCookie: "sid=setcookie-SECRET-3"],
+                body: Data(#"{"code":0,"data":{"access_token":"response-SECRET-10","user":{"name":"Ada","refreshToken":"response-SECRET-10"}}}"#.utf8)
+            )
+        }
+        let client = try makeClient(stages: [LoggingStage(logger: logger)], transport: transport)
+        let headers: HTTPFields = [
+            .authorization: "Bearer bearer-SECRET-1", .cookie: "sid=cookie-SECRET-2", HTTPField.Name("X-Api-Key")!: "header-SECRET-11",
+        ]
+        _ = try await client.send(
+            .users, .post, "/login?session_token=query-SECRET-4&page=2",
+            parameters: [
+                "user": "ada", "password": "password-SECRET-5",
+                "profile": ["client_secret": "nested-SECRET-6", "apiKey": ["apikey-SECRET-7"]],
+                "sign": "sign-SECRET-8", "tokens": ["array-SECRET-12"],
+            ],
+            headerFields: headers
+        )
+        _ = try await client.send(
+            .users, .post, "/legacy", parameters: ["login": ["password": "jsonfield-SECRET-13"], "x": 1], headerFields: headers,
+            encoding: .jsonFormField("data")
+        )
+        _ = try await client.send(.users, .post, "/form", parameters: ["secret": "form-SECRET-9", "name": "ada"], encoding: .form)
+        let lines = handler.entries.map { entry in
+            "\(entry.message) \(entry.metadata.map { "\($0.key)=\($0.value)" }.joined(separator: " "))"
+        }
+        #expect(lines.count >= 12)
+        for secret in Self.secrets {
+            let leaks = lines.filter { $0.contains(secret) }
+            #expect(leaks.isEmpty, "\(secret) leaked in \(leaks)")
+        }
+        #expect(lines.contains { $0.contains("curl -X POST") && $0.contains("<redacted>") })
+        #expect(lines.contains { $0.contains("page=2") && $0.contains("session_token=<redacted>") })
+        #expect(lines.contains { $0.contains(#""name":"Ada""#) })  // what is not secret is still logged
+    }
+
+    @Test("info: one line out and one back with status and duration; debug and trace stay quiet")
+    func infoLines() async throws {
+        let (logger, handler) = logger(.info)
+        let client = try makeClient(stages: [LoggingStage(logger: logger)], transport: MockTransport(.json(#"{"id":1,"name":"Ada"}"#)))
+        let result = try await client.send(GetUser(id: "1"))
+        let entries = handler.entries
+        #expect(entries.count == 2)
+        #expect(entries.allSatisfy { $0.level == .info })
+        #expect("\(entries[0].message)" == "→ GET /users/1")
+        let back = "\(entries[1].message)"
+        #expect(back.hasPrefix("← 200 OK GET /users/1 "))
+        #expect(back.contains(" ms ") && back.hasSuffix(" 21 B"))
+        #expect(entries[1].metadata["request-id"] == "\(result.requestID)")
+        #expect(entries[1].metadata["service"] == "users")
+    }
+
+    @Test("a failure is logged at warning with its code; the level can be raised for one call or one service")
+    func failuresAndLevels() async throws {
+        let (logger, handler) = logger(.info)
+        let client = try makeClient(stages: [LoggingStage(logger: logger)], transport: MockTransport(.connectionRefused))
+        await #expect(throws: SwitchyardError.self) { try await client.send(GetUser(id: "1")) }
+        #expect(handler.entries.last?.level == .warning)
+        #expect("\(handler.entries.last!.message)".contains("transport"))
+
+        handler.clear()
+        let client2 = try makeClient(stages: [LoggingStage(logger: logger)], transport: MockTransport(.json(#"{"id":1,"name":"Ada"}"#)))
+        var options = CallOptions()
+        options.logLevel(.trace)
+        _ = try await client2.send(GetUser(id: "1"), options: options)
+        #expect(handler.entries.contains { $0.level == .trace && "\($0.message)".hasPrefix("curl -X GET 'https://api.example.com/users/1'") })
+        #expect(handler.entries.contains { $0.level == .debug && "\($0.message)".hasPrefix("← body: ") })
+        handler.clear()
+        _ = try await client2.send(GetUser(id: "1"))
+        #expect(handler.entries.allSatisfy { $0.level == .info })
+
+        let client3 = try makeClient(stages: [LoggingStage(logger: logger, level: .debug)], transport: MockTransport(.json("{}")))
+        _ = try await client3.send(.users, .get, "/a")
+        #expect(handler.entries.contains { $0.level == .debug })
+    }
+
+    @Test("a long body preview is truncated after redaction; binary bodies are summarised")
+    func preview() async throws {
+        let stage = LoggingStage(bodyPreviewLimit: 16)
+        let long = Data((#"{"password":"abcdefghijklmnopqrstuvwxyz","a":"# + String(repeating: "x", count: 100) + #""}"#).utf8)
+        let text = stage.preview(long, contentType: "application/json")
+        #expect(text.hasPrefix(#"{"password":"<re"#))
+        #expect(text.hasSuffix("(\(long.count) bytes)"))
+        #expect(stage.preview(Data([0, 1, 2]), contentType: "application/octet-stream") == "<3 bytes of application/octet-stream>")
+    }
+}
