@@ -5,44 +5,6 @@ import Testing
 import Switchyard
 import SwitchyardTesting
 
-/// Records every event as text and lets a test wait for the finish.
-final class RecordingAccessory: Accessory {
-    let label: String
-    let recorder: EventRecorder
-    private let finished = Mutex<[CheckedContinuation<Void, Never>]>([])
-    private let done = Atomic<Bool>(false)
-
-    init(_ label: String, recorder: EventRecorder) {
-        self.label = label
-        self.recorder = recorder
-    }
-
-    func callWillStart(_ call: AccessoryCall) { recorder.record("\(label) willStart \(call.method.rawValue) \(call.path)") }
-    func callDidStart(_ call: AccessoryCall) { recorder.record("\(label) didStart") }
-    func call(_ call: AccessoryCall, didSend progress: TransferProgress) { recorder.record("\(label) sent \(progress)") }
-    func call(_ call: AccessoryCall, didReceive progress: TransferProgress) { recorder.record("\(label) received \(progress)") }
-    func callDidFinish(_ call: AccessoryCall, outcome: Result<AccessoryCall.Outcome, SwitchyardError>) {
-        switch outcome {
-        case .success(let outcome): recorder.record("\(label) finished \(outcome.status.code) \(outcome.bodySize) B")
-        case .failure(let error): recorder.record("\(label) failed \(error.code)")
-        }
-        done.store(true, ordering: .sequentiallyConsistent)
-        for waiter in finished.withLock({ waiters in defer { waiters.removeAll() }; return waiters }) { waiter.resume() }
-    }
-
-    /// Returns once the finish event has been delivered.
-    func waitForFinish() async {
-        await withCheckedContinuation { continuation in
-            let resumeNow = finished.withLock { waiters -> Bool in
-                if done.load(ordering: .sequentiallyConsistent) { return true }
-                waiters.append(continuation)
-                return false
-            }
-            if resumeNow { continuation.resume() }
-        }
-    }
-}
-
 @Suite("Accessory stage")
 struct AccessoryStageTests {
     @Test("service and call accessories see will start, did start, progress and the outcome, in order")

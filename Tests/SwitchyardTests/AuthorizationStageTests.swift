@@ -30,20 +30,20 @@ final class CountingTokenProvider: TokenProvider {
     }
 }
 
-/// Answers 401 unless the request carries `Bearer new-…`.
-let tokenCheckingTransport = MockTransport { request, _ in
+/// A transport that answers 401 unless the request carries `Bearer new-…`; one per test.
+func makeTokenCheckingTransport() -> MockTransport { MockTransport { request, _ in
     guard request.headerFields[.authorization]?.hasPrefix("Bearer new-") == true else {
         return Response(status: .unauthorized, headerFields: [.contentType: "application/json"], body: Data(#"{"code":401}"#.utf8))
     }
     return Response(status: .ok, headerFields: [.contentType: "application/json"], body: Data(#"{"id":1,"name":"Ada"}"#.utf8))
-}
+} }
 
 @Suite("Authorization stage")
 struct AuthorizationStageTests {
     @Test("50 concurrent calls with an expired token cause exactly one refresh, and all 50 succeed")
     func singleFlightRefresh() async throws {
         let provider = CountingTokenProvider()
-        let transport = tokenCheckingTransport
+        let transport = makeTokenCheckingTransport()
         let client = try makeClient(stages: [AuthorizationStage(provider: provider)], transport: transport)
         let results = await withTaskGroup(of: Result<User, SwitchyardError>.self) { group in
             for _ in 0..<50 {
@@ -69,7 +69,7 @@ struct AuthorizationStageTests {
     @Test("a failing refresh fails all 50 calls with the authentication error, after one refresh attempt")
     func failingRefresh() async throws {
         let provider = CountingTokenProvider(fails: true)
-        let transport = tokenCheckingTransport
+        let transport = makeTokenCheckingTransport()
         let client = try makeClient(stages: [AuthorizationStage(provider: provider)], transport: transport)
         let errors = await withTaskGroup(of: SwitchyardError?.self) { group in
             for _ in 0..<50 {
