@@ -94,7 +94,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "SwitchyardDemo",
-            dependencies: ["Switchyard", "SwitchyardAsyncHTTPClient", "SwitchyardCrypto", "SwitchyardSampleBackend"],
+            dependencies: [
+                "Switchyard", "SwitchyardAsyncHTTPClient", "SwitchyardCrypto", "SwitchyardSampleBackend", "SwitchyardTelemetry",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Samples/Demo",
             swiftSettings: swiftSettings
         ),

@@ -8,6 +8,10 @@ extension ServiceID {
     static let catalog = ServiceID("catalog")!
     /// The vault module: every body encrypted with AES-256-GCM, envelope success code 0.
     static let vault = ServiceID("vault")!
+    /// The shop module: every built-in stage, in the documented order.
+    static let shop = ServiceID("shop")!
+    /// The shop's token service (plain JSON, envelope only).
+    static let shopAuth = ServiceID("shop-auth")!
 }
 
 /// `GET /users/{id}` — the discrete style: one type per API with a typed output.

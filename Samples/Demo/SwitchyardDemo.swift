@@ -47,7 +47,7 @@ struct SwitchyardDemo {
             defaults: ServiceDefaults(timeout: .seconds(5), headerFields: [.accept: "application/json"]),
             stages: [
                 RequestModifier(name: "Authorization") { request, _ in request.headerFields[.authorization] = "Bearer demo-token" },
-                RequestModifier(name: "ClientVersion") { request, _ in request.headerFields[HTTPField.Name("X-Client-Version")!] = "1.0.0" },
+                HeadersStage([.fixed(HTTPField.Name("X-Client-Version")!, "1.0.0")]),
                 EnvelopeStage(successCodes: [0]),
                 TranscriptStage(),
             ],
@@ -61,9 +61,7 @@ struct SwitchyardDemo {
             baseURLs: [.develop: backend.baseURL + "/catalog-api", .release: "https://api.example.com/catalog"],
             stages: [
                 TranscriptStage(),
-                RequestModifier(name: "CommonParameters") { request, context in
-                    request.appendQuery("app=demo&rid=\(context.requestID)")
-                },
+                CommonParametersStage([.fixed("app", "demo"), .dynamic("rid") { context in .string("\(context.requestID)") }]),
                 EnvelopeStage(successCodes: [100]),
             ],
             transport: transport
@@ -79,6 +77,9 @@ struct SwitchyardDemo {
             stages: [EnvelopeStage(successCodes: [0]), EncryptionStage(scheme: .aes256GCM, keyRing: vaultKeys), TranscriptStage()],
             transport: transport
         ))
+
+        // Module 4 — shop: every built-in stage in the documented order (see ShopPipeline).
+        try ShopPipeline.register(in: registry, backend: backend, transport: transport)
 
         print("Pipelines (registration order in, reverse order out):")
         for id in registry.serviceIDs { print("  " + (try registry.pipeline(for: id)).description) }
@@ -133,7 +134,23 @@ struct SwitchyardDemo {
         print("   \(registry.environment): users → \(try registry.baseURL(for: .users))")
         try registry.switchEnvironment(to: .develop)
         print("   \(registry.environment): users → \(try registry.baseURL(for: .users))")
-        print("\nThe sample backend served \(backend.requestCount) requests.")
+
+        print("\n9. The shop module — every built-in stage; a ~115 KB order with a terminal progress accessory:")
+        let lines: [Parameters] = (0..<2400).map { index in ["sku": .string("SKU-\(index)"), "quantity": 1, "gift_note": .null] }
+        let order = try await client.send(.shop, .post, "/orders", parameters: ["lines": .array(lines.map(ParameterValue.object))], as: ShopOrder.self)
+        print("   order #\(order.value.id) \(order.value.status); coupon \(order.value.coupon ?? "none (null stripped)"); the shop saw app=\(order.value.received["app"] ?? "?")\n")
+
+        print("10. The token expires; three concurrent calls share one refresh and are replayed:")
+        backend.expireShopToken()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for id in 1...3 { group.addTask { _ = try await client.send(.shop, .get, "/orders/{id}", pathParameters: ["id": "\(id)"], as: ShopOrder.self) } }
+            try await group.waitForAll()
+        }
+        print("   refreshes on the backend: \(backend.shopTokenRefreshes)\n")
+
+        print("11. An interceptor refuses an invalid order before anything is sent:")
+        await expectFailure { _ = try await client.send(.shop, .post, "/orders", parameters: ["lines": [["sku": "A-1", "quantity": 0]]]) }
+        print("The sample backend served \(backend.requestCount) requests.")
     }
 
     /// Runs a call that is expected to fail and prints the typed error.
