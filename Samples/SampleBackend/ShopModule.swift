@@ -20,6 +20,8 @@ import SwitchyardCrypto
 /// envelope carries code 4011 instead (a backend that reports expiry as a business code).
 enum ShopModule {
     static let scheme = EncryptionScheme.aes256GCM
+    static let encryptionKey = SymmetricKey(SampleBackend.shopKey)
+    static let signingKey = SymmetricKey(SampleBackend.shopSigningKey)
 
     static func route(_ request: BackendRequest, segments: ArraySlice<Substring>, state: BackendServerState) -> BackendResponse? {
         let segments = Array(segments)
@@ -101,7 +103,7 @@ enum ShopModule {
             method: request.method.rawValue, target: request.uri, timestamp: timestamp, nonce: nonce, keyID: keyID,
             body: Data(request.body.readableBytesView)
         )
-        guard let expected = try? SigningWireFormat.signature(of: canonical, using: SymmetricKey(SampleBackend.shopSigningKey)),
+        guard let expected = try? SigningWireFormat.signature(of: canonical, using: signingKey),
             ConstantTime.equals(Data(expected.utf8), Data(signature.lowercased().utf8))
         else { return nil }
         return nonce
@@ -114,7 +116,7 @@ enum ShopModule {
         guard let (schemeName, keyID) = try? EncryptionWireFormat.parseHeader(header), schemeName == scheme.name, keyID == SampleBackend.shopKeyID
         else { return nil }
         let aad = EncryptionWireFormat.associatedData(direction: .request, scheme: scheme, keyID: keyID, method: request.method.rawValue, path: String(request.path))
-        return (try? scheme.open(body, key: SymmetricKey(SampleBackend.shopKey), aad: aad)).map(Array.init)
+        return (try? scheme.open(body, key: encryptionKey, aad: aad)).map(Array.init)
     }
 
     private static func queryPairs(_ request: BackendRequest) -> [(String, JSONValue)] {
@@ -129,12 +131,12 @@ enum ShopModule {
     private static func sealed(_ response: BackendResponse, for request: BackendRequest, nonce: String) -> BackendResponse {
         let keyID = SampleBackend.shopKeyID
         let aad = EncryptionWireFormat.associatedData(direction: .response, scheme: scheme, keyID: keyID, method: request.method.rawValue, path: String(request.path))
-        guard let body = try? scheme.seal(Data(response.body.readableBytesView), key: SymmetricKey(SampleBackend.shopKey), aad: aad) else {
+        guard let body = try? scheme.seal(Data(response.body.readableBytesView), key: encryptionKey, aad: aad) else {
             return .envelope(code: 500, msg: "sealing failed", status: .internalServerError)
         }
         let timestamp = Int64(Date().timeIntervalSince1970)
         let canonical = SigningWireFormat.canonicalResponse(status: Int(response.status.code), timestamp: timestamp, requestNonce: nonce, keyID: keyID, body: body)
-        let signature = (try? SigningWireFormat.signature(of: canonical, using: SymmetricKey(SampleBackend.shopSigningKey))) ?? ""
+        let signature = (try? SigningWireFormat.signature(of: canonical, using: signingKey)) ?? ""
         var sealed = response
         sealed.contentType = "application/octet-stream"
         sealed.body = ByteBuffer(bytes: body)

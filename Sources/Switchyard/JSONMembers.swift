@@ -12,7 +12,7 @@ enum JSONMembers {
         /// arrays and `null`.
         func scalarText(in data: Data) -> String? {
             let bytes = data.subdata(in: valueRange)
-            if isString { return (try? JSONDecoder().decode(String.self, from: bytes)) }
+            if isString { return JSONScan.stringValue([UInt8](bytes), 0..<bytes.count) }
             let text = String(decoding: bytes, as: UTF8.self)
             guard let first = text.utf8.first, first != UInt8(ascii: "{"), first != UInt8(ascii: "["), text != "null" else { return nil }
             return text
@@ -25,7 +25,7 @@ enum JSONMembers {
     }
 
     /// The top-level members of `data`, which must be a JSON object. The document is validated
-    /// first (by Foundation's parser), so the scan may assume well-formed input.
+    /// first (by ``JSONSanitizer``'s strict pass), so the scan may assume well-formed input.
     static func topLevel(of data: Data) throws(ScanError) -> [String: Member] {
         var members: [String: Member] = [:]
         for entry in try ordered(of: data) where members[entry.name] == nil { members[entry.name] = entry.member }
@@ -43,14 +43,14 @@ enum JSONMembers {
     /// The top-level members of `data` in document order, duplicates included. `data` must be a
     /// JSON object.
     static func ordered(of data: Data) throws(ScanError) -> [Entry] {
+        // Strict validation in one byte-level pass (with a depth limit), then the scan may trust the shape.
         do {
-            guard try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) is [String: Any] else {
-                throw ScanError(message: "the top level is not an object")
-            }
-        } catch let error as ScanError {
-            throw error
+            _ = try JSONSanitizer().stripNulls(data)
         } catch {
-            throw ScanError(message: "the body is not valid JSON")
+            throw ScanError(message: "the body is not valid JSON: \(error.message)")
+        }
+        guard data.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) == UInt8(ascii: "{") else {
+            throw ScanError(message: "the top level is not an object")
         }
         let bytes = [UInt8](data)
         var members: [Entry] = []
@@ -60,7 +60,7 @@ enum JSONMembers {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { break }
             let keyStart = index
             let keyEnd = JSONScan.endOfString(bytes, from: index)
-            let key = (try? JSONDecoder().decode(String.self, from: Data(bytes[index..<keyEnd]))) ?? ""
+            let key = JSONScan.stringValue(bytes, index..<keyEnd)
             index = JSONScan.skipSpace(bytes, from: keyEnd) + 1  // past ":"
             index = JSONScan.skipSpace(bytes, from: index)
             let valueStart = index

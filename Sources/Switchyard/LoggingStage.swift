@@ -134,8 +134,8 @@ public struct LoggingStage: Middleware {
 
     private static func milliseconds(_ duration: Duration) -> String {
         let components = duration.components
-        let ms = Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15
-        return String(format: "%.1f ms", ms)
+        let tenths = components.seconds * 10_000 + components.attoseconds / 100_000_000_000_000
+        return "\(tenths / 10).\(tenths % 10) ms"
     }
 }
 

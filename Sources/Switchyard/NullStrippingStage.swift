@@ -57,10 +57,7 @@ public struct NullStrippingStage: ResponseStage {
     static func isJSON(_ response: Response) -> Bool {
         guard !response.body.isEmpty else { return false }
         if let contentType = response.headerFields[.contentType] {
-            let mediaType = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)[0]
-                .trimmingCharacters(in: .whitespaces)
-                .lowercased()
-            return mediaType == "application/json" || mediaType.hasSuffix("+json")
+            return MediaType.isJSON(MediaType.of(contentType))
         }
         let first = response.body.first { byte in byte != 0x20 && byte != 0x0A && byte != 0x0D && byte != 0x09 }
         return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")

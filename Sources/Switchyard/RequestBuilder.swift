@@ -81,14 +81,12 @@ enum RequestBuilder {
 
     /// Writes the request target's path and the base's and template's queries into `target`;
     /// returns the base URL in force (the template's own, when it is an absolute URL).
+    /// The parameters as one JSON object, keys sorted at every depth, written byte by byte.
     private static func jsonObject(_ parameters: Parameters) throws(SwitchyardError) -> Data {
-        do {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = .sortedKeys
-            return try encoder.encode(parameters)
-        } catch {
-            throw SwitchyardError(code: .encoding, message: "the parameters cannot be encoded as JSON: \(error)", underlyingError: error)
-        }
+        var output: [UInt8] = []
+        output.reserveCapacity(16 * parameters.count + 2)
+        try JSONValueWriter.append(.object(parameters), name: "", sortingKeys: true, to: &output)
+        return Data(output)
     }
 
     private static func composeTarget(

@@ -21,12 +21,20 @@ final class TokenCoordinator: Sendable {
 
     /// The token to send. The provider is asked once; later calls reuse its answer until a refresh.
     func token() async throws -> String? {
-        let task: Task<String?, any Error> = state.withLock { state in
-            if state.loaded { return Task { [token = state.token] in token } }
-            if let load = state.load { return load }
+        enum Plan {
+            case known(String?)
+            case wait(Task<String?, any Error>)
+        }
+        let plan: Plan = state.withLock { state in
+            if state.loaded { return .known(state.token) }
+            if let load = state.load { return .wait(load) }
             let load = Task { [provider] in try await provider.currentToken() }
             state.load = load
-            return load
+            return .wait(load)
+        }
+        guard case .wait(let task) = plan else {
+            if case .known(let token) = plan { return token }
+            return nil
         }
         do {
             let token = try await task.value

@@ -76,8 +76,7 @@ public struct ValidationStage: ResponseStage {
 
     /// `application/json` from `Application/JSON; charset=utf-8`.
     public static func mediaType(_ value: String) -> String {
-        let bare = value.firstIndex(of: ";").map { value[..<$0] } ?? value[...]
-        return bare.trimmingCharacters(in: .whitespaces).lowercased()
+        MediaType.of(value)
     }
 
     /// Whether `mediaType` matches `pattern` (`*/*`, `type/*`, `type/*+suffix` or exact).

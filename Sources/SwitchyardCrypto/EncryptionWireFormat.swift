@@ -32,14 +32,23 @@ public enum EncryptionWireFormat {
     ///
     /// - Throws: ``CryptoError/Code/invalidInput`` when it is not `<scheme>; kid=<valid key id>`.
     public static func parseHeader(_ value: String) throws(CryptoError) -> (scheme: String, keyID: String) {
-        let parts = value.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-        guard parts.count == 2, parts[1].hasPrefix("kid="), !parts[0].isEmpty else {
+        // Byte-level: `<scheme>; kid=<id>`, spaces and tabs around either part allowed.
+        let utf8 = Array(value.utf8)
+        func trimmed(_ range: Range<Int>) -> ArraySlice<UInt8> {
+            var lower = range.lowerBound, upper = range.upperBound
+            while lower < upper, utf8[lower] == 0x20 || utf8[lower] == 0x09 { lower += 1 }
+            while upper > lower, utf8[upper - 1] == 0x20 || utf8[upper - 1] == 0x09 { upper -= 1 }
+            return utf8[lower..<upper]
+        }
+        let separators = utf8.indices.filter { utf8[$0] == UInt8(ascii: ";") }
+        let parts = separators.count == 1 ? [trimmed(0..<separators[0]), trimmed((separators[0] + 1)..<utf8.count)] : []
+        guard parts.count == 2, parts[1].starts(with: "kid=".utf8), !parts[0].isEmpty else {
             throw CryptoError(code: .invalidInput, message: "the X-Switchyard-Encryption header '\(value)' is not '<scheme>; kid=<key id>'")
         }
-        let keyID = String(parts[1].dropFirst(4))
+        let keyID = String(decoding: parts[1].dropFirst(4), as: UTF8.self)
         guard KeyRing.isValidID(keyID) else {
             throw CryptoError(code: .invalidInput, message: "the key id '\(keyID)' in X-Switchyard-Encryption is not valid")
         }
-        return (parts[0], keyID)
+        return (String(decoding: parts[0], as: UTF8.self), keyID)
     }
 }

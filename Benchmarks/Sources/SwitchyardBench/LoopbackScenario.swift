@@ -7,8 +7,9 @@ import SwitchyardAsyncHTTPClient
 import SwitchyardSampleBackend
 
 /// `loopback --concurrency C --requests R`: throughput against the embedded sample backend on
-/// 127.0.0.1, raw AsyncHTTPClient against Switchyard with 8 header-setting stages over the same
-/// `HTTPClient`, rounds interleaved so both see the same machine conditions.
+/// 127.0.0.1, raw AsyncHTTPClient against Switchyard with 8 header-setting stages and against
+/// Switchyard with the full pipeline (``FullPipelineContender``), all over the same `HTTPClient`,
+/// rounds interleaved so all see the same machine conditions.
 struct LoopbackScenario: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "loopback", abstract: "Requests per second against the sample backend.")
 
@@ -18,6 +19,7 @@ struct LoopbackScenario: AsyncParsableCommand {
     @Option(help: "Header-setting stages in the Switchyard pipeline.") var stages = 8
     @Flag(help: "Measure raw AsyncHTTPClient against itself, to see the harness's own bias.") var selfCheck = false
     @Flag(help: "Measure the AsyncHTTPClient transport alone, without the client and pipeline (for profiling).") var transportOnly = false
+    @Flag(help: "Run only the full-pipeline contender and print its rate (for profiling).") var fullOnly = false
 
     func run() async throws {
         let backend = try await SampleBackend.start()
@@ -32,7 +34,10 @@ struct LoopbackScenario: AsyncParsableCommand {
                 stages: (0..<stages).map { HeaderStage(index: $0) },
                 transport: AsyncHTTPClientTransport(client: httpClient)
             ))
+            try FullPipelineContender.register(in: registry, backend: backend, transport: AsyncHTTPClientTransport(client: httpClient))
             let client = APIClient(registry: registry)
+            let full = FullPipelineContender(client: client)
+            let rawShop = try RawShopContender(client: httpClient, baseURL: backend.baseURL)
             let raw = RawContender(client: httpClient, url: url)
             let rawWithHeaders = RawContender(client: httpClient, url: url, headerCount: stages)
             let ours = SwitchyardContender(client: client)
@@ -44,23 +49,42 @@ struct LoopbackScenario: AsyncParsableCommand {
             }
             let second: @Sendable () async throws -> Int = selfCheck ? raw.call : transportOnly ? transportCall : ours.call
 
+            if fullOnly {
+                var fullRates: [Double] = []
+                for _ in 0..<rounds { fullRates.append(try await Self.drive(concurrency: concurrency, requests: requests, full.call)) }
+                print("switchyard pipeline=full concurrency=\(concurrency) \(Statistics.format(Statistics.median(fullRates), decimals: 0)) requests/s")
+                try await httpClient.shutdown()
+                try await backend.shutdown()
+                return
+            }
             _ = try await Self.drive(concurrency: concurrency, requests: requests / 4, raw.call)
             _ = try await Self.drive(concurrency: concurrency, requests: requests / 4, second)
-            var rawRates: [Double] = [], ourRates: [Double] = [], headerRates: [Double] = []
+            _ = try await Self.drive(concurrency: concurrency, requests: requests / 4, full.call)
+            _ = try await Self.drive(concurrency: concurrency, requests: requests / 4, rawShop.call)
+            var rawRates: [Double] = [], ourRates: [Double] = [], headerRates: [Double] = [], fullRates: [Double] = [], rawShopRates: [Double] = []
             for _ in 0..<rounds {
                 rawRates.append(try await Self.drive(concurrency: concurrency, requests: requests, raw.call))
                 ourRates.append(try await Self.drive(concurrency: concurrency, requests: requests, second))
                 headerRates.append(try await Self.drive(concurrency: concurrency, requests: requests, rawWithHeaders.call))
+                fullRates.append(try await Self.drive(concurrency: concurrency, requests: requests, full.call))
+                rawShopRates.append(try await Self.drive(concurrency: concurrency, requests: requests, rawShop.call))
             }
             let rawRate = Statistics.median(rawRates), ourRate = Statistics.median(ourRates)
             print("raw-ahc concurrency=\(concurrency) \(Statistics.format(rawRate, decimals: 0)) requests/s")
             print("switchyard pipeline=headers concurrency=\(concurrency) \(Statistics.format(ourRate, decimals: 0)) requests/s")
             let headerRate = Statistics.median(headerRates)
             print("raw-ahc+headers headers=\(stages) concurrency=\(concurrency) \(Statistics.format(headerRate, decimals: 0)) requests/s")
+            let fullRate = Statistics.median(fullRates)
+            print("switchyard pipeline=full concurrency=\(concurrency) \(Statistics.format(fullRate, decimals: 0)) requests/s")
             print("ratio switchyard/raw-ahc \(Statistics.format(ourRate / rawRate, decimals: 3))")
+            let rawShopRate = Statistics.median(rawShopRates)
+            print("raw-ahc-shop concurrency=\(concurrency) \(Statistics.format(rawShopRate, decimals: 0)) requests/s (pre-sealed, pre-signed order; same server work)")
+            print("ratio switchyard-full/raw-ahc \(Statistics.format(fullRate / rawRate, decimals: 3))")
+            print("ratio switchyard-full/raw-ahc-shop \(Statistics.format(fullRate / rawShopRate, decimals: 3))")
             print("ratio switchyard/raw-ahc+headers \(Statistics.format(ourRate / headerRate, decimals: 3))")
             print("rounds raw-ahc \(rawRates.map { Statistics.format($0, decimals: 0) }.joined(separator: " "))")
             print("rounds switchyard \(ourRates.map { Statistics.format($0, decimals: 0) }.joined(separator: " "))")
+            print("rounds switchyard-full \(fullRates.map { Statistics.format($0, decimals: 0) }.joined(separator: " "))")
         } catch {
             try? await httpClient.shutdown()
             try? await backend.shutdown()
