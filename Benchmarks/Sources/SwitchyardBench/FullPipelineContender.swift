@@ -33,14 +33,14 @@ struct FullPipelineContender: Sendable {
         options: CallOptions(timeout: .seconds(30)), as: Order.self
     )
 
-    /// Registers the shop service on `registry` over `transport`.
-    static func register(in registry: ServiceRegistry, backend: SampleBackend, transport: AsyncHTTPClientTransport) throws {
+    /// Registers the shop service on `registry` over `transport`, without the stages named in `dropping`.
+    static func register(in registry: ServiceRegistry, backend: SampleBackend, transport: AsyncHTTPClientTransport, dropping: Set<String> = []) throws {
         var logger = Logger(label: "bench.shop", factory: { _ in DiscardingLogHandler() })
         logger.logLevel = .info
         let tokens = ClosureTokenProvider(current: { "shop-token-1" }, refresh: { _ in throw CancellationError() })
         try registry.register(Service(
             shop, baseURL: backend.baseURL + "/shop-api",
-            stages: [
+            stages: ([
                 CommonParametersStage([.fixed("app", "bench"), .dynamic("ts") { _ in .int(Int(Date().timeIntervalSince1970)) }]),
                 HeadersStage([.fixed(HTTPField.Name("X-App-Version")!, "2.1.0"), .fixed(.acceptLanguage, "en")]),
                 AuthorizationStage(provider: tokens),
@@ -49,7 +49,7 @@ struct FullPipelineContender: Sendable {
                 EnvelopeStage(successCodes: [0]),
                 EncryptionStage(keyRing: try KeyRing(keyID: SampleBackend.shopKeyID, key: SymmetricKey(SampleBackend.shopKey))),
                 SigningStage(keyRing: try KeyRing(keyID: SampleBackend.shopKeyID, key: SymmetricKey(SampleBackend.shopSigningKey)), responseVerification: .required),
-            ],
+            ] as [any Middleware]).filter { !dropping.contains($0.name) },
             transport: transport
         ))
     }

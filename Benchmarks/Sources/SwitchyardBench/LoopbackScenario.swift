@@ -20,6 +20,7 @@ struct LoopbackScenario: AsyncParsableCommand {
     @Flag(help: "Measure raw AsyncHTTPClient against itself, to see the harness's own bias.") var selfCheck = false
     @Flag(help: "Measure the AsyncHTTPClient transport alone, without the client and pipeline (for profiling).") var transportOnly = false
     @Flag(help: "Run only the full-pipeline contender and print its rate (for profiling).") var fullOnly = false
+    @Option(help: "Comma-separated stage names to leave out of the full pipeline (to attribute its cost).") var dropStages = ""
 
     func run() async throws {
         let backend = try await SampleBackend.start()
@@ -34,7 +35,10 @@ struct LoopbackScenario: AsyncParsableCommand {
                 stages: (0..<stages).map { HeaderStage(index: $0) },
                 transport: AsyncHTTPClientTransport(client: httpClient)
             ))
-            try FullPipelineContender.register(in: registry, backend: backend, transport: AsyncHTTPClientTransport(client: httpClient))
+            try FullPipelineContender.register(
+                in: registry, backend: backend, transport: AsyncHTTPClientTransport(client: httpClient),
+                dropping: Set(dropStages.split(separator: ",").map(String.init))
+            )
             let client = APIClient(registry: registry)
             let full = FullPipelineContender(client: client)
             let rawShop = try RawShopContender(client: httpClient, baseURL: backend.baseURL)
