@@ -38,16 +38,6 @@ extension APIClient {
             failure.stage = failure.stage ?? "reformer \(String(describing: R.self))"
             throw failure.filling(from: exchange.context)
         }
-        return CallResult(
-            value: value,
-            status: response.status,
-            headerFields: response.headerFields,
-            requestID: exchange.context.requestID,
-            serviceID: exchange.context.serviceID,
-            environment: exchange.context.environment,
-            attempts: exchange.context.transportSends,
-            duration: ContinuousClock.now - exchange.start,
-            source: response.source
-        )
+        return exchange.result(value)
     }
 }

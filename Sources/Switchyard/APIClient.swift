@@ -55,17 +55,7 @@ public struct APIClient: Sendable {
         } catch {
             throw DecodingFailureMessage.error(for: error, output: E.Output.self, response: response).filling(from: exchange.context)
         }
-        return CallResult(
-            value: value,
-            status: response.status,
-            headerFields: response.headerFields,
-            requestID: exchange.context.requestID,
-            serviceID: exchange.context.serviceID,
-            environment: exchange.context.environment,
-            attempts: exchange.context.transportSends,
-            duration: ContinuousClock.now - exchange.start,
-            source: response.source
-        )
+        return exchange.result(value)
     }
 
     /// What a call produced before decoding.
@@ -74,6 +64,21 @@ public struct APIClient: Sendable {
         let context: CallContext
         let decoder: JSONDecoder
         let start: ContinuousClock.Instant
+
+        /// The call's result carrying `value`, with the response's and the call's metadata.
+        func result<Value>(_ value: Value) -> CallResult<Value> {
+            CallResult(
+                value: value,
+                status: response.status,
+                headerFields: response.headerFields,
+                requestID: context.requestID,
+                serviceID: context.serviceID,
+                environment: context.environment,
+                attempts: context.transportSends,
+                duration: ContinuousClock.now - start,
+                source: response.source
+            )
+        }
     }
 
     /// Resolves the service, builds the request, runs the pipeline and checks the status.
