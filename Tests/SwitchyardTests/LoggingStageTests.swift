@@ -101,6 +101,30 @@ struct LoggingStageTests {
         #expect(handler.entries.contains { $0.level == .debug })
     }
 
+    @Test("in isolation: the stage passes the request on unchanged and logs both ways with the call's metadata")
+    func isolated() async throws {
+        let (logger, handler) = logger(.debug)
+        let request = try Request.fixture(.post, "https://api.test/login?token=abc&x=1", headerFields: [.authorization: "Bearer abc"], body: #"{"password":"abc"}"#)
+        var context = CallContext(serviceID: .users, endpointName: "Login")
+        context.attempt = 2
+        let run = await StageHarness(LoggingStage(logger: logger)).run(request, context: context, respond: .json(#"{"ok":true}"#))
+        #expect(run.forwardedRequest?.path == request.path)
+        #expect(run.forwardedRequest?.headerFields == request.headerFields)
+        #expect(run.forwardedRequest?.body == request.body)
+        let messages = handler.entries.map { "\($0.message)" }
+        #expect(messages == [
+            "→ POST /login?token=<redacted>&x=1",
+            "→ headers: Authorization: <redacted>",
+            #"→ body: {"password":"<redacted>"}"#,
+            messages[3],
+            "← headers: Content-Type: application/json",
+            #"← body: {"ok":true}"#,
+        ])
+        #expect(messages[3].hasPrefix("← 200 OK POST /login ") && messages[3].hasSuffix(" ms 11 B"))
+        #expect(handler.entries.allSatisfy { $0.metadata["endpoint"] == "Login" && $0.metadata["attempt"] == "2" })
+        #expect(!messages.contains { $0.contains("abc") })
+    }
+
     @Test("a long body preview is truncated after redaction; binary bodies are summarised")
     func preview() async throws {
         let stage = LoggingStage(bodyPreviewLimit: 16)
