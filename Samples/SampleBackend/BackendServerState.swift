@@ -8,6 +8,22 @@ final class BackendServerState: Sendable {
     /// The shop module's valid access token and how many times it was refreshed.
     let shopTokens = Mutex(ShopTokens())
 
+    /// Hits per key for the control routes (`/flaky`, `/counter`, `/pages`).
+    private let hits = Mutex<[String: Int]>([:])
+
+    /// Counts a hit on `key` and returns the count so far.
+    func hit(_ key: String) -> Int {
+        self.hits.withLock { hits in
+            hits[key, default: 0] += 1
+            return hits[key]!
+        }
+    }
+
+    /// The hits on `key` so far.
+    func hitCount(_ key: String) -> Int {
+        self.hits.withLock { $0[key] ?? 0 }
+    }
+
     /// The shop module's token state.
     struct ShopTokens {
         /// The token the shop accepts now.

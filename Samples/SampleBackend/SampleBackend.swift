@@ -40,6 +40,10 @@ public final class SampleBackend: Sendable {
     /// The refresh token `POST /shop-api/token` accepts.
     public static let shopRefreshToken = "shop-refresh-2026"
 
+    /// How many requests reached `/flaky/{key}/…`, `/counter/{key}` or `/pages/{key}`: pass
+    /// `"flaky/KEY"`, `"counter/KEY"` or `"pages/KEY"`.
+    public func hits(_ key: String) -> Int { self.state.hitCount(key) }
+
     /// The access token the shop module accepts now.
     public var shopToken: String { self.state.shopTokens.withLock { $0.current } }
 

@@ -27,6 +27,8 @@ public struct APIClient: Sendable {
     public let registry: ServiceRegistry
     /// The logger handed to stages through ``CallContext/logger``.
     public var logger: Logger
+    /// The calls in flight, shared by every copy of this client.
+    let tracker = CallTracker()
 
     /// Creates a client.
     ///
@@ -107,6 +109,7 @@ public struct APIClient: Sendable {
             skippedStages: callOptions.skippedStages,
             logger: callOptions.logger ?? logger
         )
+        if let limit = callOptions.deadline ?? defaults.deadline { context.deadline = start + limit }
         callOptions.writeValues(into: &context)
 
         let request: Request
@@ -123,7 +126,7 @@ public struct APIClient: Sendable {
             throw SwitchyardError(code: .cancelled, message: "The call was cancelled before it was sent.").filling(from: context)
         }
 
-        let response = try await entry.pipeline.send(request, context: context, additionalStages: callOptions.additionalStages)
+        let response = try await fly(request, spec: spec, context: context, options: callOptions, pipeline: entry.pipeline)
 
         let acceptable = callOptions.acceptableStatusCodes ?? defaults.acceptableStatusCodes
         guard acceptable.contains(response.status.code) else {
@@ -134,6 +137,7 @@ public struct APIClient: Sendable {
             )
             error.status = response.status
             error.responseBody = response.body
+            error.responseHeaderFields = response.headerFields
             throw error.filling(from: context)
         }
         return Exchange(response: response, context: context, decoder: entry.decoder, start: start)

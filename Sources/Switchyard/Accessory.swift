@@ -4,7 +4,8 @@ public import HTTPTypes
 /// hook — attached per service or per call through ``AccessoryStage``.
 ///
 /// Accessories observe; they cannot change or hold up the call. Their methods are synchronous and
-/// are delivered, in order, on a task of their own, so a slow accessory delays only its own events.
+/// are delivered, in order, on their stage's serial dispatch queue, so a slow accessory delays only
+/// accessory events, never a call.
 /// Every method has an empty default; implement the ones you need.
 public protocol Accessory: Sendable {
     /// The call has entered the pipeline (before anything is sent).

@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// Tells ``Accessory`` observers about every call that passes through it: will start, did start,
@@ -5,13 +6,16 @@ import Synchronization
 /// and did finish with the outcome.
 ///
 /// Register one with a service's stages for accessories that watch every call; attach more to a
-/// single call with ``CallOptions/attach(_:)``. Events reach each accessory in order on a task of
-/// their own, so they never hold up the call; ``Accessory/callDidFinish(_:outcome:)`` is always the
-/// last. A transport that does not report starting gets ``Accessory/callDidStart(_:)`` from the stage
+/// single call with ``CallOptions/attach(_:)``. Events reach each accessory in order on the stage's
+/// own serial dispatch queue — not on the call's task, nor on Swift's cooperative threads — so an
+/// accessory that is slow, or even blocks, never holds up a call; ``Accessory/callDidFinish(_:outcome:)``
+/// is always the last. A transport that does not report starting gets ``Accessory/callDidStart(_:)`` from the stage
 /// just before the outcome, so the sequence is always complete.
 public struct AccessoryStage: Middleware {
     /// The observers, told in this order.
     public let accessories: [any Accessory]
+    /// Where events are delivered, in order.
+    private let queue: DispatchQueue
 
     /// The stage's name, `Accessories`.
     public var name: String { "Accessories" }
@@ -19,6 +23,7 @@ public struct AccessoryStage: Middleware {
     /// Creates the stage.
     public init(_ accessories: [any Accessory]) {
         self.accessories = accessories
+        self.queue = DispatchQueue(label: "switchyard.accessories")
     }
 
     /// Reports the call's lifecycle to the accessories while passing it on unchanged.
@@ -28,13 +33,7 @@ public struct AccessoryStage: Middleware {
             requestID: context.requestID, serviceID: context.serviceID, endpointName: context.endpointName, tags: context.tags,
             method: request.method, path: String(request.pathWithoutQuery)
         )
-        let (events, sink) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .unbounded)
-        let accessories = self.accessories
-        _ = Task {
-            for await event in events {
-                for accessory in accessories { event.deliver(to: accessory, call: call) }
-            }
-        }
+        let sink = Sink(queue: queue, accessories: accessories, call: call)
         let started = Atomic<Bool>(false)
         sink.yield(.willStart)
         var inner = context
@@ -58,6 +57,32 @@ public struct AccessoryStage: Middleware {
         sink.finish()
         if let thrown { throw thrown }
         return try outcome.get()
+    }
+
+    /// Queues one call's events for delivery; after ``finish()`` nothing more is delivered.
+    final class Sink: Sendable {
+        private let queue: DispatchQueue
+        private let accessories: [any Accessory]
+        private let call: AccessoryCall
+        private let finished = Atomic<Bool>(false)
+
+        init(queue: DispatchQueue, accessories: [any Accessory], call: AccessoryCall) {
+            self.queue = queue
+            self.accessories = accessories
+            self.call = call
+        }
+
+        func yield(_ event: Event) {
+            guard !finished.load(ordering: .acquiring) else { return }
+            let accessories = self.accessories, call = self.call
+            queue.async {
+                for accessory in accessories { event.deliver(to: accessory, call: call) }
+            }
+        }
+
+        func finish() {
+            finished.store(true, ordering: .releasing)
+        }
     }
 
     /// One lifecycle event, queued for delivery.

@@ -29,6 +29,9 @@ public struct CallContext: Sendable {
     public var environment: ServerEnvironment
     /// How long one attempt may take before the transport gives up, or `nil` for no limit.
     public var timeout: Duration?
+    /// When the whole call — every attempt and every wait between them — must be over; `nil` for
+    /// no overall limit. Set from ``CallOptions/deadline`` or ``ServiceDefaults/deadline``.
+    public var deadline: ContinuousClock.Instant?
     /// The parameter encoding that was used to build the request (stages that add parameters use it).
     public var parameterEncoding: ParameterEncoding
     /// The names of the service's stages this call skips.
@@ -71,6 +74,7 @@ public struct CallContext: Sendable {
         self.attempt = attempt
         self.environment = environment
         self.timeout = timeout
+        self.deadline = nil
         self.parameterEncoding = parameterEncoding
         self.skippedStages = skippedStages
         self.logger = logger
@@ -93,6 +97,17 @@ public struct CallContext: Sendable {
 
     /// How many times this call has reached the transport so far.
     public var transportSends: Int { counters.transportSends }
+
+    /// The time this attempt may take: ``timeout``, shortened to what is left before ``deadline``
+    /// (never negative); `nil` when neither is set. Transports bound each attempt by it.
+    public var effectiveTimeout: Duration? {
+        guard let deadline else { return timeout }
+        let remaining = max(.zero, deadline - ContinuousClock.now)
+        return timeout.map { min($0, remaining) } ?? remaining
+    }
+
+    /// Whether the call's ``deadline`` has passed.
+    public var isPastDeadline: Bool { deadline.map { ContinuousClock.now >= $0 } ?? false }
 
     /// A logger that discards everything: the default when no logger is configured.
     public static let disabledLogger = Logger(label: "switchyard.disabled", factory: { _ in SwiftLogNoOpLogHandler() })

@@ -15,6 +15,9 @@ public import Logging
 public struct CallOptions: Sendable {
     /// The per-attempt timeout; `nil` keeps the service's.
     public var timeout: Duration?
+    /// The longest the whole call may take, every attempt and retry delay included; replaces the
+    /// service's ``ServiceDefaults/deadline``.
+    public var deadline: Duration?
     /// Labels for the call.
     public var tags: Set<RequestTag>
     /// Header fields for this call; they replace fields of the same name from the service and endpoint.
@@ -28,11 +31,20 @@ public struct CallOptions: Sendable {
     public var acceptableStatusCodes: ClosedRange<Int>?
     /// The logger for this call; `nil` keeps the client's.
     public var logger: Logger?
+    /// What to do when an identical call is in flight; `nil` keeps the endpoint's choice (or allow).
+    public var sameRequest: SameRequestPolicy?
+    /// The scope the call belongs to (held weakly): releasing it cancels the call.
+    public var scope: RequestScope? {
+        get { weakScope?.scope }
+        set { weakScope = newValue.map { WeakScope(scope: $0) } }
+    }
+    private var weakScope: WeakScope?
     private var contextWriters: [@Sendable (inout CallContext) -> Void]
 
     /// Creates options.
     public init(
         timeout: Duration? = nil,
+        deadline: Duration? = nil,
         tags: Set<RequestTag> = [],
         headerFields: HTTPFields = [:],
         additionalStages: [any Middleware] = [],
@@ -41,12 +53,15 @@ public struct CallOptions: Sendable {
         logger: Logger? = nil
     ) {
         self.timeout = timeout
+        self.deadline = deadline
         self.tags = tags
         self.headerFields = headerFields
         self.additionalStages = additionalStages
         self.skippedStages = skippedStages
         self.acceptableStatusCodes = acceptableStatusCodes
         self.logger = logger
+        self.sameRequest = nil
+        self.weakScope = nil
         self.contextWriters = []
     }
 
@@ -59,12 +74,15 @@ public struct CallOptions: Sendable {
     public func applying(_ other: CallOptions) -> CallOptions {
         var merged = self
         merged.timeout = other.timeout ?? timeout
+        merged.deadline = other.deadline ?? deadline
         merged.tags.formUnion(other.tags)
         merged.headerFields = headerFields.replacing(with: other.headerFields)
         merged.additionalStages += other.additionalStages
         merged.skippedStages.formUnion(other.skippedStages)
         merged.acceptableStatusCodes = other.acceptableStatusCodes ?? acceptableStatusCodes
         merged.logger = other.logger ?? logger
+        merged.sameRequest = other.sameRequest ?? sameRequest
+        merged.weakScope = other.weakScope ?? weakScope
         merged.contextWriters += other.contextWriters
         return merged
     }

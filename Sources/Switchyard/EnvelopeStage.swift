@@ -84,6 +84,7 @@ public struct EnvelopeStage: ResponseStage {
             error.businessCode = code
             error.status = response.status
             error.responseBody = response.body
+            error.responseHeaderFields = response.headerFields
             if let handler = handlers[code] { await handler(error, context) }
             throw error
         }

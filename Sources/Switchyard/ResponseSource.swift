@@ -14,6 +14,8 @@ public struct ResponseSource: Sendable, Hashable, CustomStringConvertible {
     public static let network = ResponseSource("network")
     /// A stage answered without reaching the transport (a stub, a short-circuit).
     public static let stub = ResponseSource("stub")
+    /// The response of an identical call in flight, shared under ``SameRequestPolicy/coalesce``.
+    public static let shared = ResponseSource("shared")
     /// An in-memory cache answered.
     public static let memoryCache = ResponseSource("memory")
     /// A disk cache answered.

@@ -12,6 +12,8 @@ public import Foundation
 public struct ServiceDefaults: Sendable {
     /// How long one attempt may take; `nil` for no limit. 60 seconds unless changed.
     public var timeout: Duration?
+    /// The longest a whole call may take, retries included; `nil` (the default) for no overall limit.
+    public var deadline: Duration?
     /// Where parameters go when an endpoint does not choose; ``ParameterEncoding/automatic`` unless changed.
     public var parameterEncoding: ParameterEncoding
     /// How arrays are flattened into queries and form bodies.
@@ -33,6 +35,7 @@ public struct ServiceDefaults: Sendable {
     ///
     /// - Parameters:
     ///   - timeout: per-attempt timeout.
+    ///   - deadline: the overall limit for a call, retries included.
     ///   - parameterEncoding: default parameter encoding.
     ///   - queryArrayStyle: how arrays are flattened.
     ///   - headerFields: header fields for every request.
@@ -41,6 +44,7 @@ public struct ServiceDefaults: Sendable {
     ///   - makeEncoder: makes the JSON encoder for bodies.
     public init(
         timeout: Duration? = .seconds(60),
+        deadline: Duration? = nil,
         parameterEncoding: ParameterEncoding = .automatic,
         queryArrayStyle: QueryArrayStyle = .brackets,
         headerFields: HTTPFields = [:],
@@ -49,6 +53,7 @@ public struct ServiceDefaults: Sendable {
         makeEncoder: @escaping @Sendable () -> JSONEncoder = { JSONEncoder() }
     ) {
         self.timeout = timeout
+        self.deadline = deadline
         self.parameterEncoding = parameterEncoding
         self.queryArrayStyle = queryArrayStyle
         self.headerFields = headerFields

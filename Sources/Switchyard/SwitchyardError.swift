@@ -34,6 +34,8 @@ public struct SwitchyardError: Error, Sendable, CustomStringConvertible, CustomD
     public var status: HTTPResponse.Status?
     /// The response body, when a response arrived (for error payloads and diagnostics).
     public var responseBody: Data?
+    /// The response's header fields, when a response arrived (a `Retry-After`, say).
+    public var responseHeaderFields: HTTPFields?
     /// The backend's business code, for ``Code/business`` errors (as text: `4004`, `"SUCCESS"`).
     public var businessCode: String?
     /// The error this one wraps, if any.

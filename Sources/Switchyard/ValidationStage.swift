@@ -58,6 +58,7 @@ public struct ValidationStage: ResponseStage {
             )
             error.status = response.status
             error.responseBody = response.body
+            error.responseHeaderFields = response.headerFields
             throw error
         }
         guard !rules.contentTypes.isEmpty, !(rules.emptyBodySkipsContentType && response.body.isEmpty) else { return }
@@ -70,6 +71,7 @@ public struct ValidationStage: ResponseStage {
             )
             error.status = response.status
             error.responseBody = response.body
+            error.responseHeaderFields = response.headerFields
             throw error
         }
     }

@@ -95,7 +95,7 @@ public struct AsyncHTTPClientTransport: Transport {
         if let observer, let body = request.body {
             clientRequest.body = .stream(UploadChunks(body: body, observer: observer), length: .known(Int64(body.count)))
         }
-        let timeout = context.timeout ?? configuration.fallbackTimeout
+        let timeout = context.effectiveTimeout ?? configuration.fallbackTimeout
         let deadline: NIODeadline = timeout.map { .now() + TimeAmount($0) } ?? .distantFuture
         do {
             observer?.started()

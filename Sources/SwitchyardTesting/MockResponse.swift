@@ -55,7 +55,7 @@ public struct MockResponse: Sendable {
     /// ``SwitchyardError/Code/timeout`` once the timeout has passed.
     public static func delayed(by delay: Duration, then next: MockResponse) -> MockResponse {
         MockResponse { request, context in
-            if let timeout = context.timeout, timeout < delay {
+            if let timeout = context.effectiveTimeout, timeout < delay {
                 try await Task.sleep(for: timeout)
                 throw SwitchyardError(code: .timeout, message: "mock transport timed out after \(timeout)")
             }

@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 import HTTPTypes
 import Switchyard
@@ -68,4 +69,15 @@ final class TemporaryDirectory {
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
     deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+/// A value behind a lock that escaping closures can share (a `Mutex` local cannot be captured by them).
+final class Locked<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
+
+    init(_ value: Value) { mutex = Mutex(value) }
+
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        try mutex.withLock { try body(&$0) }
+    }
 }

@@ -1,0 +1,102 @@
+import Synchronization
+
+/// One run of a pipeline and the calls waiting for its response: one call normally, several when
+/// identical calls are coalesced. A waiter can leave early (cancelled, past its deadline) without
+/// disturbing the others; when the last one leaves, the run itself is cancelled.
+final class Flight: Sendable {
+    /// Why a waiter left before the response.
+    enum Departure: Sendable {
+        case cancelled(String)
+        case deadline
+    }
+
+    private struct State {
+        var waiters: [RequestID: CheckedContinuation<Response, any Error>] = [:]
+        var departed: [RequestID: Departure] = [:]
+        var result: Result<Response, SwitchyardError>?
+        var task: Task<Void, Never>?
+        var expected = 0
+    }
+
+    /// The identity it runs under, for coalescing; `nil` when identical calls may not join it.
+    let key: String?
+    private let state = Mutex(State())
+
+    init(key: String?) {
+        self.key = key
+    }
+
+    /// Starts the run; `finished` is called once, after every waiter has been answered.
+    func start(_ operation: @escaping @Sendable () async throws(SwitchyardError) -> Response, finished: @escaping @Sendable () -> Void) {
+        let task = Task {
+            let result: Result<Response, SwitchyardError>
+            do throws(SwitchyardError) {
+                result = .success(try await operation())
+            } catch {
+                result = .failure(error)
+            }
+            let waiters = state.withLock { state in
+                state.result = result
+                defer { state.waiters.removeAll() }
+                return Array(state.waiters.values)
+            }
+            for waiter in waiters { waiter.resume(with: result.mapError { $0 as any Error }) }
+            finished()
+        }
+        state.withLock { $0.task = task }
+    }
+
+    /// Announces a waiter before it waits, so that the run is not cancelled while it joins.
+    func expect(_ id: RequestID) {
+        state.withLock { $0.expected += 1 }
+    }
+
+    /// Waits for the response as `id`. Task cancellation makes this waiter leave with `cancelled`.
+    func wait(_ id: RequestID) async throws -> Response {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Response, any Error>) in
+                enum Now { case wait, answer(Result<Response, SwitchyardError>), leave(Departure, Task<Void, Never>?) }
+                let now: Now = state.withLock { state in
+                    state.expected -= 1
+                    if let departure = state.departed.removeValue(forKey: id) {
+                        let orphaned = state.result == nil && state.waiters.isEmpty && state.expected == 0 ? state.task : nil
+                        return .leave(departure, orphaned)
+                    }
+                    if let result = state.result { return .answer(result) }
+                    state.waiters[id] = continuation
+                    return .wait
+                }
+                switch now {
+                case .wait: break
+                case .answer(let result): continuation.resume(with: result.mapError { $0 as any Error })
+                case .leave(let departure, let orphaned):
+                    continuation.resume(throwing: Self.error(for: departure))
+                    orphaned?.cancel()
+                }
+            }
+        } onCancel: {
+            leave(id, .cancelled("the caller's task was cancelled"))
+        }
+    }
+
+    /// Makes waiter `id` leave now; the run is cancelled if nobody else waits for it.
+    func leave(_ id: RequestID, _ departure: Departure) {
+        let (continuation, orphaned): (CheckedContinuation<Response, any Error>?, Task<Void, Never>?) = state.withLock { state in
+            guard state.result == nil else { return (nil, nil) }
+            guard let waiter = state.waiters.removeValue(forKey: id) else {
+                state.departed[id] = departure  // not waiting yet: it leaves as soon as it arrives
+                return (nil, nil)
+            }
+            return (waiter, state.waiters.isEmpty && state.expected == 0 ? state.task : nil)
+        }
+        continuation?.resume(throwing: Self.error(for: departure))
+        orphaned?.cancel()
+    }
+
+    private static func error(for departure: Departure) -> SwitchyardError {
+        switch departure {
+        case .cancelled(let why): SwitchyardError(code: .cancelled, message: "The call was cancelled: \(why).")
+        case .deadline: SwitchyardError(code: .timeout, message: "the call's deadline passed before it was answered")
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Synchronization
+
+/// An owner's handle on the calls it starts — a screen, a view model, a job. Pass it with
+/// ``CallOptions/scope``; when the owner releases the scope (or calls ``cancelAll()``), every call
+/// still in flight in it is cancelled and ends with ``SwitchyardError/Code/cancelled``.
+///
+/// Calls hold the scope weakly: the pipeline never keeps it — or its owner — alive.
+public final class RequestScope: Sendable {
+    private struct State {
+        var calls: [RequestID: @Sendable () -> Void] = [:]
+        var isCancelled = false
+    }
+
+    private let state = Mutex(State())
+
+    /// Creates a scope.
+    public init() {}
+
+    /// Cancels every call in flight in the scope; calls started in it later are cancelled at once.
+    public func cancelAll() {
+        let cancels = state.withLock { state in
+            state.isCancelled = true
+            defer { state.calls.removeAll() }
+            return Array(state.calls.values)
+        }
+        for cancel in cancels { cancel() }
+    }
+
+    /// The number of calls in flight in the scope.
+    public var inFlightCount: Int { state.withLock { $0.calls.count } }
+
+    deinit {
+        for cancel in state.withLock({ Array($0.calls.values) }) { cancel() }
+    }
+
+    /// Adds a call; returns `false` (and cancels it) when the scope is already cancelled.
+    func add(_ id: RequestID, cancel: @escaping @Sendable () -> Void) {
+        let admitted = state.withLock { state in
+            guard !state.isCancelled else { return false }
+            state.calls[id] = cancel
+            return true
+        }
+        if !admitted { cancel() }
+    }
+
+    /// Removes a call that has ended.
+    func remove(_ id: RequestID) {
+        _ = state.withLock { $0.calls.removeValue(forKey: id) }
+    }
+}
+
+/// A weak reference to a ``RequestScope``, as ``CallOptions`` keeps it.
+struct WeakScope: @unchecked Sendable {
+    // A weak reference is read and cleared atomically by the runtime; the box is never mutated.
+    weak var scope: RequestScope?
+}

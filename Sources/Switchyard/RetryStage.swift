@@ -1,0 +1,122 @@
+import HTTPTypes
+import Foundation
+
+/// Retries transient failures by a ``RetryPolicy``: exponential backoff with jitter, `Retry-After`
+/// honoured, idempotent methods only unless a call opts in, an optional shared ``RetryBudget``, and
+/// never past the call's ``CallContext/deadline``.
+///
+/// Every attempt passes again through the stages registered *inside* this one, with
+/// ``CallContext/attempt`` counting up — so register it before common parameters, the token and
+/// signing, and each attempt gets a fresh timestamp, token and nonce.
+///
+/// When retries run out (attempts, budget or deadline), the call ends with the last attempt's
+/// outcome: its error, or its response (a 503 the stages inside let through).
+public struct RetryStage: Middleware {
+    /// The context key under which ``CallOptions/allowRetryingNonIdempotent()`` marks a call.
+    public enum NonIdempotentAllowed: CallContextKey {
+        /// Whether the call may be retried although its method is not idempotent.
+        public typealias Value = Bool
+    }
+
+    /// The policy.
+    public let policy: RetryPolicy
+    /// The budget shared with other stages, if any.
+    public let budget: RetryBudget?
+    private let sleep: @Sendable (Duration) async throws -> Void
+
+    /// The stage's name, `Retry`.
+    public var name: String { "Retry" }
+
+    /// Creates the stage.
+    ///
+    /// - Parameter sleep: waits between attempts; tests pass one that records the delays.
+    public init(
+        _ policy: RetryPolicy = RetryPolicy(), budget: RetryBudget? = nil,
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+    ) {
+        self.policy = policy
+        self.budget = budget
+        self.sleep = sleep
+    }
+
+    /// Sends the call, retrying transient failures.
+    public func intercept(_ request: Request, context: CallContext, next: NextStage) async throws -> Response {
+        let allowed = policy.retriesNonIdempotent || context[NonIdempotentAllowed.self] == true || RetryPolicy.isIdempotent(request.method)
+        var attempt = context
+        var retries = 0
+        while true {
+            let outcome: Result<Response, any Error>
+            do {
+                outcome = .success(try await next(request, attempt))
+            } catch {
+                outcome = .failure(error)
+            }
+            guard allowed, retries + 1 < policy.maxAttempts, let hint = transientHint(outcome, context: attempt) else {
+                if retries == 0, case .success = outcome { budget?.deposit() }
+                return try outcome.get()
+            }
+            retries += 1
+            let delay = hint.retryAfter.map { min($0, policy.maxDelay) } ?? jittered(policy.backoff(beforeRetry: retries))
+            if let deadline = attempt.deadline, ContinuousClock.now + delay >= deadline { return try outcome.get() }
+            if let budget, !budget.withdraw() { return try outcome.get() }
+            do {
+                try await sleep(delay)
+            } catch {
+                throw SwitchyardError(code: .cancelled, message: "the call was cancelled while waiting to retry", underlyingError: error)
+            }
+            attempt = attempt.nextAttempt()
+        }
+    }
+
+    /// A failure worth retrying, with the wait the server asked for.
+    private struct Transient {
+        let retryAfter: Duration?
+    }
+
+    /// Why an outcome may be retried, with the server's `Retry-After`; `nil` when it may not.
+    private func transientHint(_ outcome: Result<Response, any Error>, context: CallContext) -> Transient? {
+        switch outcome {
+        case .success(let response):
+            guard policy.retryableStatuses.contains(response.status.code) else { return nil }
+            return Transient(retryAfter: retryAfter(response.headerFields))
+        case .failure(let error):
+            guard let failure = error as? SwitchyardError else { return nil }
+            switch failure.code {
+            case .transport:
+                return Transient(retryAfter: nil)
+            case .timeout:
+                return context.isPastDeadline ? nil : Transient(retryAfter: nil)
+            case .httpStatus:
+                guard let status = failure.status, policy.retryableStatuses.contains(status.code) else { return nil }
+                return Transient(retryAfter: failure.responseHeaderFields.flatMap(retryAfter))
+            default:
+                return nil
+            }
+        }
+    }
+
+    /// The server's `Retry-After`, in seconds or as an HTTP date, if the policy honours it.
+    private func retryAfter(_ fields: HTTPFields) -> Duration? {
+        guard policy.honorsRetryAfter, let value = fields[.retryAfter]?.trimmingCharacters(in: .whitespaces) else { return nil }
+        if let seconds = Int(value), seconds >= 0 { return .seconds(seconds) }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        guard let date = formatter.date(from: value) else { return nil }
+        return .milliseconds(max(0, Int(date.timeIntervalSinceNow * 1000)))
+    }
+
+    private func jittered(_ delay: Duration) -> Duration {
+        guard policy.jitter > 0, delay > .zero else { return delay }
+        return delay * (1 - policy.jitter * Double.random(in: 0...1))
+    }
+}
+
+extension CallOptions {
+    /// Lets ``RetryStage`` retry this call although its method (POST, PATCH) is not idempotent —
+    /// for calls the backend deduplicates, for example by an idempotency key.
+    public mutating func allowRetryingNonIdempotent() {
+        setContextValue(true, for: RetryStage.NonIdempotentAllowed.self)
+    }
+}
