@@ -10,6 +10,8 @@ extension ServiceID {
     static let vault = ServiceID("vault")!
     /// The shop module: every built-in stage, in the documented order.
     static let shop = ServiceID("shop")!
+    /// The sample backend's control routes (`/flaky`, `/counter`, `/delay`), with retries.
+    static let control = ServiceID("control")!
     /// The shop's token service (plain JSON, envelope only).
     static let shopAuth = ServiceID("shop-auth")!
 }

@@ -81,6 +81,12 @@ struct SwitchyardDemo {
         // Module 4 — shop: every built-in stage in the documented order (see ShopPipeline).
         try ShopPipeline.register(in: registry, backend: backend, transport: transport)
 
+        // Module 5 — control: retries, for the request-control tour.
+        try registry.register(Service(
+            .control, baseURLs: [.develop: backend.baseURL, .release: "https://api.example.com"],
+            stages: [RetryStage(RetryPolicy(maxAttempts: 4, baseDelay: .milliseconds(50)))], transport: transport
+        ))
+
         print("Pipelines (registration order in, reverse order out):")
         for id in registry.serviceIDs { print("  " + (try registry.pipeline(for: id)).description) }
         print("Environment: \(registry.environment)\n")
@@ -150,6 +156,21 @@ struct SwitchyardDemo {
 
         print("11. An interceptor refuses an invalid order before anything is sent:")
         await expectFailure { _ = try await client.send(.shop, .post, "/orders", parameters: ["lines": [["sku": "A-1", "quantity": 0]]]) }
+        print("12. Request control — a flaky endpoint retried, identical calls coalesced, a tag cancelled:")
+        let flaky = try await client.send(.control, .get, "/flaky/demo/2")
+        print("   /flaky answered \(flaky.status.code) after \(flaky.attempts) attempts (two 503s retried with backoff)")
+        var coalescing = CallOptions()
+        coalescing.sameRequest = .coalesce
+        let shared = coalescing
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<10 { group.addTask { _ = try await client.send(.control, .get, "/counter/demo", parameters: ["delay": 100], options: shared) } }
+            try await group.waitForAll()
+        }
+        print("   10 identical calls, coalesced: the backend counted \(backend.hits("counter/demo")) hit")
+        let slow = Task { try await client.send(.control, .get, "/delay/5000", options: CallOptions(tags: ["feed"])) }
+        while client.callsInFlight.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+        print("   cancelled by tag 'feed': \(client.cancel(tag: "feed").count) call")
+        await expectFailure { _ = try await slow.value }
         print("The sample backend served \(backend.requestCount) requests.")
     }
 

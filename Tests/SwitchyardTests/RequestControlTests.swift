@@ -150,7 +150,10 @@ struct RequestControlTests {
 
     @Test("stress: 10,000 concurrent calls with random cancellations by id, tag and scope each end exactly once")
     func stress() async throws {
+        let active = Locked(0)
         let transport = MockTransport { _, _ in
+            active.withLock { $0 += 1 }
+            defer { active.withLock { $0 -= 1 } }
             try await Task.sleep(for: .microseconds(Int.random(in: 0...3000)))
             return Response(status: .ok, body: Data("{}".utf8))
         }
@@ -200,5 +203,8 @@ struct RequestControlTests {
         #expect(totals.cancelled > 0)
         #expect(client.callsInFlight.isEmpty)
         #expect(scopes.allSatisfy { $0.inFlightCount == 0 })
+        // Every pipeline run has ended too: cancelled ones were cancelled, not left running.
+        await Self.waitUntil { active.withLock { $0 } == 0 }
+        #expect(active.withLock { $0 } == 0)
     }
 }
