@@ -27,8 +27,12 @@ final class Flight: Sendable {
     }
 
     /// Starts the run; `finished` is called once, after every waiter has been answered.
+    ///
+    /// The run is a task of its own, so that it can be cancelled without cancelling any caller. It
+    /// starts immediately on the caller's thread where the runtime allows (`Task.immediate`), so a
+    /// pipeline that answers without suspending costs no thread hop.
     func start(_ operation: @escaping @Sendable () async throws(SwitchyardError) -> Response, finished: @escaping @Sendable () -> Void) {
-        let task = Task {
+        let run: @Sendable () async -> Void = { [self] in
             let result: Result<Response, SwitchyardError>
             do throws(SwitchyardError) {
                 result = .success(try await operation())
@@ -43,6 +47,12 @@ final class Flight: Sendable {
             for waiter in waiters { waiter.resume(with: result.mapError { $0 as any Error }) }
             finished()
         }
+        let task: Task<Void, Never>
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            task = Task.immediate { await run() }
+        } else {
+            task = Task { await run() }
+        }
         state.withLock { $0.task = task }
     }
 
@@ -53,7 +63,14 @@ final class Flight: Sendable {
 
     /// Waits for the response as `id`. Task cancellation makes this waiter leave with `cancelled`.
     func wait(_ id: RequestID) async throws -> Response {
-        try await withTaskCancellationHandler {
+        // Fast path: the run already ended (it started immediately and never suspended).
+        let ready: Result<Response, SwitchyardError>? = state.withLock { state in
+            guard let result = state.result, state.departed[id] == nil else { return nil }
+            state.expected -= 1
+            return result
+        }
+        if let ready { return try ready.get() }
+        return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Response, any Error>) in
                 enum Now { case wait, answer(Result<Response, SwitchyardError>), leave(Departure, Task<Void, Never>?) }
                 let now: Now = state.withLock { state in

@@ -16,7 +16,12 @@ struct RequestControlTests {
 
     @Test("cancel by id, tag, service, first and last: each cancelled call ends with cancelled, the others go on")
     func cancelBySelectors() async throws {
-        let client = try makeClient(transport: Self.slow(.seconds(2)))
+        // The transport holds every call until the test opens the gate (or the call is cancelled).
+        let gate = Locked(false)
+        let client = try makeClient(transport: MockTransport { _, _ in
+            while !gate.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(2)) }
+            return Response(status: .ok, body: Data("{}".utf8))
+        })
         let tagged = RequestTag("feed")
         let results = Locked<[String: SwitchyardError.Code]>([:])
         await withTaskGroup(of: Void.self) { group in
@@ -39,6 +44,7 @@ struct RequestControlTests {
             #expect(client.cancel(ids[1]))
             #expect(client.cancel(tag: tagged) == [ids[2]])
             #expect(!client.cancel(ids[1]))
+            gate.withLock { $0 = true }
         }
         let codes = results.withLock { $0 }
         #expect(codes["a"] == .cancelled && codes["b"] == .cancelled && codes["c"] == .cancelled && codes["e"] == .cancelled)
@@ -101,7 +107,11 @@ struct RequestControlTests {
 
     @Test("a coalesced follower can be cancelled alone; the shared call goes on for the others")
     func coalescedCancellation() async throws {
-        let transport = Self.slow(.milliseconds(200))
+        let gate = Locked(false)
+        let transport = MockTransport { _, _ in
+            while !gate.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(2)) }
+            return Response(status: .ok, body: Data("{}".utf8))
+        }
         let client = try makeClient(transport: transport)
         var coalescing = CallOptions()
         coalescing.sameRequest = .coalesce
@@ -114,6 +124,7 @@ struct RequestControlTests {
         await Self.waitUntil { client.callsInFlight.count == 2 }
         follower.cancel()
         #expect(await follower.value == .cancelled)
+        gate.withLock { $0 = true }
         #expect(try await leader.value.status == .ok)
         #expect(transport.requests.count == 1)
     }
@@ -154,7 +165,11 @@ struct RequestControlTests {
         let transport = MockTransport { _, _ in
             active.withLock { $0 += 1 }
             defer { active.withLock { $0 -= 1 } }
-            try await Task.sleep(for: .microseconds(Int.random(in: 0...3000)))
+            // In flight for a random while, without timers (10,000 of them would starve other suites).
+            for _ in 0..<Int.random(in: 0...20) {
+                await Task.yield()
+                try Task.checkCancellation()
+            }
             return Response(status: .ok, body: Data("{}".utf8))
         }
         let client = try makeClient(transport: transport)
