@@ -90,6 +90,30 @@ struct BatchChainPaginatorTests {
         #expect(!third.withLock { $0 })
     }
 
+    @Test("cancelling a chain's scope cancels the step in flight and no later step starts")
+    func cancelChain() async throws {
+        let client = try makeClient(transport: MockTransport { _, _ in
+            try await Task.sleep(for: .seconds(5))
+            return Response(status: .ok)
+        })
+        let scope = RequestScope()
+        let later = Locked(false)
+        let chain = client.chain { client, options in
+            try await client.send(.users, .get, "/slow", options: options).status.code
+        }.then { _, client, options in
+            later.withLock { $0 = true }
+            return try await client.send(.users, .get, "/never", options: options).status.code
+        }
+        let run = Task { () async -> SwitchyardError.Code? in
+            do throws(SwitchyardError) { _ = try await chain.run(scope: scope); return nil } catch { return error.code }
+        }
+        for _ in 0..<2500 where client.callsInFlight.isEmpty { try await Task.sleep(for: .milliseconds(2)) }
+        scope.cancelAll()
+        #expect(await run.value == .cancelled)
+        #expect(!later.withLock { $0 })
+        #expect(client.callsInFlight.isEmpty)
+    }
+
     @Test("paginator: refresh, load more, has more, concurrent load-more loads once, states stream")
     func paginator() async throws {
         let fetches = Locked<[Int]>([])
