@@ -7,6 +7,8 @@ import NIOCore
 /// - `/counter/{key}` — counts the hit and answers `{"key","hits","query"}`, after `delay`
 ///   milliseconds when the query has `delay=…` (so identical calls overlap).
 /// - `/pages/{key}?page=&size=` — a 45-item list, paged: `{"page","items":[…],"hasMore"}`; counts hits.
+/// - `/etag/{key}` — `{"key","version":1}` with an `ETag` and a `Last-Modified`; a matching
+///   `If-None-Match` gets `304 Not Modified` without a body; counts hits.
 enum ControlRoutes {
     static func route(_ request: BackendRequest, segments: [Substring], state: BackendServerState) -> BackendAction? {
         switch (segments.first, segments.count) {
@@ -39,6 +41,18 @@ enum ControlRoutes {
             let delay = request.queryItem(named: "delay").flatMap(Int.init).map { min(max(0, $0), UtilityRoutes.maxDelayMilliseconds) } ?? 0
             let response = BackendResponse.json(.object([("page", .int(page)), ("items", .array(items)), ("hasMore", .bool(start + size < total))]))
             return delay > 0 ? .respondAfter(.milliseconds(Int64(delay)), response) : .respond(response)
+        case ("etag", 2):
+            _ = state.hit("etag/" + segments[1])
+            let etag = "\"\(segments[1])-v1\""
+            let validators = [("ETag", etag), ("Last-Modified", "Sun, 22 Nov 2026 08:00:00 GMT"), ("Cache-Control", "no-cache")]
+            if request.head.headers.first(name: "if-none-match") == etag {
+                var notModified = BackendResponse(status: .notModified, contentType: BackendResponse.jsonContentType, body: ByteBuffer())
+                notModified.extraHeaders = validators
+                return .respond(notModified)
+            }
+            var response = BackendResponse.json(.object([("key", .string(String(segments[1]))), ("version", 1)]))
+            response.extraHeaders = validators
+            return .respond(response)
         default:
             return nil
         }

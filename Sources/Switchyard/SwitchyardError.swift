@@ -122,6 +122,8 @@ extension SwitchyardError {
         public static let authentication = Code("authentication")
         /// An interceptor refused the call before it was sent (see ``InterceptorStage``).
         public static let refused = Code("refused")
+        /// A cache-only call found nothing stored (see ``CacheStage``).
+        public static let cacheMiss = Code("cacheMiss")
         /// The response's content type is not acceptable for the call (see ``ValidationStage``).
         public static let contentType = Code("contentType")
     }

@@ -1,0 +1,154 @@
+import Foundation
+import HTTPTypes
+import Synchronization
+
+/// The disk tier: one file per entry, written to a temporary file and renamed into place (so a
+/// reader never sees half an entry), least-recently-used files evicted beyond the size budget, and
+/// optional sealing at rest. A file that is truncated, corrupt, sealed with another key or stored
+/// under another key is deleted and counted, never returned.
+final class DiskCache: Sendable {
+    let directory: URL
+    let budget: Int
+    let sealing: CacheSealing?
+    private let corrupt = Atomic<Int>(0)
+    private let lock = Mutex(())
+
+    init(directory: URL, budget: Int, sealing: CacheSealing?) throws(SwitchyardError) {
+        self.directory = directory
+        self.budget = max(0, budget)
+        self.sealing = sealing
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw SwitchyardError(code: .storage, message: "the cache directory \(directory.path) cannot be created: \(error)", underlyingError: error)
+        }
+    }
+
+    /// How many corrupt or foreign entries have been dropped.
+    var corruptEntriesDropped: Int { corrupt.load(ordering: .relaxed) }
+
+    private func file(for key: CacheKey) -> URL { directory.appendingPathComponent(key.digest + ".entry") }
+
+    func entry(for key: CacheKey) -> CachedResponse? {
+        let url = file(for: key)
+        guard let data = try? Data(contentsOf: url) else { return nil }
+        guard let entry = decode(data), entry.key == key else {
+            drop(url)
+            return nil
+        }
+        try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: url.path)  // recency for LRU
+        return entry
+    }
+
+    func store(_ entry: CachedResponse) {
+        guard let data = encode(entry), data.count <= budget else { return }
+        let target = file(for: entry.key)
+        let temporary = directory.appendingPathComponent(".\(entry.key.digest).\(UUID().uuidString).tmp")
+        do {
+            try data.write(to: temporary)
+            // rename(2) replaces the target atomically: readers see the old entry or the new one.
+            guard rename(temporary.path, target.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            return
+        }
+        evictIfNeeded()
+    }
+
+    func remove(where matches: (CacheKey) -> Bool) {
+        for url in entryFiles() {
+            guard let data = try? Data(contentsOf: url) else { continue }
+            guard let entry = decode(data) else {
+                drop(url)
+                continue
+            }
+            if matches(entry.key) { try? FileManager.default.removeItem(at: url) }
+        }
+    }
+
+    private func drop(_ url: URL) {
+        if (try? FileManager.default.removeItem(at: url)) != nil { corrupt.add(1, ordering: .relaxed) }
+    }
+
+    private func entryFiles() -> [URL] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { $0.hasSuffix(".entry") }.map { directory.appendingPathComponent($0) }
+    }
+
+    private func evictIfNeeded() {
+        lock.withLock { _ in
+            let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey]
+            var files = entryFiles().compactMap { url -> (URL, Int, Date)? in
+                guard let values = try? url.resourceValues(forKeys: Set(keys)) else { return nil }
+                return (url, values.fileSize ?? 0, values.contentModificationDate ?? .distantPast)
+            }
+            var total = files.reduce(0) { $0 + $1.1 }
+            guard total > budget else { return }
+            files.sort { $0.2 < $1.2 }
+            for (url, size, _) in files where total > budget {
+                try? FileManager.default.removeItem(at: url)
+                total -= size
+            }
+        }
+    }
+
+    // MARK: - File format: "SYC1", UInt32 metadata length (big-endian), JSON metadata, body — the
+    // whole blob sealed when a sealing is configured.
+
+    private struct Metadata: Codable {
+        let key: CacheKey
+        let status: Int
+        let fields: [[String]]
+        let storedAt: Date
+        let bodyLength: Int
+        let bodyDigest: UInt64
+    }
+
+    private static let magic = Array("SYC1".utf8)
+
+    private func encode(_ entry: CachedResponse) -> Data? {
+        let metadata = Metadata(
+            key: entry.key, status: entry.status, fields: entry.headerFields.map { [$0.name.rawName, $0.value] }, storedAt: entry.storedAt,
+            bodyLength: entry.body.count, bodyDigest: Self.digest(entry.body)
+        )
+        guard let json = try? JSONEncoder().encode(metadata) else { return nil }
+        var blob = Data(Self.magic)
+        let length = UInt32(json.count).bigEndian
+        withUnsafeBytes(of: length) { blob.append(contentsOf: $0) }
+        blob.append(json)
+        blob.append(entry.body)
+        guard let sealing else { return blob }
+        return try? sealing.seal(blob)
+    }
+
+    private func decode(_ stored: Data) -> CachedResponse? {
+        let blob: Data
+        if let sealing {
+            guard let opened = try? sealing.open(stored) else { return nil }
+            blob = opened
+        } else {
+            blob = stored
+        }
+        let bytes = [UInt8](blob)
+        guard bytes.count >= 8, Array(bytes[0..<4]) == Self.magic else { return nil }
+        let length = Int(bytes[4]) << 24 | Int(bytes[5]) << 16 | Int(bytes[6]) << 8 | Int(bytes[7])
+        guard length <= bytes.count - 8, let metadata = try? JSONDecoder().decode(Metadata.self, from: Data(bytes[8..<(8 + length)])) else { return nil }
+        let body = Data(bytes[(8 + length)...])
+        guard body.count == metadata.bodyLength, Self.digest(body) == metadata.bodyDigest else { return nil }
+        var fields = HTTPFields()
+        for pair in metadata.fields where pair.count == 2 {
+            guard let name = HTTPField.Name(pair[0]) else { return nil }
+            fields.append(HTTPField(name: name, value: pair[1]))
+        }
+        return CachedResponse(key: metadata.key, status: metadata.status, headerFields: fields, body: body, storedAt: metadata.storedAt)
+    }
+
+    private static func digest(_ data: Data) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in data {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01b3
+        }
+        return hash
+    }
+}

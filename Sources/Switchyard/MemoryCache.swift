@@ -1,0 +1,51 @@
+import Synchronization
+
+/// The memory tier: least-recently-used entries are evicted once the entries' bytes exceed the budget.
+final class MemoryCache: Sendable {
+    private struct State {
+        var entries: [CacheKey: (entry: CachedResponse, lastUse: UInt64)] = [:]
+        var bytes = 0
+        var clock: UInt64 = 0
+    }
+
+    let budget: Int
+    private let state = Mutex(State())
+
+    init(budget: Int) {
+        self.budget = max(0, budget)
+    }
+
+    func entry(for key: CacheKey) -> CachedResponse? {
+        state.withLock { state in
+            guard let found = state.entries[key] else { return nil }
+            state.clock += 1
+            state.entries[key] = (found.entry, state.clock)
+            return found.entry
+        }
+    }
+
+    func store(_ entry: CachedResponse) {
+        guard entry.cost <= budget else { return }
+        state.withLock { state in
+            if let old = state.entries[entry.key] { state.bytes -= old.entry.cost }
+            state.clock += 1
+            state.entries[entry.key] = (entry, state.clock)
+            state.bytes += entry.cost
+            guard state.bytes > budget else { return }
+            for (key, value) in state.entries.sorted(by: { $0.value.lastUse < $1.value.lastUse }) where state.bytes > budget {
+                state.entries[key] = nil
+                state.bytes -= value.entry.cost
+            }
+        }
+    }
+
+    func remove(where matches: (CacheKey) -> Bool) {
+        state.withLock { state in
+            for key in state.entries.keys where matches(key) {
+                state.bytes -= state.entries.removeValue(forKey: key)?.entry.cost ?? 0
+            }
+        }
+    }
+
+    var byteCount: Int { state.withLock { $0.bytes } }
+}

@@ -1,0 +1,70 @@
+public import Foundation
+
+/// A two-tier response cache — memory (LRU within a byte budget) over disk (one file per entry,
+/// written atomically, LRU within a size budget, optionally sealed at rest) — shared by the
+/// ``CacheStage``s that use it, with an invalidation API.
+///
+/// Entries survive restarts when the disk tier is used: a new instance over the same directory reads
+/// what an earlier one wrote.
+public final class ResponseCache: Sendable {
+    let memory: MemoryCache
+    let disk: DiskCache?
+
+    /// Creates a cache.
+    ///
+    /// - Parameters:
+    ///   - memoryBudget: bytes kept in memory (bodies and header fields).
+    ///   - directory: where the disk tier keeps its files; `nil` for memory only. Use
+    ///     ``defaultDirectory(app:)`` for the platform's caches directory.
+    ///   - diskBudget: bytes kept on disk.
+    ///   - sealing: how entries are sealed at rest, if at all.
+    /// - Throws: ``SwitchyardError/Code/storage`` when the directory cannot be created.
+    public init(memoryBudget: Int = 8 << 20, directory: URL? = nil, diskBudget: Int = 64 << 20, sealing: CacheSealing? = nil) throws(SwitchyardError) {
+        memory = MemoryCache(budget: memoryBudget)
+        disk = try directory.map { url throws(SwitchyardError) in try DiskCache(directory: url, budget: diskBudget, sealing: sealing) }
+    }
+
+    /// `<caches>/<app>/Switchyard/responses`: the user's caches directory (never the documents or
+    /// application-support directory, which are backed up).
+    public static func defaultDirectory(app: String) -> URL {
+        let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first ?? FileManager.default.temporaryDirectory
+        return caches.appendingPathComponent(app).appendingPathComponent("Switchyard").appendingPathComponent("responses")
+    }
+
+    /// The entry for `key` and the tier it came from; a disk hit is copied into memory.
+    public func entry(for key: CacheKey) -> (entry: CachedResponse, source: ResponseSource)? {
+        if let entry = memory.entry(for: key) { return (entry, .memoryCache) }
+        guard let entry = disk?.entry(for: key) else { return nil }
+        memory.store(entry)
+        return (entry, .diskCache)
+    }
+
+    /// Stores `entry` in both tiers.
+    public func store(_ entry: CachedResponse) {
+        memory.store(entry)
+        disk?.store(entry)
+    }
+
+    /// Removes the entry for `key`.
+    public func invalidate(_ key: CacheKey) { invalidate { $0 == key } }
+
+    /// Removes every entry of `endpoint` in `service`.
+    public func invalidate(service: ServiceID, endpoint: String) {
+        invalidate { $0.serviceID == service.rawValue.lowercased() && $0.endpoint == endpoint }
+    }
+
+    /// Removes every entry of `service`.
+    public func invalidate(service: ServiceID) { invalidate { $0.serviceID == service.rawValue.lowercased() } }
+
+    /// Removes everything.
+    public func invalidateAll() { invalidate { _ in true } }
+
+    /// Removes the entries whose key matches.
+    public func invalidate(where matches: @escaping (CacheKey) -> Bool) {
+        memory.remove(where: matches)
+        disk?.remove(where: matches)
+    }
+
+    /// How many corrupt, truncated or foreign disk entries have been dropped.
+    public var corruptEntriesDropped: Int { disk?.corruptEntriesDropped ?? 0 }
+}

@@ -1,0 +1,184 @@
+import Foundation
+import HTTPTypes
+import Testing
+import Switchyard
+import SwitchyardTesting
+
+@Suite("Response cache")
+struct CacheStageTests {
+    /// Counts calls and answers with the count, so a cached answer is recognisable.
+    static func countingTransport() -> (MockTransport, Locked<Int>) {
+        let count = Locked(0)
+        let transport = MockTransport { request, _ in
+            let n = count.withLock { $0 += 1; return $0 }
+            return Response(status: .ok, headerFields: [.contentType: "application/json"], body: Data(#"{"n":\#(n),"path":"\#(request.pathWithoutQuery)"}"#.utf8))
+        }
+        return (transport, count)
+    }
+
+    static func temporaryDirectory() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-cache-tests-\(UUID().uuidString)")
+    }
+
+    static func options(_ policy: CachePolicy, token: String = "t1") -> CallOptions {
+        var options = CallOptions(headerFields: [.authorization: "Bearer \(token)"])
+        options.cache(policy)
+        return options
+    }
+
+    @Test("cache else network: memory hit within max age, network again after it; sources say where values came from")
+    func ttl() async throws {
+        let (transport, count) = Self.countingTransport()
+        let cache = try ResponseCache()
+        let client = try makeClient(stages: [CacheStage(cache: cache)], transport: transport)
+        let policy = CachePolicy.cacheElseNetwork(maxAge: .milliseconds(150))
+        #expect(try await client.send(.users, .get, "/a", options: Self.options(policy)).source == .network)
+        let hit = try await client.send(.users, .get, "/a", options: Self.options(policy))
+        #expect(hit.source == .memoryCache)
+        #expect(hit.value.bodyText == #"{"n":1,"path":"/a"}"#)
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(try await client.send(.users, .get, "/a", options: Self.options(policy)).source == .network)
+        #expect(count.withLock { $0 } == 2)
+        // The default policy is network only: nothing read.
+        #expect(try await client.send(.users, .get, "/a").source == .network)
+        #expect(count.withLock { $0 } == 3)
+    }
+
+    @Test("keys: a token or timestamp change keeps the key; parameter order never matters; an environment or page change does not match")
+    func keys() async throws {
+        let (transport, count) = Self.countingTransport()
+        let cache = try ResponseCache()
+        let registry = makeRegistry(environment: .develop)
+        try registry.register(Service(.users, baseURLs: [.develop: "https://dev.example.com", .test: "https://test.example.com"], stages: [CacheStage(cache: cache)], transport: transport))
+        let client = APIClient(registry: registry)
+        let policy = CachePolicy.cacheElseNetwork(maxAge: .seconds(60))
+        _ = try await client.send(.users, .get, "/list?b=2&a=1&ts=100&access_token=x", options: Self.options(policy, token: "t1"))
+        let same = try await client.send(.users, .get, "/list?a=1&b=2&ts=999&access_token=y", options: Self.options(policy, token: "t2"))
+        #expect(same.source == .memoryCache)
+        #expect(try await client.send(.users, .get, "/list?a=1&b=3", options: Self.options(policy)).source == .network)
+        try registry.switchEnvironment(to: .test)
+        #expect(try await client.send(.users, .get, "/list?a=1&b=2", options: Self.options(policy)).source == .network)
+        #expect(count.withLock { $0 } == 3)
+    }
+
+    @Test("a new cache over the same directory reads what an earlier one wrote; corrupt and truncated files are dropped and counted")
+    func diskSurvivesAndCorruption() async throws {
+        let directory = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (transport, count) = Self.countingTransport()
+        let policy = CachePolicy.cacheElseNetwork(maxAge: .seconds(60))
+        do {
+            let client = try makeClient(stages: [CacheStage(cache: try ResponseCache(directory: directory))], transport: transport)
+            _ = try await client.send(.users, .get, "/a", options: Self.options(policy))
+            _ = try await client.send(.users, .get, "/b", options: Self.options(policy))
+            _ = try await client.send(.users, .get, "/c", options: Self.options(policy))
+        }
+        let reopened = try ResponseCache(directory: directory)
+        let client = try makeClient(stages: [CacheStage(cache: reopened)], transport: transport)
+        let fromDisk = try await client.send(.users, .get, "/a", options: Self.options(policy))
+        #expect(fromDisk.source == .diskCache)
+        #expect(fromDisk.value.bodyText == #"{"n":1,"path":"/a"}"#)
+        #expect(try await client.send(.users, .get, "/a", options: Self.options(policy)).source == .memoryCache)
+
+        // Damage /b's file (flip a body byte) and truncate /c's.
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".entry") }
+        #expect(files.count == 3)
+        var damaged = 0
+        for name in files {
+            let url = directory.appendingPathComponent(name)
+            var data = try Data(contentsOf: url)
+            guard !String(decoding: data, as: UTF8.self).contains("\"path\":\"/a\"") else { continue }
+            if damaged == 0 { data[data.count - 3] ^= 0xFF } else { data = data.prefix(data.count / 2) }
+            try data.write(to: url)
+            damaged += 1
+        }
+        let third = try ResponseCache(directory: directory)
+        let client3 = try makeClient(stages: [CacheStage(cache: third)], transport: transport)
+        #expect(try await client3.send(.users, .get, "/b", options: Self.options(policy)).source == .network)
+        #expect(try await client3.send(.users, .get, "/c", options: Self.options(policy)).source == .network)
+        #expect(third.corruptEntriesDropped == 2)
+        #expect(count.withLock { $0 } == 5)
+    }
+
+    @Test("many concurrent readers and writers on one key never see a torn entry")
+    func concurrency() async throws {
+        let directory = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let key = CacheKey(serviceID: "users", endpoint: "x", identity: "same")
+        let bodies = (0..<4).map { n in Data(String(repeating: String(n), count: 50_000).utf8) }
+        let writer = try ResponseCache(memoryBudget: 0, directory: directory)  // disk only: every read hits a file
+        let torn = Locked(0)
+        await withTaskGroup(of: Void.self) { group in
+            for index in 0..<200 {
+                group.addTask {
+                    if index % 2 == 0 {
+                        writer.store(CachedResponse(key: key, status: 200, headerFields: [:], body: bodies[index % 4]))
+                    } else if let found = writer.entry(for: key)?.entry.body, !bodies.contains(found) {
+                        torn.withLock { $0 += 1 }
+                    }
+                }
+            }
+        }
+        #expect(torn.withLock { $0 } == 0)
+        #expect(writer.corruptEntriesDropped == 0)
+        #expect(bodies.contains(try #require(writer.entry(for: key)?.entry.body)))
+    }
+
+    @Test("network else cache falls back to the stored response when the network fails, and only then")
+    func offlineFallback() async throws {
+        let online = Locked(true)
+        let transport = MockTransport { _, _ in
+            guard online.withLock({ $0 }) else { throw SwitchyardError(code: .transport, message: "offline") }
+            return Response(status: .ok, body: Data("fresh".utf8))
+        }
+        let client = try makeClient(stages: [CacheStage(cache: try ResponseCache())], transport: transport)
+        #expect(try await client.send(.users, .get, "/a", options: Self.options(.networkElseCache)).source == .network)
+        online.withLock { $0 = false }
+        let fallback = try await client.send(.users, .get, "/a", options: Self.options(.networkElseCache))
+        #expect(fallback.source == .memoryCache)
+        #expect(fallback.value.bodyText == "fresh")
+        await #expect(throws: SwitchyardError.self) { try await client.send(.users, .get, "/other", options: Self.options(.networkElseCache)) }
+    }
+
+    @Test("cache then network delivers the stored value first and the fresh one after")
+    func cacheThenNetwork() async throws {
+        let (transport, _) = Self.countingTransport()
+        let client = try makeClient(stages: [CacheStage(cache: try ResponseCache())], transport: transport)
+        let endpoint = DynamicEndpoint<Response>(service: .users, method: .get, path: "/feed")
+        var first: [ResponseSource] = []
+        for try await result in client.sendCacheThenNetwork(endpoint) { first.append(result.source) }
+        #expect(first == [.network])
+        var second: [(ResponseSource, String?)] = []
+        for try await result in client.sendCacheThenNetwork(endpoint) { second.append((result.source, result.value.bodyText)) }
+        #expect(second.map(\.0) == [.memoryCache, .network])
+        #expect(second.map(\.1) == [#"{"n":1,"path":"/feed"}"#, #"{"n":2,"path":"/feed"}"#])
+    }
+
+    @Test("invalidation by key, endpoint, service and everything; a successful write invalidates what it names")
+    func invalidation() async throws {
+        let (transport, count) = Self.countingTransport()
+        let cache = try ResponseCache()
+        let stage = CacheStage(cache: cache)
+        let client = try makeClient(stages: [stage], transport: transport)
+        let policy = CachePolicy.cacheElseNetwork(maxAge: .seconds(60))
+        func get(_ path: String, name: String) async throws -> ResponseSource {
+            try await client.send(DynamicEndpoint<Response>(service: .users, method: .get, path: path, options: Self.options(policy), name: name)).source
+        }
+        _ = try await get("/a", name: "A")
+        _ = try await get("/b", name: "B")
+        #expect(try await get("/a", name: "A") == .memoryCache)
+        cache.invalidate(service: .users, endpoint: "A")
+        #expect(try await get("/a", name: "A") == .network)
+        #expect(try await get("/b", name: "B") == .memoryCache)
+        var write = CallOptions()
+        write.invalidateCache(onSuccess: [(service: .users, endpoint: nil)])
+        _ = try await client.send(.users, .post, "/b", options: write)
+        #expect(try await get("/b", name: "B") == .network)
+        cache.invalidateAll()
+        #expect(try await get("/a", name: "A") == .network)
+        let key = stage.key(for: try .fixture(.get, "https://api.example.com/a"), context: CallContext(serviceID: .users, endpointName: "A", environment: .develop))
+        cache.invalidate(key)
+        #expect(try await get("/a", name: "A") == .network)
+        #expect(count.withLock { $0 } == 7)
+    }
+}
