@@ -19,11 +19,7 @@ public struct CacheKey: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// A stable 64-bit FNV-1a digest of the key, as 16 hex digits — the disk tier's file name.
     public var digest: String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in (serviceID + "\n" + endpoint + "\n" + identity).utf8 {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01b3
-        }
+        let hash = FNV1a.hash((serviceID + "\n" + endpoint + "\n" + identity).utf8)
         let hex = String(hash, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
     }

@@ -143,12 +143,5 @@ final class DiskCache: Sendable {
         return CachedResponse(key: metadata.key, status: metadata.status, headerFields: fields, body: body, storedAt: metadata.storedAt)
     }
 
-    private static func digest(_ data: Data) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in data {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01b3
-        }
-        return hash
-    }
+    private static func digest(_ data: Data) -> UInt64 { FNV1a.hash(data) }
 }
