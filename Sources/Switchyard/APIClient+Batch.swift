@@ -67,7 +67,10 @@ extension APIClient {
                 results[index] = result
                 ended += 1
                 observer.progress?(ended, calls.count)
-                if mode == .failFast, case .failure = result { batchScope.cancelAll() }
+                if mode == .failFast, case .failure = result {
+                    batchScope.cancelAll()
+                    group.cancelAll()  // work in a call that is not a client call stops too
+                }
             }
         }
         let final = results.map { $0 ?? .failure(SwitchyardError(code: .cancelled, message: "The call was cancelled with its batch.")) }

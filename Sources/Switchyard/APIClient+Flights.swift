@@ -6,7 +6,7 @@ extension APIClient {
         let id = context.requestID
         let policy = options.sameRequest ?? .allow
         let key = policy.action == .allow
-            ? nil : RequestIdentity.key(spec: spec, request: request, environment: context.environment, volatile: policy.volatileParameters)
+            ? nil : RequestIdentity.key(spec: spec, request: request, context: context, options: options, volatile: policy.volatileParameters)
         let admission = tracker.admit(id, key: key, action: policy.action, serviceID: context.serviceID, tags: context.tags) { Flight(key: key) }
         guard case .fly(let flight, let isNew, let superseded) = admission else {
             throw SwitchyardError(code: .refused, message: "an identical call is already in flight, and this endpoint refuses duplicates")

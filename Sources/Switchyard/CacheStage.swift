@@ -84,26 +84,29 @@ public struct CacheStage: Middleware {
             var conditional = request
             if let etag = stored?.entry.etag { conditional.headerFields[.ifNoneMatch] = etag }
             if let modified = stored?.entry.lastModified { conditional.headerFields[.ifModifiedSince] = modified }
+            let version = cache.version(of: key)
             let response = try await next(conditional, context)
             if response.status.code == 304, var entry = stored?.entry {
                 entry.storedAt = Date()
-                cache.store(entry)
+                cache.store(entry, ifUnchangedSince: version)
                 return entry.response(source: .revalidated)
             }
-            store(response, key: key)
+            store(response, key: key, ifUnchangedSince: version)
             return response
         }
     }
 
     private func fetchAndStore(_ request: Request, context: CallContext, key: CacheKey, next: NextStage) async throws -> Response {
+        let version = cache.version(of: key)
         let response = try await next(request, context)
-        store(response, key: key)
+        store(response, key: key, ifUnchangedSince: version)
         return response
     }
 
-    private func store(_ response: Response, key: CacheKey) {
+    /// Stores a 2xx response unless the key was written or invalidated while it was fetched.
+    private func store(_ response: Response, key: CacheKey, ifUnchangedSince version: ResponseCache.Version) {
         guard (200...299).contains(response.status.code) else { return }
-        cache.store(CachedResponse(key: key, status: response.status.code, headerFields: response.headerFields, body: response.body))
+        cache.store(CachedResponse(key: key, status: response.status.code, headerFields: response.headerFields, body: response.body), ifUnchangedSince: version)
     }
 
     private func invalidateAfterWrite(_ response: Response, context: CallContext) {

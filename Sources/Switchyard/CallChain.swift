@@ -24,7 +24,9 @@ public struct CallChain<Value: Sendable>: Sendable {
         let body = self.body
         return CallChain<Next>(steps: steps + 1, body: { client, options, stepEnded throws(SwitchyardError) in
             let value = try await body(client, options, stepEnded)
-            guard !Task.isCancelled else { throw SwitchyardError(code: .cancelled, message: "The chain was cancelled between steps.") }
+            guard !Task.isCancelled, options.scope?.isCancelled != true else {
+                throw SwitchyardError(code: .cancelled, message: "The chain was cancelled between steps.")
+            }
             let next: Next
             do {
                 next = try await step(value, client, options)

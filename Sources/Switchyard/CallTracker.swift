@@ -37,14 +37,15 @@ final class CallTracker: Sendable {
         _ id: RequestID, key: String?, action: SameRequestPolicy.Action, serviceID: ServiceID, tags: Set<RequestTag>, make: () -> Flight
     ) -> Admission {
         state.withLock { state in
-            let running = key.flatMap { state.flights[$0] }
+            // An abandoned flight (its last waiter left, its task is being cancelled) counts as none.
+            let running = key.flatMap { state.flights[$0] }.flatMap { $0.isAbandoned ? nil : $0 }
             var superseded: [(RequestID, Flight)] = []
             let flight: Flight
             var isNew = true
             switch (action, running) {
             case (.refuseNew, .some):
                 return .refused
-            case (.coalesce, .some(let existing)):
+            case (.coalesce, .some(let existing)) where existing.join(id):
                 flight = existing
                 isNew = false
             case (.cancelPrevious, .some):
@@ -53,8 +54,10 @@ final class CallTracker: Sendable {
             default:
                 flight = make()
             }
-            if isNew, let key { state.flights[key] = flight }
-            flight.expect(id)
+            if isNew {
+                if let key { state.flights[key] = flight }
+                _ = flight.join(id)  // a new flight always admits its first waiter
+            }
             state.calls[id] = Call(serviceID: serviceID, tags: tags, order: state.nextOrder, flight: flight)
             state.nextOrder += 1
             return .fly(flight, isNew: isNew, superseded: superseded)

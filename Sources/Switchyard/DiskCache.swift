@@ -41,8 +41,11 @@ final class DiskCache: Sendable {
     }
 
     func store(_ entry: CachedResponse) {
-        guard let data = encode(entry), data.count <= budget else { return }
         let target = file(for: entry.key)
+        guard let data = encode(entry), data.count <= budget else {
+            try? FileManager.default.removeItem(at: target)  // the older version must not outlive it
+            return
+        }
         let temporary = directory.appendingPathComponent(".\(entry.key.digest).\(UUID().uuidString).tmp")
         do {
             try data.write(to: temporary)

@@ -16,6 +16,8 @@ final class Flight: Sendable {
         var result: Result<Response, SwitchyardError>?
         var task: Task<Void, Never>?
         var expected = 0
+        /// Its last waiter left and its task was cancelled: nobody may join it any more.
+        var abandoned = false
     }
 
     /// The identity it runs under, for coalescing; `nil` when identical calls may not join it.
@@ -56,10 +58,18 @@ final class Flight: Sendable {
         state.withLock { $0.task = task }
     }
 
-    /// Announces a waiter before it waits, so that the run is not cancelled while it joins.
-    func expect(_ id: RequestID) {
-        state.withLock { $0.expected += 1 }
+    /// Announces a waiter before it waits, so that the run is not cancelled while it joins; returns
+    /// `false` when the run has been abandoned (its last waiter left), so the caller starts a new one.
+    func join(_ id: RequestID) -> Bool {
+        state.withLock { state in
+            guard !state.abandoned else { return false }
+            state.expected += 1
+            return true
+        }
     }
+
+    /// Whether the run was abandoned by its last waiter.
+    var isAbandoned: Bool { state.withLock { $0.abandoned } }
 
     /// Waits for the response as `id`. Task cancellation makes this waiter leave with `cancelled`.
     func wait(_ id: RequestID) async throws -> Response {
@@ -77,6 +87,7 @@ final class Flight: Sendable {
                     state.expected -= 1
                     if let departure = state.departed.removeValue(forKey: id) {
                         let orphaned = state.result == nil && state.waiters.isEmpty && state.expected == 0 ? state.task : nil
+                        if orphaned != nil { state.abandoned = true }
                         return .leave(departure, orphaned)
                     }
                     if let result = state.result { return .answer(result) }
@@ -104,7 +115,9 @@ final class Flight: Sendable {
                 state.departed[id] = departure  // not waiting yet: it leaves as soon as it arrives
                 return (nil, nil)
             }
-            return (waiter, state.waiters.isEmpty && state.expected == 0 ? state.task : nil)
+            let orphaned = state.waiters.isEmpty && state.expected == 0 ? state.task : nil
+            if orphaned != nil { state.abandoned = true }
+            return (waiter, orphaned)
         }
         continuation?.resume(throwing: Self.error(for: departure))
         orphaned?.cancel()

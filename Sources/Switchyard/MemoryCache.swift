@@ -25,8 +25,12 @@ final class MemoryCache: Sendable {
     }
 
     func store(_ entry: CachedResponse) {
-        guard entry.cost <= budget else { return }
         state.withLock { state in
+            guard entry.cost <= budget else {
+                // Too large to keep: the older, smaller version must not outlive it.
+                state.bytes -= state.entries.removeValue(forKey: entry.key)?.entry.cost ?? 0
+                return
+            }
             if let old = state.entries[entry.key] { state.bytes -= old.entry.cost }
             state.clock += 1
             state.entries[entry.key] = (entry, state.clock)

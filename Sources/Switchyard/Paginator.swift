@@ -105,10 +105,18 @@ public actor Paginator<Item: Sendable> {
         load?.task.cancel()
         load = nil
         generation += 1
+        let mine = generation
+        let saved = (pagesLoaded: state.pagesLoaded, cursor: nextCursor, hasMore: state.hasMore)
         nextCursor = nil
         state.pagesLoaded = 0
         state.hasMore = true
-        try await loadNext(replacing: true)
+        do {
+            try await loadNext(replacing: true)
+        } catch {
+            // A failed refresh keeps the items and the position they were loaded to.
+            if mine == generation { (state.pagesLoaded, nextCursor, state.hasMore) = saved }
+            throw error
+        }
     }
 
     /// Loads the next page and appends it; does nothing when there is none. Joins a load already in flight.

@@ -1,11 +1,12 @@
 import Foundation
 
 /// The canonical identity of a call for ``SameRequestPolicy``: service, environment, method, path,
-/// the query's and the parameters' name–value pairs sorted, volatile names left out, and the hash of
-/// an explicit body.
+/// the query's and the parameters' name–value pairs sorted, volatile names left out, the hash of an
+/// explicit body — and the call's header fields, own stages, deadline and cache policy, so that
+/// callers who ask differently never share a response.
 enum RequestIdentity {
-    static func key(spec: CallSpec, request: Request, environment: ServerEnvironment, volatile: Set<String>) -> String {
-        var parts = [spec.service.rawValue.lowercased(), environment.description, request.method.rawValue, String(request.pathWithoutQuery)]
+    static func key(spec: CallSpec, request: Request, context: CallContext, options: CallOptions, volatile: Set<String>) -> String {
+        var parts = [spec.service.rawValue.lowercased(), context.environment.description, request.method.rawValue, String(request.pathWithoutQuery)]
         let queryPairs = (request.query ?? "").split(separator: "&").compactMap { pair -> String? in
             let name = pair.firstIndex(of: "=").map { pair[..<$0] } ?? pair
             return volatile.contains(PercentEncoding.decode(name).lowercased()) ? nil : String(pair)
@@ -15,6 +16,12 @@ enum RequestIdentity {
         let kept = Parameters(spec.parameters.filter { !volatile.contains($0.name.lowercased()) }.map { ($0.name, $0.value) })
         try? JSONValueWriter.append(.object(kept), name: "", sortingKeys: true, to: &parameterText)
         parts.append(String(decoding: parameterText, as: UTF8.self))
+        // Who is asking and how: header fields (an Authorization or user header), the call's own
+        // stages, its deadline and cache policy. Calls that differ in these never share a response.
+        parts.append(request.headerFields.map { "\($0.name.canonicalName):\($0.value)" }.sorted().joined(separator: "\u{1F}"))
+        parts.append(options.additionalStages.map(\.name).joined(separator: ","))
+        parts.append(options.deadline.map { "\($0)" } ?? "-")
+        parts.append(context[CacheStage.CallPolicy.self].map { "\($0)" } ?? "-")
         if spec.body != nil, let body = request.body {
             var hasher = Hasher()
             hasher.combine(body)

@@ -26,6 +26,9 @@ public final class RequestScope: Sendable {
         for cancel in cancels { cancel() }
     }
 
+    /// Whether ``cancelAll()`` has been called.
+    public var isCancelled: Bool { state.withLock { $0.isCancelled } }
+
     /// The number of calls in flight in the scope.
     public var inFlightCount: Int { state.withLock { $0.calls.count } }
 

@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 
 /// A two-tier response cache — memory (LRU within a byte budget) over disk (one file per entry,
 /// written atomically, LRU within a size budget, optionally sealed at rest) — shared by the
@@ -9,6 +10,27 @@ public import Foundation
 public final class ResponseCache: Sendable {
     let memory: MemoryCache
     let disk: DiskCache?
+
+    /// Versions that order reads against writes: `epoch` moves on every invalidation, a key's
+    /// generation on every store of it. A disk read is copied into memory, and a fetched response
+    /// stored, only if neither moved meanwhile — so a stale value never undoes a newer write or an
+    /// invalidation.
+    private struct Versions {
+        var epoch: UInt64 = 0
+        var generations: [CacheKey: UInt64] = [:]
+    }
+
+    private let versions = Mutex(Versions())
+
+    /// The version of `key` now, to pass to ``store(_:ifUnchangedSince:)`` later.
+    struct Version: Equatable {
+        let epoch: UInt64
+        let generation: UInt64
+    }
+
+    func version(of key: CacheKey) -> Version {
+        versions.withLock { Version(epoch: $0.epoch, generation: $0.generations[key] ?? 0) }
+    }
 
     /// Creates a cache.
     ///
@@ -34,15 +56,35 @@ public final class ResponseCache: Sendable {
     /// The entry for `key` and the tier it came from; a disk hit is copied into memory.
     public func entry(for key: CacheKey) -> (entry: CachedResponse, source: ResponseSource)? {
         if let entry = memory.entry(for: key) { return (entry, .memoryCache) }
+        let before = version(of: key)
         guard let entry = disk?.entry(for: key) else { return nil }
-        memory.store(entry)
+        versions.withLock { versions in
+            guard Version(epoch: versions.epoch, generation: versions.generations[key] ?? 0) == before else { return }
+            memory.store(entry)
+        }
         return (entry, .diskCache)
     }
 
     /// Stores `entry` in both tiers.
     public func store(_ entry: CachedResponse) {
+        versions.withLock { $0.generations[entry.key, default: 0] += 1 }
         memory.store(entry)
         disk?.store(entry)
+    }
+
+    /// Stores `entry` unless the cache changed for its key since `version` (a newer store, or an
+    /// invalidation while the response was being fetched); returns whether it stored.
+    @discardableResult
+    func store(_ entry: CachedResponse, ifUnchangedSince version: Version) -> Bool {
+        let unchanged = versions.withLock { versions in
+            guard Version(epoch: versions.epoch, generation: versions.generations[entry.key] ?? 0) == version else { return false }
+            versions.generations[entry.key, default: 0] += 1
+            return true
+        }
+        guard unchanged else { return false }
+        memory.store(entry)
+        disk?.store(entry)
+        return true
     }
 
     /// Removes the entry for `key`.
@@ -61,6 +103,7 @@ public final class ResponseCache: Sendable {
 
     /// Removes the entries whose key matches.
     public func invalidate(where matches: @escaping (CacheKey) -> Bool) {
+        versions.withLock { $0.epoch += 1 }
         memory.remove(where: matches)
         disk?.remove(where: matches)
     }

@@ -39,15 +39,18 @@ final class TokenCoordinator: Sendable {
         do {
             let token = try await task.value
             state.withLock { state in
-                if !state.loaded, state.refresh == nil {
+                // A missing token is not remembered: the provider is asked again next time (after a log-in).
+                if !state.loaded, state.refresh == nil, let token {
                     state.token = token
                     state.loaded = true
                 }
-                state.load = nil
+                if state.load == task { state.load = nil }
             }
             return token
         } catch {
-            state.withLock { $0.load = nil }
+            state.withLock { state in
+                if state.load == task { state.load = nil }
+            }
             throw error
         }
     }

@@ -113,6 +113,18 @@ struct AuthorizationStageTests {
         #expect(provider2.refreshes.load(ordering: .relaxed) == 1)
     }
 
+    @Test("a missing token is asked for again on the next call (after a log-in), not remembered")
+    func missingTokenIsNotCached() async throws {
+        let session = Locked<String?>(nil)
+        let provider = ClosureTokenProvider(current: { session.withLock { $0 } }, refresh: { _ in "unused" })
+        let stage = AuthorizationStage(provider: provider)
+        let before = await StageHarness(stage).run(try .fixture(.get, "https://api.test/a"))
+        #expect(before.forwardedRequest?.headerFields[.authorization] == nil)
+        session.withLock { $0 = "logged-in" }
+        let after = await StageHarness(stage).run(try .fixture(.get, "https://api.test/a"))
+        #expect(after.forwardedRequest?.headerFields[.authorization] == "Bearer logged-in")
+    }
+
     @Test("in isolation: the token goes in the configured field and format; no token means no field")
     func isolated() async throws {
         struct Fixed: TokenProvider {

@@ -124,6 +124,35 @@ struct CacheStageTests {
         #expect(bodies.contains(try #require(writer.entry(for: key)?.entry.body)))
     }
 
+    @Test("a newer version too large for a tier removes the older one there; an invalidation during a fetch is not undone")
+    func staleVersions() async throws {
+        let directory = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cache = try ResponseCache(memoryBudget: 1_000, directory: directory)
+        let key = CacheKey(serviceID: "users", endpoint: "x", identity: "k")
+        cache.store(CachedResponse(key: key, status: 200, headerFields: [:], body: Data("small".utf8)))
+        let large = Data(repeating: UInt8(ascii: "L"), count: 5_000)
+        cache.store(CachedResponse(key: key, status: 200, headerFields: [:], body: large))
+        let found = try #require(cache.entry(for: key))
+        #expect(found.entry.body == large)
+        #expect(found.source == .diskCache)
+
+        let gate = Locked(false)
+        let transport = MockTransport { _, _ in
+            while !gate.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(2)) }
+            return Response(status: .ok, body: Data("stale".utf8))
+        }
+        let memoryOnly = try ResponseCache()
+        let client = try makeClient(stages: [CacheStage(cache: memoryOnly)], transport: transport)
+        let fetch = Task { try await client.send(.users, .get, "/a", options: Self.options(.cacheElseNetwork(maxAge: .seconds(60)))) }
+        for _ in 0..<2500 where transport.requests.isEmpty { try await Task.sleep(for: .milliseconds(2)) }
+        memoryOnly.invalidateAll()
+        gate.withLock { $0 = true }
+        #expect(try await fetch.value.value.bodyText == "stale")
+        let again = try await client.send(.users, .get, "/a", options: Self.options(.cacheElseNetwork(maxAge: .seconds(60))))
+        #expect(again.source == .network)
+    }
+
     @Test("network else cache falls back to the stored response when the network fails, and only then")
     func offlineFallback() async throws {
         let online = Locked(true)

@@ -129,6 +129,43 @@ struct RequestControlTests {
         #expect(transport.requests.count == 1)
     }
 
+    @Test("a call that arrives just after the last waiter of an identical call left starts afresh instead of sharing its cancellation")
+    func abandonedFlightIsNotJoined() async throws {
+        let gate = Locked(false)
+        let transport = MockTransport { _, _ in
+            while !gate.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(2)) }
+            return Response(status: .ok, body: Data("{}".utf8))
+        }
+        let client = try makeClient(transport: transport)
+        var coalescing = CallOptions()
+        coalescing.sameRequest = .coalesce
+        let options = coalescing
+        let first = Task { () async -> SwitchyardError.Code? in
+            do throws(SwitchyardError) { _ = try await client.send(.users, .get, "/a", options: options); return nil } catch { return error.code }
+        }
+        await Self.waitUntil { client.callsInFlight.count == 1 }
+        client.cancelAll()
+        let second = Task { try await client.send(.users, .get, "/a", options: options) }
+        #expect(await first.value == .cancelled)
+        gate.withLock { $0 = true }
+        #expect(try await second.value.status == .ok)
+    }
+
+    @Test("calls that differ in header fields or deadline never share a response")
+    func identityIncludesHowItAsks() async throws {
+        let transport = Self.slow(.milliseconds(100))
+        let client = try makeClient(transport: transport)
+        func options(_ user: String) -> CallOptions {
+            var options = CallOptions(headerFields: [HTTPField.Name("X-User")!: user])
+            options.sameRequest = .coalesce
+            return options
+        }
+        async let ada = client.send(.users, .get, "/me", options: options("ada"))
+        async let lin = client.send(.users, .get, "/me", options: options("lin"))
+        _ = try await (ada, lin)
+        #expect(transport.requests.count == 2)
+    }
+
     @Test("cancel previous and refuse new")
     func otherPolicies() async throws {
         let transport = Self.slow(.milliseconds(200))
