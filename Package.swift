@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "SwitchyardSampleBackend", targets: ["SwitchyardSampleBackend"]),
         .library(name: "SwitchyardCrypto", targets: ["SwitchyardCrypto"]),
         .library(name: "SwitchyardTelemetry", targets: ["SwitchyardTelemetry"]),
+        .library(name: "SwitchyardURLSession", targets: ["SwitchyardURLSession"]),
         .executable(name: "switchyard-demo", targets: ["SwitchyardDemo"]),
     ],
     dependencies: [
@@ -66,6 +67,12 @@ let package = Package(
         .target(
             name: "SwitchyardCrypto",
             dependencies: ["Switchyard", "COpenSSL"],
+            swiftSettings: swiftSettings
+        ),
+        // A second transport over URLSession (FoundationNetworking on Linux).
+        .target(
+            name: "SwitchyardURLSession",
+            dependencies: ["Switchyard", .product(name: "HTTPTypes", package: "swift-http-types")],
             swiftSettings: swiftSettings
         ),
         // Metrics (swift-metrics) and tracing (swift-distributed-tracing, W3C trace context) stages.
@@ -117,7 +124,7 @@ let package = Package(
             name: "SwitchyardAsyncHTTPClientTests",
             dependencies: [
                 "Switchyard", "SwitchyardAsyncHTTPClient", "SwitchyardCrypto", "SwitchyardSampleBackend", "SwitchyardTesting",
-                "SwitchyardTelemetry",
+                "SwitchyardTelemetry", "SwitchyardURLSession",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),

@@ -1,0 +1,159 @@
+public import Switchyard
+import Foundation
+import HTTPTypes
+
+/// A conformance suite any ``Switchyard/Transport`` can run: the behaviours the pipeline relies on,
+/// checked against a server that implements the sample backend's utility routes (`/echo`,
+/// `/status/{code}`, `/delay/{ms}`, `/close`) — start `SampleBackend` and pass its base URL.
+///
+/// ```swift
+/// let outcomes = await TransportConformance(baseURL: backend.baseURL).run(MyTransport())
+/// #expect(outcomes.filter { !$0.passed }.isEmpty)
+/// ```
+///
+/// A case a transport cannot support can be skipped by name (``run(_:skipping:)``); the outcome then
+/// says so, so the gap is visible rather than silent.
+public struct TransportConformance: Sendable {
+    /// One case's result.
+    public struct Outcome: Sendable, CustomStringConvertible {
+        /// The case's name.
+        public let name: String
+        /// Whether it passed (a skipped case did not).
+        public let passed: Bool
+        /// Why it failed, or that it was skipped.
+        public let detail: String
+
+        /// `✔ name` or `✘ name: detail`.
+        public var description: String { passed ? "✔ \(name)" : "✘ \(name): \(detail)" }
+    }
+
+    /// The names of the cases, in the order they run.
+    public static let caseNames = [
+        "get-echo", "post-body-round-trip", "header-fields-both-ways", "error-status-is-a-response", "head-has-no-body",
+        "large-body-round-trip", "timeout-is-typed", "cancellation-is-typed", "connection-refused-is-typed", "closed-connection-is-typed",
+        "reports-start-and-download",
+    ]
+
+    /// The server's base URL, such as `http://127.0.0.1:8080`.
+    public let baseURL: String
+
+    /// Creates the suite.
+    public init(baseURL: String) {
+        self.baseURL = baseURL
+    }
+
+    /// Runs every case not in `skipping` and returns all outcomes, in ``caseNames`` order.
+    public func run(_ transport: any Transport, skipping: Set<String> = []) async -> [Outcome] {
+        var outcomes: [Outcome] = []
+        for name in Self.caseNames {
+            if skipping.contains(name) {
+                outcomes.append(Outcome(name: name, passed: false, detail: "skipped: the transport does not support it"))
+                continue
+            }
+            do {
+                try await check(name, transport)
+                outcomes.append(Outcome(name: name, passed: true, detail: ""))
+            } catch {
+                outcomes.append(Outcome(name: name, passed: false, detail: "\(error)"))
+            }
+        }
+        return outcomes
+    }
+
+    private struct Failed: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    private struct Echo: Decodable {
+        let method: String
+        let uri: String
+        let headers: [String: String]
+        let body: String?
+        let bodyBase64: String?
+    }
+
+    private func request(_ method: HTTPRequest.Method, _ target: String, fields: HTTPFields = [:], body: Data? = nil, base: String? = nil) throws -> Request {
+        guard let url = URL(string: (base ?? baseURL) + target), let request = Request(method: method, url: url, headerFields: fields, body: body) else {
+            throw Failed(description: "cannot make a request for \(target)")
+        }
+        return request
+    }
+
+    private func context(timeout: Duration = .seconds(10)) -> CallContext {
+        CallContext(serviceID: ServiceID("conformance")!, endpointName: "conformance", timeout: timeout)
+    }
+
+    private func expect(_ condition: Bool, _ message: @autoclosure () -> String) throws {
+        if !condition { throw Failed(description: message()) }
+    }
+
+    private func expectError(_ code: SwitchyardError.Code, _ body: () async throws -> Void) async throws {
+        do {
+            try await body()
+        } catch let error as SwitchyardError {
+            try expect(error.code == code, "expected \(code), got \(error.code): \(error.message)")
+            return
+        } catch {
+            throw Failed(description: "expected a SwitchyardError \(code), got \(type(of: error)): \(error)")
+        }
+        throw Failed(description: "expected \(code), but the call succeeded")
+    }
+
+    private func echo(_ response: Response) throws -> Echo {
+        do { return try JSONDecoder().decode(Echo.self, from: response.body) } catch {
+            throw Failed(description: "the echo is not JSON: \(String(decoding: response.body.prefix(200), as: UTF8.self))")
+        }
+    }
+
+    private func check(_ name: String, _ transport: any Transport) async throws {
+        switch name {
+        case "get-echo":
+            let response = try await transport.send(try request(.get, "/echo/a%20b?x=1&y=%C3%A9"), context: context())
+            try expect(response.status == .ok, "status \(response.status.code)")
+            let echo = try echo(response)
+            try expect(echo.method == "GET" && echo.uri == "/echo/a%20b?x=1&y=%C3%A9", "the server saw \(echo.method) \(echo.uri)")
+        case "post-body-round-trip":
+            let body = Data("{\"name\":\"张衡\",\"n\":1}".utf8)
+            let response = try await transport.send(try request(.post, "/echo", fields: [.contentType: "application/json"], body: body), context: context())
+            let echo = try echo(response)
+            try expect(echo.method == "POST" && echo.body == String(decoding: body, as: UTF8.self), "the server saw \(echo.method) \(echo.body ?? "no body")")
+        case "header-fields-both-ways":
+            let response = try await transport.send(try request(.get, "/echo", fields: [HTTPField.Name("X-Conformance")!: "yes"]), context: context())
+            try expect(try echo(response).headers["x-conformance"] == "yes", "the header did not reach the server")
+            try expect(response.headerFields[.contentType]?.hasPrefix("application/json") == true, "no Content-Type in the response")
+        case "error-status-is-a-response":
+            let response = try await transport.send(try request(.get, "/status/503"), context: context())
+            try expect(response.status.code == 503 && !response.body.isEmpty, "expected a 503 response with a body, got \(response.status.code)")
+        case "head-has-no-body":
+            let response = try await transport.send(try request(.head, "/echo"), context: context())
+            try expect(response.status == .ok && response.body.isEmpty, "HEAD answered \(response.status.code) with \(response.body.count) bytes")
+        case "large-body-round-trip":
+            let body = Data((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+            let response = try await transport.send(try request(.post, "/echo", fields: [.contentType: "application/octet-stream"], body: body), context: context())
+            try expect(try echo(response).bodyBase64 == body.base64EncodedString(), "the 1 MiB body did not round-trip")
+        case "timeout-is-typed":
+            try await expectError(.timeout) { _ = try await transport.send(try request(.get, "/delay/3000"), context: context(timeout: .milliseconds(200))) }
+        case "cancellation-is-typed":
+            let call = Task { try await transport.send(try request(.get, "/delay/3000"), context: context()) }
+            try await Task.sleep(for: .milliseconds(100))
+            call.cancel()
+            try await expectError(.cancelled) { _ = try await call.value }
+        case "connection-refused-is-typed":
+            try await expectError(.transport) { _ = try await transport.send(try request(.get, "/", base: "http://127.0.0.1:1"), context: context()) }
+        case "closed-connection-is-typed":
+            try await expectError(.transport) { _ = try await transport.send(try request(.get, "/close"), context: context()) }
+        case "reports-start-and-download":
+            let events = EventRecorder()
+            var observed = context()
+            observed.transferObserver = TransferObserver(
+                started: { events.record("started") },
+                received: { progress in events.record("received \(progress.completed)") }
+            )
+            let response = try await transport.send(try request(.get, "/echo"), context: observed)
+            try expect(events.events.first == "started", "no start reported: \(events.events)")
+            try expect(events.events.last == "received \(response.body.count)", "the last download progress is not the whole body: \(events.events)")
+        default:
+            throw Failed(description: "unknown case")
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import Testing
+import Switchyard
+import SwitchyardAsyncHTTPClient
+import SwitchyardSampleBackend
+import SwitchyardTesting
+import SwitchyardURLSession
+
+/// Both transports against the conformance suite that ships in SwitchyardTesting.
+@Suite("Transport conformance")
+struct TransportConformanceTests {
+    @Test("AsyncHTTPClientTransport passes every case")
+    func asyncHTTPClient() async throws {
+        let backend = try await SampleBackend.start()
+        let outcomes = await TransportConformance(baseURL: backend.baseURL).run(AsyncHTTPClientTransport())
+        #expect(outcomes.count == TransportConformance.caseNames.count)
+        for outcome in outcomes { #expect(outcome.passed, "\(outcome)") }
+        try await backend.shutdown()
+    }
+
+    @Test("URLSessionTransport passes every case")
+    func urlSession() async throws {
+        let backend = try await SampleBackend.start()
+        let outcomes = await TransportConformance(baseURL: backend.baseURL).run(URLSessionTransport())
+        #expect(outcomes.count == TransportConformance.caseNames.count)
+        for outcome in outcomes { #expect(outcome.passed, "\(outcome)") }
+        try await backend.shutdown()
+    }
+}
