@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "SwitchyardCrypto", targets: ["SwitchyardCrypto"]),
         .library(name: "SwitchyardTelemetry", targets: ["SwitchyardTelemetry"]),
         .library(name: "SwitchyardURLSession", targets: ["SwitchyardURLSession"]),
+        .library(name: "SwitchyardMultipart", targets: ["SwitchyardMultipart"]),
         .executable(name: "switchyard-demo", targets: ["SwitchyardDemo"]),
     ],
     dependencies: [
@@ -29,6 +30,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.1.0"),
         .package(url: "https://github.com/swift-otel/swift-w3c-trace-context.git", from: "1.0.0"),
+        .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.0"),
     ],
     targets: [
         // Core: swift-http-types and swift-log only.
@@ -67,6 +69,17 @@ let package = Package(
         .target(
             name: "SwitchyardCrypto",
             dependencies: ["Switchyard", "COpenSSL"],
+            swiftSettings: swiftSettings
+        ),
+        // multipart/form-data bodies, serialised by vapor/multipart-kit.
+        .target(
+            name: "SwitchyardMultipart",
+            dependencies: [
+                "Switchyard",
+                .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
         // A second transport over URLSession (FoundationNetworking on Linux).
@@ -124,7 +137,7 @@ let package = Package(
             name: "SwitchyardAsyncHTTPClientTests",
             dependencies: [
                 "Switchyard", "SwitchyardAsyncHTTPClient", "SwitchyardCrypto", "SwitchyardSampleBackend", "SwitchyardTesting",
-                "SwitchyardTelemetry", "SwitchyardURLSession",
+                "SwitchyardTelemetry", "SwitchyardURLSession", "SwitchyardMultipart",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
