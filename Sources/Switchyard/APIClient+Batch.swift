@@ -41,13 +41,13 @@ extension APIClient {
     public func batch<Output: Sendable>(
         _ calls: [GroupCall<Output>], mode: BatchMode = .collectAll, scope: RequestScope? = nil, observer: GroupObserver = GroupObserver()
     ) async -> [Result<Output, SwitchyardError>] {
-        let batchScope = RequestScope()
-        defer { withExtendedLifetime(batchScope) {} }  // the calls hold it weakly; it must outlive them
-        // Releasing or cancelling the caller's scope cancels the batch's calls; it is held weakly.
-        let outer = WeakScope(scope: scope)
-        let relay = RequestID.next()
-        outer.scope?.add(relay) { batchScope.cancelAll() }
-        defer { outer.scope?.remove(relay) }
+        // Cancelling or releasing the caller's scope cancels the group's calls; the calls hold the
+        // group's scope weakly, so it must live until the group ends.
+        let (batchScope, unlink) = RequestScope.child(of: scope)
+        defer {
+            unlink()
+            withExtendedLifetime(batchScope) {}
+        }
         var options = CallOptions()
         options.scope = batchScope
         observer.willStart?(calls.count)

@@ -29,13 +29,9 @@ public struct CacheKey: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// The key of `request` made for `context`.
     public static func of(_ request: Request, context: CallContext, excluding excluded: Set<String>) -> CacheKey {
-        let pairs = (request.query ?? "").split(separator: "&").compactMap { pair -> String? in
-            let name = pair.firstIndex(of: "=").map { pair[..<$0] } ?? pair
-            return excluded.contains(PercentEncoding.decode(name).lowercased()) ? nil : String(pair)
-        }
         let identity = [
             context.environment.description, request.method.rawValue, request.head.authority ?? "", String(request.pathWithoutQuery),
-            pairs.sorted().joined(separator: "&"),
+            request.canonicalQuery(excluding: excluded),
         ].joined(separator: "\n")
         return CacheKey(serviceID: context.serviceID.rawValue, endpoint: context.endpointName, identity: identity)
     }

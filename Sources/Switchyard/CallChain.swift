@@ -42,12 +42,13 @@ public struct CallChain<Value: Sendable>: Sendable {
     ///
     /// - Throws: the first failing step's error; later steps do not run.
     public func run(scope: RequestScope? = nil, observer: GroupObserver = GroupObserver()) async throws(SwitchyardError) -> Value {
-        let chainScope = RequestScope()
-        defer { withExtendedLifetime(chainScope) {} }  // the steps hold it weakly; it must outlive them
-        let outer = WeakScope(scope: scope)  // held weakly, so that its owner can release it
-        let relay = RequestID.next()
-        outer.scope?.add(relay) { chainScope.cancelAll() }
-        defer { outer.scope?.remove(relay) }
+        // Cancelling or releasing the caller's scope cancels the group's calls; the calls hold the
+        // group's scope weakly, so it must live until the group ends.
+        let (chainScope, unlink) = RequestScope.child(of: scope)
+        defer {
+            unlink()
+            withExtendedLifetime(chainScope) {}
+        }
         var options = CallOptions()
         options.scope = chainScope
         let total = steps

@@ -87,6 +87,15 @@ public struct Request: Sendable {
         }
     }
 
+    /// The query's `name=value` pairs sorted, with the names in `excluded` (lower-cased, compared after
+    /// percent-decoding) left out: the canonical query of cache keys and same-request identities.
+    func canonicalQuery(excluding excluded: Set<String>) -> String {
+        (query ?? "").split(separator: "&").filter { pair in
+            let name = pair.firstIndex(of: "=").map { pair[..<$0] } ?? pair
+            return !excluded.contains(PercentEncoding.decode(name).lowercased())
+        }.map(String.init).sorted().joined(separator: "&")
+    }
+
     /// The absolute URL this request is addressed to, when it can be formed.
     public var url: URL? {
         guard let scheme = head.scheme, let authority = head.authority else { return nil }

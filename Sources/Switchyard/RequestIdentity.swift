@@ -7,11 +7,7 @@ import Foundation
 enum RequestIdentity {
     static func key(spec: CallSpec, request: Request, context: CallContext, options: CallOptions, volatile: Set<String>) -> String {
         var parts = [spec.service.rawValue.lowercased(), context.environment.description, request.method.rawValue, String(request.pathWithoutQuery)]
-        let queryPairs = (request.query ?? "").split(separator: "&").compactMap { pair -> String? in
-            let name = pair.firstIndex(of: "=").map { pair[..<$0] } ?? pair
-            return volatile.contains(PercentEncoding.decode(name).lowercased()) ? nil : String(pair)
-        }
-        parts.append(queryPairs.sorted().joined(separator: "&"))
+        parts.append(request.canonicalQuery(excluding: volatile))
         var parameterText: [UInt8] = []
         let kept = Parameters(spec.parameters.filter { !volatile.contains($0.name.lowercased()) }.map { ($0.name, $0.value) })
         try? JSONValueWriter.append(.object(kept), name: "", sortingKeys: true, to: &parameterText)

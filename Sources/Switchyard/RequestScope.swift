@@ -36,6 +36,16 @@ public final class RequestScope: Sendable {
         for cancel in state.withLock({ Array($0.calls.values) }) { cancel() }
     }
 
+    /// A scope for a group of calls (a batch, a chain) that is cancelled whenever `parent` is. The
+    /// parent is held weakly, so its owner can still release it; call `unlink` when the group ends.
+    static func child(of parent: RequestScope?) -> (scope: RequestScope, unlink: @Sendable () -> Void) {
+        let child = RequestScope()
+        let weakParent = WeakScope(scope: parent)
+        let link = RequestID.next()
+        weakParent.scope?.add(link) { [weak child] in child?.cancelAll() }
+        return (child, { weakParent.scope?.remove(link) })
+    }
+
     /// Adds a call; returns `false` (and cancels it) when the scope is already cancelled.
     func add(_ id: RequestID, cancel: @escaping @Sendable () -> Void) {
         let admitted = state.withLock { state in

@@ -18,6 +18,8 @@ public final class ResponseCache: Sendable {
     private struct Versions {
         var epoch: UInt64 = 0
         var generations: [CacheKey: UInt64] = [:]
+
+        func of(_ key: CacheKey) -> Version { Version(epoch: epoch, generation: generations[key] ?? 0) }
     }
 
     private let versions = Mutex(Versions())
@@ -29,7 +31,7 @@ public final class ResponseCache: Sendable {
     }
 
     func version(of key: CacheKey) -> Version {
-        versions.withLock { Version(epoch: $0.epoch, generation: $0.generations[key] ?? 0) }
+        versions.withLock { $0.of(key) }
     }
 
     /// Creates a cache.
@@ -59,7 +61,7 @@ public final class ResponseCache: Sendable {
         let before = version(of: key)
         guard let entry = disk?.entry(for: key) else { return nil }
         versions.withLock { versions in
-            guard Version(epoch: versions.epoch, generation: versions.generations[key] ?? 0) == before else { return }
+            guard versions.of(key) == before else { return }
             memory.store(entry)
         }
         return (entry, .diskCache)
@@ -77,7 +79,7 @@ public final class ResponseCache: Sendable {
     @discardableResult
     func store(_ entry: CachedResponse, ifUnchangedSince version: Version) -> Bool {
         let unchanged = versions.withLock { versions in
-            guard Version(epoch: versions.epoch, generation: versions.generations[entry.key] ?? 0) == version else { return false }
+            guard versions.of(entry.key) == version else { return false }
             versions.generations[entry.key, default: 0] += 1
             return true
         }

@@ -138,10 +138,7 @@ struct CacheStageTests {
         #expect(found.source == .diskCache)
 
         let gate = Locked(false)
-        let transport = MockTransport { _, _ in
-            while !gate.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(2)) }
-            return Response(status: .ok, body: Data("stale".utf8))
-        }
+        let transport = gatedTransport(gate, body: "stale")
         let memoryOnly = try ResponseCache()
         let client = try makeClient(stages: [CacheStage(cache: memoryOnly)], transport: transport)
         let fetch = Task { try await client.send(.users, .get, "/a", options: Self.options(.cacheElseNetwork(maxAge: .seconds(60)))) }

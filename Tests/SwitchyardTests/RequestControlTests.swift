@@ -18,10 +18,7 @@ struct RequestControlTests {
     func cancelBySelectors() async throws {
         // The transport holds every call until the test opens the gate (or the call is cancelled).
         let gate = Locked(false)
-        let client = try makeClient(transport: MockTransport { _, _ in
-            while !gate.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(2)) }
-            return Response(status: .ok, body: Data("{}".utf8))
-        })
+        let client = try makeClient(transport: gatedTransport(gate))
         let tagged = RequestTag("feed")
         let results = Locked<[String: SwitchyardError.Code]>([:])
         await withTaskGroup(of: Void.self) { group in
@@ -108,10 +105,7 @@ struct RequestControlTests {
     @Test("a coalesced follower can be cancelled alone; the shared call goes on for the others")
     func coalescedCancellation() async throws {
         let gate = Locked(false)
-        let transport = MockTransport { _, _ in
-            while !gate.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(2)) }
-            return Response(status: .ok, body: Data("{}".utf8))
-        }
+        let transport = gatedTransport(gate)
         let client = try makeClient(transport: transport)
         var coalescing = CallOptions()
         coalescing.sameRequest = .coalesce
@@ -132,10 +126,7 @@ struct RequestControlTests {
     @Test("a call that arrives just after the last waiter of an identical call left starts afresh instead of sharing its cancellation")
     func abandonedFlightIsNotJoined() async throws {
         let gate = Locked(false)
-        let transport = MockTransport { _, _ in
-            while !gate.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(2)) }
-            return Response(status: .ok, body: Data("{}".utf8))
-        }
+        let transport = gatedTransport(gate)
         let client = try makeClient(transport: transport)
         var coalescing = CallOptions()
         coalescing.sameRequest = .coalesce

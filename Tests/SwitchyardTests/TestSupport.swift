@@ -81,3 +81,12 @@ final class Locked<Value: Sendable>: Sendable {
         try mutex.withLock { try body(&$0) }
     }
 }
+
+/// A transport that holds every call until `gate` is set (or the call is cancelled), then answers
+/// 200 with `body` — so tests control what is in flight without relying on timing.
+func gatedTransport(_ gate: Locked<Bool>, body: String = "{}") -> MockTransport {
+    MockTransport { _, _ in
+        while !gate.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(2)) }
+        return Response(status: .ok, body: Data(body.utf8))
+    }
+}
