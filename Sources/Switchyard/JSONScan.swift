@@ -56,4 +56,46 @@ enum JSONScan {
         if !inner.contains(UInt8(ascii: "\\")) { return String(decoding: inner, as: UTF8.self) }
         return (try? JSONDecoder().decode(String.self, from: Data(bytes[range]))) ?? String(decoding: inner, as: UTF8.self)
     }
+
+    /// What ``rewritingMembers(_:_:)`` does with one object member.
+    enum MemberRewrite {
+        /// Copy it as it is.
+        case keep
+        /// Write it under another name.
+        case rename(String)
+        /// Keep the name, replace the whole value with these bytes.
+        case replaceValue([UInt8])
+    }
+
+    /// `bytes` copied with every object member, at any depth, passed through `rewrite` by its decoded
+    /// name; everything else (values, strings that are not names) is copied byte for byte.
+    static func rewritingMembers(_ bytes: [UInt8], _ rewrite: (String) -> MemberRewrite) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count + 16)
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "\"") else {
+                output.append(bytes[index])
+                index += 1
+                continue
+            }
+            let end = endOfString(bytes, from: index)
+            let colon = skipSpace(bytes, from: end)
+            let action: MemberRewrite = colon < bytes.count && bytes[colon] == UInt8(ascii: ":") ? rewrite(stringValue(bytes, index..<end)) : .keep
+            switch action {
+            case .keep:
+                output.append(contentsOf: bytes[index..<end])
+                index = end
+            case .rename(let name):
+                JSONValueWriter.appendString(name, to: &output)
+                index = end
+            case .replaceValue(let value):
+                output.append(contentsOf: bytes[index..<end])
+                output.append(UInt8(ascii: ":"))
+                output.append(contentsOf: value)
+                index = endOfValue(bytes, from: skipSpace(bytes, from: colon + 1))
+            }
+        }
+        return output
+    }
 }

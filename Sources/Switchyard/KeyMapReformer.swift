@@ -28,27 +28,7 @@ public struct KeyMapReformer<Output: Decodable & Sendable>: Reformer, @unchecked
     /// `json` with member names renamed by `keyMap`, at every depth.
     public static func renaming(_ json: Data, _ keyMap: [String: String]) -> Data {
         guard !keyMap.isEmpty else { return json }
-        let bytes = [UInt8](json)
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count + 16)
-        var index = 0
-        while index < bytes.count {
-            guard bytes[index] == UInt8(ascii: "\"") else {
-                output.append(bytes[index])
-                index += 1
-                continue
-            }
-            let end = JSONScan.endOfString(bytes, from: index)
-            let after = JSONScan.skipSpace(bytes, from: end)
-            if after < bytes.count, bytes[after] == UInt8(ascii: ":"),
-                let renamed = keyMap[JSONScan.stringValue(bytes, index..<end)]
-            {
-                JSONValueWriter.appendString(renamed, to: &output)
-            } else {
-                output.append(contentsOf: bytes[index..<end])
-            }
-            index = end
-        }
+        let output = JSONScan.rewritingMembers([UInt8](json)) { name in keyMap[name].map(JSONScan.MemberRewrite.rename) ?? .keep }
         return Data(output)
     }
 }

@@ -73,36 +73,8 @@ public struct Redaction: Sendable {
     /// kept as it was. Malformed input is scanned as far as it goes, never trusted to hide less.
     public func redactJSON(_ json: Data) -> String {
         guard !nameFragments.isEmpty else { return String(decoding: json, as: UTF8.self) }
-        let bytes = [UInt8](json)
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count)
         let quotedReplacement = Array(("\"" + replacement + "\"").utf8)
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            guard byte == UInt8(ascii: "\"") else {
-                output.append(byte)
-                index += 1
-                continue
-            }
-            let end = JSONScan.endOfString(bytes, from: index)
-            output.append(contentsOf: bytes[index..<end])
-            var after = JSONScan.skipSpace(bytes, from: end)
-            guard after < bytes.count, bytes[after] == UInt8(ascii: ":") else {
-                index = end
-                continue
-            }
-            // A member name: hide its value if the name is secret.
-            let name = JSONScan.stringValue(bytes, index..<end)
-            guard isSensitive(name) else {
-                index = end
-                continue
-            }
-            output.append(UInt8(ascii: ":"))
-            after = JSONScan.skipSpace(bytes, from: after + 1)
-            output.append(contentsOf: quotedReplacement)
-            index = JSONScan.endOfValue(bytes, from: after)
-        }
+        let output = JSONScan.rewritingMembers([UInt8](json)) { name in isSensitive(name) ? .replaceValue(quotedReplacement) : .keep }
         return String(decoding: output, as: UTF8.self)
     }
 }
