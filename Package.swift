@@ -105,6 +105,7 @@ let package = Package(
             name: "SwitchyardSampleBackend",
             dependencies: [
                 "SwitchyardCrypto",
+                .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

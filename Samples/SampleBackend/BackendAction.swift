@@ -8,4 +8,6 @@ enum BackendAction {
     case respondAfter(TimeAmount, BackendResponse)
     /// Close the connection without writing anything.
     case closeConnection
+    /// Write a large response chunk by chunk as the socket accepts it.
+    case stream(BlobStream)
 }

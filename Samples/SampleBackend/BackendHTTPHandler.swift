@@ -17,7 +17,18 @@ final class BackendHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         case idle
         case receiving(HTTPRequestHead, ByteBuffer)
         case oversized(HTTPRequestHead)
+        /// An upload streamed through a receiver instead of collected.
+        case uploading(HTTPRequestHead, UploadReceiver)
     }
+
+    /// A large response being written as the socket accepts it.
+    private struct Streaming {
+        let stream: BlobStream
+        let head: HTTPRequestHead
+        var position: Int64
+    }
+
+    private var streaming: Streaming?
 
     private var state = State.idle
     private var pendingDelay: Scheduled<Void>?
@@ -32,6 +43,10 @@ final class BackendHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .head(let head):
             self.receiveHead(head, context: context)
         case .body(var chunk):
+            if case .uploading(_, let receiver) = self.state {
+                receiver.receive(chunk)
+                return
+            }
             guard case .receiving(let head, var body) = self.state else { return }
             self.state = .idle  // drop the stored reference so appending does not copy the buffer
             if body.readableBytes + chunk.readableBytes > Self.maxBodyBytes {
@@ -50,6 +65,9 @@ final class BackendHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             switch finished {
             case .idle:
                 return
+            case .uploading(let head, let receiver):
+                self.server.recordRequest()
+                self.write(receiver.finish(), for: head, context: context)
             case .oversized(let head):
                 self.server.recordRequest()
                 let message = "request body exceeds \(Self.maxBodyBytes) bytes"
@@ -65,6 +83,7 @@ final class BackendHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         self.pendingDelay?.cancel()
         self.pendingDelay = nil
         self.state = .idle
+        self.streaming = nil
         context.fireChannelInactive()
     }
 
@@ -72,13 +91,27 @@ final class BackendHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         context.close(promise: nil)
     }
 
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable { self.pump(context: context) }
+        context.fireChannelWritabilityChanged()
+    }
+
     private func receiveHead(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
+        if FilesModule.isUpload(head) {
+            self.state = .uploading(head, UploadReceiver(head: head))
+            self.continueIfExpected(head, context: context)
+            return
+        }
         let declaredLength = head.headers.first(name: "content-length").flatMap { Int($0) } ?? 0
         if declaredLength > Self.maxBodyBytes {
             self.state = .oversized(head)
             return
         }
         self.state = .receiving(head, ByteBuffer())
+        self.continueIfExpected(head, context: context)
+    }
+
+    private func continueIfExpected(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
         if head.headers.first(name: "expect")?.lowercased() == "100-continue" {
             let interim = HTTPResponseHead(version: head.version, status: .continue)
             context.writeAndFlush(Self.wrapOutboundOut(.head(interim)), promise: nil)
@@ -96,6 +129,51 @@ final class BackendHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             }
         case .closeConnection:
             context.close(promise: nil)
+        case .stream(let stream):
+            var headers = HTTPHeaders(stream.headers)
+            headers.add(name: "content-length", value: String(stream.end - stream.start))
+            if !head.isKeepAlive { headers.add(name: "connection", value: "close") }
+            context.write(Self.wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: stream.status, headers: headers))), promise: nil)
+            if head.method == .HEAD {
+                self.finishResponse(for: head, context: context)
+                return
+            }
+            self.streaming = Streaming(stream: stream, head: head, position: stream.start)
+            self.pump(context: context)
+        }
+    }
+
+    /// Writes chunks of the streaming response while the channel is writable; resumes from
+    /// `channelWritabilityChanged` when the socket has drained.
+    private func pump(context: ChannelHandlerContext) {
+        guard var streaming = self.streaming else { return }
+        let stop = streaming.stream.stop
+        while streaming.position < stop, context.channel.isWritable {
+            let chunk = streaming.stream.chunk(at: streaming.position, allocator: context.channel.allocator)
+            streaming.position += Int64(chunk.readableBytes)
+            context.write(Self.wrapOutboundOut(.body(.byteBuffer(chunk))), promise: nil)
+        }
+        self.streaming = streaming
+        guard streaming.position >= stop else {
+            context.flush()
+            return
+        }
+        self.streaming = nil
+        if stop < streaming.stream.end {
+            // Asked to break off mid-way: send what came before the drop point, then close.
+            let channel = context.channel
+            context.writeAndFlush(Self.wrapOutboundOut(.body(.byteBuffer(ByteBuffer())))).whenComplete { _ in channel.close(promise: nil) }
+            return
+        }
+        self.finishResponse(for: streaming.head, context: context)
+    }
+
+    private func finishResponse(for head: HTTPRequestHead, context: ChannelHandlerContext) {
+        if head.isKeepAlive {
+            context.writeAndFlush(Self.wrapOutboundOut(.end(nil)), promise: nil)
+        } else {
+            let channel = context.channel
+            context.writeAndFlush(Self.wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
         }
     }
 

@@ -9,6 +9,7 @@ enum BackendRouter {
             case "catalog-api": CatalogModule.route(request, segments: segments.dropFirst()).map(BackendAction.respond)
             case "vault-api": VaultModule.route(request, segments: segments.dropFirst()).map(BackendAction.respond)
             case "shop-api": ShopModule.route(request, segments: segments.dropFirst(), state: state).map(BackendAction.respond)
+            case "files": FilesModule.route(request, segments: segments)
             default: ControlRoutes.route(request, segments: segments, state: state) ?? UtilityRoutes.route(request, segments: segments)
             }
         return answer ?? .respond(.noRoute(for: request))

@@ -150,7 +150,8 @@ public struct APIClient: Sendable {
     ///   - method: the HTTP method.
     ///   - path: the path template, such as `/users/{id}`.
     ///   - pathParameters: values for the placeholders.
-    ///   - parameters: parameters for the query or body.
+    ///   - parameters: parameters for the query or body (the query when there is an explicit body).
+    ///   - body: an explicit body (JSON, bytes, a streamed file or multipart form).
     ///   - headerFields: header fields for this call.
     ///   - encoding: where parameters go; `nil` for the service's default.
     ///   - options: further adjustments.
@@ -158,12 +159,12 @@ public struct APIClient: Sendable {
     /// - Throws: ``SwitchyardError``.
     public func send(
         _ service: ServiceID, _ method: HTTPRequest.Method, _ path: String,
-        pathParameters: [String: String] = [:], parameters: Parameters = [:], headerFields: HTTPFields = [:],
+        pathParameters: [String: String] = [:], parameters: Parameters = [:], body: RequestBody? = nil, headerFields: HTTPFields = [:],
         encoding: ParameterEncoding? = nil, options: CallOptions? = nil
     ) async throws(SwitchyardError) -> CallResult<Response> {
         try await send(
             DynamicEndpoint<Response>(
-                service: service, method: method, path: path, pathParameters: pathParameters, parameters: parameters,
+                service: service, method: method, path: path, pathParameters: pathParameters, parameters: parameters, body: body,
                 headerFields: headerFields, encoding: encoding
             ),
             options: options
@@ -177,7 +178,8 @@ public struct APIClient: Sendable {
     ///   - method: the HTTP method.
     ///   - path: the path template, such as `/users/{id}`.
     ///   - pathParameters: values for the placeholders.
-    ///   - parameters: parameters for the query or body.
+    ///   - parameters: parameters for the query or body (the query when there is an explicit body).
+    ///   - body: an explicit body (JSON, bytes, a streamed file or multipart form).
     ///   - headerFields: header fields for this call.
     ///   - encoding: where parameters go; `nil` for the service's default.
     ///   - options: further adjustments.
@@ -186,12 +188,12 @@ public struct APIClient: Sendable {
     /// - Throws: ``SwitchyardError``.
     public func send<Output: Decodable & Sendable>(
         _ service: ServiceID, _ method: HTTPRequest.Method, _ path: String,
-        pathParameters: [String: String] = [:], parameters: Parameters = [:], headerFields: HTTPFields = [:],
+        pathParameters: [String: String] = [:], parameters: Parameters = [:], body: RequestBody? = nil, headerFields: HTTPFields = [:],
         encoding: ParameterEncoding? = nil, options: CallOptions? = nil, as type: Output.Type
     ) async throws(SwitchyardError) -> CallResult<Output> {
         try await send(
             DynamicEndpoint<Output>(
-                service: service, method: method, path: path, pathParameters: pathParameters, parameters: parameters,
+                service: service, method: method, path: path, pathParameters: pathParameters, parameters: parameters, body: body,
                 headerFields: headerFields, encoding: encoding, as: type
             ),
             options: options

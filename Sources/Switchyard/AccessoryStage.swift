@@ -53,7 +53,7 @@ public struct AccessoryStage: Middleware {
         }
         if !started.exchange(true, ordering: .relaxed) { sink.yield(.didStart) }
         let duration = ContinuousClock.now - start
-        sink.yield(.didFinish(outcome.map { AccessoryCall.Outcome(status: $0.status, bodySize: $0.body.count, duration: duration) }))
+        sink.yield(.didFinish(outcome.map { AccessoryCall.Outcome(status: $0.status, bodySize: $0.file.map { Int($0.byteCount) } ?? $0.body.count, duration: duration) }))
         sink.finish()
         if let thrown { throw thrown }
         return try outcome.get()

@@ -105,7 +105,7 @@ public struct CacheStage: Middleware {
 
     /// Stores a 2xx response unless the key was written or invalidated while it was fetched.
     private func store(_ response: Response, key: CacheKey, ifUnchangedSince version: ResponseCache.Version) {
-        guard (200...299).contains(response.status.code) else { return }
+        guard (200...299).contains(response.status.code), response.file == nil else { return }
         cache.store(CachedResponse(key: key, status: response.status.code, headerFields: response.headerFields, body: response.body), ifUnchangedSince: version)
     }
 

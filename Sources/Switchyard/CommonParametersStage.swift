@@ -13,7 +13,8 @@ import Foundation
 ///   fields of their own — so a legacy `data={…}` body gets `&appid=…&ts=…` beside it.
 /// - With ``Placement/query`` every common parameter goes to the query string, even on POST (what
 ///   many signed legacy APIs want).
-/// - A body of another type (an upload, text) is left alone and the parameters go to the query.
+/// - A body of another type (an upload, text) or a streamed body (``StreamedBody``) is left alone and
+///   the parameters go to the query.
 ///
 /// **Precedence.** By default the call's own value wins: a common parameter whose name the call
 /// already sends is left out (``Precedence/callWins``). With ``Precedence/commonWins`` the common
@@ -88,7 +89,7 @@ public struct CommonParametersStage: RequestStage {
     private enum Target { case query, form, json }
 
     private func target(for request: Request, context: CallContext) -> Target {
-        guard placement == .byEncoding else { return .query }
+        guard placement == .byEncoding, request.streamedBody == nil else { return .query }
         let contentType = request.headerFields[.contentType]?.lowercased()
         switch context.parameterEncoding.resolved(for: request.method) {
         case .query, .automatic:

@@ -69,6 +69,7 @@ public struct EnvelopeStage: ResponseStage {
 
     /// Checks the envelope and replaces the body with the payload.
     public func process(_ response: inout Response, for request: Request, context: CallContext) async throws {
+        guard response.file == nil else { return }  // a download written to a file carries no envelope
         let members: [String: JSONMembers.Member]
         do {
             members = try JSONMembers.topLevel(of: response.body)

@@ -62,6 +62,8 @@ public struct LoggingStage: Middleware {
             logger.debug("→ headers: \(redaction.render(request.headerFields).joined(separator: "; "))")
             if let body = request.body, !body.isEmpty {
                 logger.debug("→ body: \(preview(body, contentType: request.headerFields[.contentType]))")
+            } else if let stream = request.streamedBody {
+                logger.debug("→ body: <\(stream.length) bytes streamed from \(stream.segments.count) segments>")
             }
             if logger.logLevel <= .trace { logger.trace("\(curl(request))") }
         }
@@ -69,7 +71,7 @@ public struct LoggingStage: Middleware {
         do {
             let response = try await next(request, context)
             let elapsed = ContinuousClock.now - start
-            logger.info("← \(response.status.code) \(response.status.reasonPhrase) \(method) \(request.pathWithoutQuery) \(Self.milliseconds(elapsed)) \(response.body.count) B")
+            logger.info("← \(response.status.code) \(response.status.reasonPhrase) \(method) \(request.pathWithoutQuery) \(Self.milliseconds(elapsed)) \(response.file?.byteCount ?? Int64(response.body.count)) B")
             if logger.logLevel <= .debug {
                 logger.debug("← headers: \(redaction.render(response.headerFields).joined(separator: "; "))")
                 if !response.body.isEmpty {
@@ -124,6 +126,8 @@ public struct LoggingStage: Middleware {
             } else {
                 parts.append("--data-binary @- # \(body.count) bytes of \(type.isEmpty ? "unknown type" : type)")
             }
+        } else if let stream = request.streamedBody {
+            parts.append("--data-binary @- # \(stream.length) bytes streamed")
         }
         return parts.joined(separator: " ")
     }

@@ -41,7 +41,7 @@ public struct NullStrippingStage: ResponseStage {
 
     /// Strips the `null`s from a JSON body; leaves other bodies alone.
     public func process(_ response: inout Response, for request: Request, context: CallContext) async throws {
-        guard Self.isJSON(response) else { return }
+        guard response.file == nil, Self.isJSON(response) else { return }
         do throws(SwitchyardError) {
             response.body = try sanitizer.stripNulls(response.body)
         } catch {

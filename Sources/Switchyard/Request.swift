@@ -18,6 +18,10 @@ public struct Request: Sendable {
     public var head: HTTPRequest
     /// The body bytes, or `nil` for none.
     public var body: Data?
+    /// A body sent in chunks from files (an upload of any size), or `nil`. When it is set, ``body``
+    /// is `nil`: stages that need the whole body (encryption, signing) refuse such a request with a
+    /// clear error, and others leave it alone.
+    public var streamedBody: StreamedBody?
 
     /// Creates a request from a head and an optional body.
     public init(head: HTTPRequest, body: Data? = nil) {
@@ -101,6 +105,9 @@ public struct Request: Sendable {
         guard let scheme = head.scheme, let authority = head.authority else { return nil }
         return URL(string: "\(scheme)://\(authority)\(head.path ?? "/")")
     }
+
+    /// Whether the request carries a body, in memory or streamed.
+    public var hasBody: Bool { body != nil || streamedBody != nil }
 
     /// The body decoded as UTF-8 text (invalid sequences replaced), or `nil` without a body.
     public var bodyText: String? { body.map { String(decoding: $0, as: UTF8.self) } }

@@ -42,7 +42,11 @@ enum RequestBuilder {
         let parameters = endpoint.parameters
         let formEncoder = FormURLEncoder(arrayStyle: defaults.queryArrayStyle)
         var body: Data?
-        if let explicit = endpoint.body {
+        var streamed: StreamedBody?
+        if let explicit = endpoint.body, let stream = explicit.streamed {
+            streamed = stream.body
+            setContentType(stream.contentType)
+        } else if let explicit = endpoint.body {
             do {
                 let made = try explicit.make(encoder)
                 body = made.data
@@ -52,7 +56,7 @@ enum RequestBuilder {
             }
         }
         if !parameters.isEmpty {
-            switch body == nil ? encoding : .query {
+            switch body == nil && streamed == nil ? encoding : .query {
             case .query, .automatic:
                 let query = try formEncoder.encode(parameters)
                 if !query.isEmpty {
@@ -76,7 +80,9 @@ enum RequestBuilder {
             method: endpoint.method, scheme: base.scheme, authority: base.authority,
             path: String(decoding: target, as: UTF8.self), headerFields: fields
         )
-        return Request(head: head, body: body)
+        var request = Request(head: head, body: body)
+        request.streamedBody = streamed
+        return request
     }
 
     /// Writes the request target's path and the base's and template's queries into `target`;

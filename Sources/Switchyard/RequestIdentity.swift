@@ -23,6 +23,7 @@ enum RequestIdentity {
             hasher.combine(body)
             parts.append("body:\(body.count):\(hasher.finalize())")
         }
+        if let stream = request.streamedBody { parts.append("stream:\(stream.identity)") }
         return parts.joined(separator: "\n")
     }
 }

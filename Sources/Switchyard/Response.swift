@@ -13,6 +13,10 @@ public struct Response: Sendable {
     public var body: Data
     /// Where the response came from: the network, a cache, a stub …
     public var source: ResponseSource
+    /// The file the body was written to, for a download (``CallContext/downloadTarget``); then
+    /// ``body`` is empty. Stages that transform bodies pass such a response on untouched, and stages
+    /// that must see the body (decryption, signature checks) refuse it with a clear error.
+    public var file: DownloadedFile?
 
     /// Creates a response.
     ///
@@ -24,6 +28,7 @@ public struct Response: Sendable {
         self.head = head
         self.body = body
         self.source = source
+        self.file = nil
     }
 
     /// Creates a response from a status, header fields and a body.

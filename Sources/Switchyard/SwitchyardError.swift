@@ -126,5 +126,7 @@ extension SwitchyardError {
         public static let cacheMiss = Code("cacheMiss")
         /// The response's content type is not acceptable for the call (see ``ValidationStage``).
         public static let contentType = Code("contentType")
+        /// A downloaded file's checksum does not match the one expected; the file was discarded.
+        public static let integrity = Code("integrity")
     }
 }

@@ -61,7 +61,7 @@ public struct ValidationStage: ResponseStage {
             error.responseHeaderFields = response.headerFields
             throw error
         }
-        guard !rules.contentTypes.isEmpty, !(rules.emptyBodySkipsContentType && response.body.isEmpty) else { return }
+        guard !rules.contentTypes.isEmpty, !(rules.emptyBodySkipsContentType && response.body.isEmpty && response.file == nil) else { return }
         let mediaType = response.headerFields[.contentType].map(Self.mediaType) ?? ""
         guard rules.contentTypes.contains(where: { Self.matches(mediaType, pattern: $0) }) else {
             var error = SwitchyardError(

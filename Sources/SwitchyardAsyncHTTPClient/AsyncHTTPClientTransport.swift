@@ -26,6 +26,14 @@ import NIOHTTP1
 /// ended by the client's read timeout (90 s for `HTTPClient.shared`; set `timeout.read` in your
 /// configuration for another bound). Checking per chunk costs nothing per call, where a timer per call
 /// would cost a task and a timer each. Cancelling the calling task cancels the request on its connection.
+///
+/// ## Uploads and downloads
+///
+/// A ``Switchyard/Request/streamedBody`` is sent in 64 KiB chunks pulled only as the connection takes
+/// them, and a download (``Switchyard/CallContext/downloadTarget``) is written to its file chunk by chunk,
+/// so both cost constant memory whatever their size; both report progress to the call's
+/// ``Switchyard/TransferObserver``. The timeout covers the whole transfer: give large transfers a
+/// timeout to match. ``Configuration/maximumResponseBodySize`` limits bodies held in memory, not files.
 public struct AsyncHTTPClientTransport: Transport {
     /// Limits and behaviour of the transport.
     public struct Configuration: Sendable {
@@ -92,21 +100,46 @@ public struct AsyncHTTPClientTransport: Transport {
     public func send(_ request: Request, context: CallContext) async throws -> Response {
         let observer = context.transferObserver
         var clientRequest = try Self.makeClientRequest(request)
-        if let observer, let body = request.body {
-            clientRequest.body = .stream(UploadChunks(body: body, observer: observer), length: .known(Int64(body.count)))
+        if let streamed = request.streamedBody {
+            let chunks = UploadChunks(source: .streamed(streamed), observer: observer)
+            clientRequest.body = .stream(chunks, length: .known(chunks.length))
+        } else if let observer, let body = request.body {
+            let chunks = UploadChunks(source: .memory(body), observer: observer)
+            clientRequest.body = .stream(chunks, length: .known(chunks.length))
         }
         let timeout = context.effectiveTimeout ?? configuration.fallbackTimeout
         let deadline: NIODeadline = timeout.map { .now() + TimeAmount($0) } ?? .distantFuture
         do {
             observer?.started()
             let response = try await client.execute(clientRequest, deadline: deadline, logger: context.logger)
+            let head = Self.makeHead(response)
+            if request.method != .head, let target = context.downloadTarget, DownloadSink.accepts(head) {
+                return try await Self.download(response, head: head, to: target, deadline: deadline, observer: observer)
+            }
             let body = request.method == .head ? Data() : try await Self.collect(
                 response, limit: configuration.maximumResponseBodySize, deadline: deadline, observer: observer
             )
-            return Response(head: Self.makeHead(response), body: body)
+            return Response(head: head, body: body)
         } catch {
             throw Self.translate(error, request: request, timeout: timeout)
         }
+    }
+
+    /// Writes the body to the download target as it arrives, checking the deadline per chunk.
+    private static func download(
+        _ response: HTTPClientResponse, head: HTTPResponse, to target: DownloadTarget, deadline: NIODeadline, observer: TransferObserver?
+    ) async throws -> Response {
+        let sink = try DownloadSink(target: target, head: head, observer: observer)
+        for try await chunk in response.body {
+            let outcome: Result<Void, SwitchyardError> = chunk.withUnsafeReadableBytes { bytes in
+                Result { () throws(SwitchyardError) in try sink.write(bytes) }
+            }
+            try outcome.get()
+            if deadline != .distantFuture, NIODeadline.now() > deadline { throw HTTPClientError.deadlineExceeded }
+        }
+        var result = Response(head: head)
+        result.file = try sink.finish()
+        return result
     }
 
     /// Collects the body, checking the deadline as each chunk arrives. Stopping the iteration

@@ -50,6 +50,12 @@ public struct EncryptionStage: Middleware {
     public func intercept(_ request: Request, context: CallContext, next: NextStage) async throws -> Response {
         var request = request
         let path = String(request.pathWithoutQuery)
+        if request.streamedBody != nil {
+            throw SwitchyardError(
+                code: .crypto,
+                message: "a streamed upload cannot be encrypted by the stage, which seals whole bodies; skip the stage for this call or send the body in memory"
+            )
+        }
         if let body = request.body, !body.isEmpty {
             let keyID = keyRing.currentKeyID
             let aad = EncryptionWireFormat.associatedData(direction: .request, scheme: scheme, keyID: keyID, method: request.method.rawValue, path: path)
@@ -60,6 +66,12 @@ public struct EncryptionStage: Middleware {
             request.headerFields[.contentType] = scheme.isBinary ? "application/octet-stream" : "text/plain; charset=us-ascii"
         }
         var response = try await next(request, context)
+        if response.file != nil, responsePolicy == .requireEncrypted || response.headerFields[EncryptionWireFormat.encryptionHeader] != nil {
+            throw SwitchyardError(
+                code: .crypto,
+                message: "a download written to a file cannot be decrypted by the stage, which opens whole bodies; the file was not accepted"
+            )
+        }
         guard let header = response.headerFields[EncryptionWireFormat.encryptionHeader] else {
             if responsePolicy == .requireEncrypted, !response.body.isEmpty {
                 throw SwitchyardError(code: .crypto, message: "the service requires encrypted responses, and this one is plaintext")

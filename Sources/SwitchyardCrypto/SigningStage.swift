@@ -63,6 +63,9 @@ public struct SigningStage: Middleware {
     /// Signs, passes on, verifies.
     public func intercept(_ request: Request, context: CallContext, next: NextStage) async throws -> Response {
         var request = request
+        if request.streamedBody != nil {
+            throw SwitchyardError(code: .crypto, message: "a streamed upload cannot be signed by the stage, whose signature covers the whole body")
+        }
         let nonce = try SwitchyardError.crypto { () throws(CryptoError) in Digest.hex(try SecureRandom.bytes(count: 16)) }
         let timestamp = Int64(now().timeIntervalSince1970)
         let keyID = keyRing.currentKeyID
@@ -73,6 +76,9 @@ public struct SigningStage: Middleware {
     }
 
     private func verify(_ response: Response, requestNonce: String) throws(SwitchyardError) {
+        if response.file != nil {
+            throw SwitchyardError(code: .crypto, message: "a download written to a file cannot have its signature checked by the stage; skip it for the call and use a checksum")
+        }
         let fields = response.headerFields
         guard let signature = fields[SigningWireFormat.signatureHeader], let keyID = fields[SigningWireFormat.keyIDHeader],
               let timestampText = fields[SigningWireFormat.timestampHeader]

@@ -4,7 +4,11 @@ import HTTPTypes
 
 /// A conformance suite any ``Switchyard/Transport`` can run: the behaviours the pipeline relies on,
 /// checked against a server that implements the sample backend's utility routes (`/echo`,
-/// `/status/{code}`, `/delay/{ms}`, `/close`) — start `SampleBackend` and pass its base URL.
+/// `/status/{code}`, `/delay/{ms}`, `/close`) and its ranged file route (`/files/blob/{bytes}` with
+/// `ETag`, `Range` and `If-Range`) — start `SampleBackend` and pass its base URL.
+///
+/// Besides plain calls it checks streamed uploads (``Switchyard/Request/streamedBody``) and downloads
+/// to a file (``Switchyard/CallContext/downloadTarget``), including a resumed one.
 ///
 /// ```swift
 /// let outcomes = await TransportConformance(baseURL: backend.baseURL).run(MyTransport())
@@ -31,7 +35,8 @@ public struct TransportConformance: Sendable {
     public static let caseNames = [
         "get-echo", "post-body-round-trip", "header-fields-both-ways", "error-status-is-a-response", "head-has-no-body",
         "large-body-round-trip", "timeout-is-typed", "cancellation-is-typed", "connection-refused-is-typed", "closed-connection-is-typed",
-        "reports-start-and-download",
+        "reports-start-and-download", "streamed-upload-from-file", "download-to-file", "download-resumes-from-offset",
+        "download-error-status-stays-in-memory",
     ]
 
     /// The server's base URL, such as `http://127.0.0.1:8080`.
@@ -152,8 +157,75 @@ public struct TransportConformance: Sendable {
             let response = try await transport.send(try request(.get, "/echo"), context: observed)
             try expect(events.events.first == "started", "no start reported: \(events.events)")
             try expect(events.events.last == "received \(response.body.count)", "the last download progress is not the whole body: \(events.events)")
+        case "streamed-upload-from-file":
+            try await streamedUpload(transport)
+        case "download-to-file":
+            try await downloadToFile(transport, resumeAt: nil)
+        case "download-resumes-from-offset":
+            try await downloadToFile(transport, resumeAt: 700_001)
+        case "download-error-status-stays-in-memory":
+            try await withTemporaryFile { file in
+                var observed = context()
+                observed.downloadTarget = DownloadTarget(fileURL: file)
+                let response = try await transport.send(try request(.get, "/status/404"), context: observed)
+                try expect(response.status.code == 404 && response.file == nil && !response.body.isEmpty, "a 404 should come back in memory, got \(response.status.code), file \(String(describing: response.file))")
+                try expect(!FileManager.default.fileExists(atPath: file.path), "a 404 body was written to the download target")
+            }
         default:
             throw Failed(description: "unknown case")
+        }
+    }
+
+    /// A file in the temporary directory that is removed afterwards (it is not created here).
+    private func withTemporaryFile<T>(_ body: (URL) async throws -> T) async throws -> T {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-conformance-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        return try await body(file)
+    }
+
+    /// Bytes, then a slice of a file, then bytes — sent to `/echo` as a streamed body, with upload progress.
+    private func streamedUpload(_ transport: any Transport) async throws {
+        let content = Data((0..<(2 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 11) })
+        try await withTemporaryFile { file in
+            try content.write(to: file)
+            let stream = StreamedBody(segments: [
+                .bytes(Data("head:".utf8)), .file(file, offset: 1000, length: Int64(content.count - 2000)), .bytes(Data(":tail".utf8)),
+            ])
+            let expected = Data("head:".utf8) + content[1000..<(content.count - 1000)] + Data(":tail".utf8)
+            var outgoing = try request(.post, "/echo", fields: [.contentType: "application/octet-stream"])
+            outgoing.streamedBody = stream
+            let events = EventRecorder()
+            var observed = context()
+            observed.transferObserver = TransferObserver(sent: { events.record("\($0.completed)/\($0.total ?? -1)") })
+            let response = try await transport.send(outgoing, context: observed)
+            let echo = try echo(response)
+            try expect(echo.method == "POST" && echo.bodyBase64 == expected.base64EncodedString(), "the streamed body did not arrive intact (\(echo.bodyBase64?.count ?? 0) base64 characters)")
+            try expect(events.events.last == "\(expected.count)/\(expected.count)", "the upload progress did not reach the total: \(events.events.suffix(3))")
+        }
+    }
+
+    /// A 3 MB ranged file downloaded to a target (from `resumeAt` when given, with the bytes before it
+    /// already in place), compared with the same file fetched into memory.
+    private func downloadToFile(_ transport: any Transport, resumeAt offset: Int64?) async throws {
+        let path = "/files/blob/3000017"
+        let whole = try await transport.send(try request(.get, path), context: context())
+        try expect(whole.status == .ok && whole.body.count == 3_000_017, "the file could not be fetched into memory: \(whole.status.code), \(whole.body.count) bytes")
+        try await withTemporaryFile { file in
+            var fields = HTTPFields()
+            if let offset {
+                try whole.body.prefix(Int(offset)).write(to: file)
+                fields[.range] = "bytes=\(offset)-"
+                fields[.ifRange] = whole.headerFields[.eTag] ?? ""
+            }
+            let events = EventRecorder()
+            var observed = context()
+            observed.downloadTarget = DownloadTarget(fileURL: file, resumeOffset: offset ?? 0)
+            observed.transferObserver = TransferObserver(received: { events.record("\($0.completed)/\($0.total ?? -1)") })
+            let response = try await transport.send(try request(.get, path, fields: fields), context: observed)
+            try expect(response.status.code == (offset == nil ? 200 : 206), "expected \(offset == nil ? 200 : 206), got \(response.status.code)")
+            try expect(response.body.isEmpty && response.file?.byteCount == 3_000_017, "the response should name a file of 3000017 bytes: \(String(describing: response.file)), body \(response.body.count)")
+            try expect(try Data(contentsOf: file) == whole.body, "the file's bytes differ from the resource")
+            try expect(events.events.last == "3000017/3000017", "the download progress did not reach the total: \(events.events.suffix(3))")
         }
     }
 }

@@ -15,8 +15,16 @@ import HTTPTypes
 /// - Task cancellation cancels the data task; the call ends with
 ///   ``Switchyard/SwitchyardError/Code/cancelled``.
 /// - `URLSession`'s own caching is off (`reloadIgnoringLocalCacheData`): caching is ``Switchyard/CacheStage``'s job.
-/// - Progress: did start, and the download once complete (the completion-handler API reports no
-///   intermediate progress; use ``SwitchyardAsyncHTTPClient`` for per-chunk progress).
+/// - Progress: did start, and the upload and download once complete (the completion-handler API
+///   reports no intermediate progress; use `SwitchyardAsyncHTTPClient` for per-chunk progress).
+/// - Uploads: a ``Switchyard/Request/streamedBody`` goes up with `uploadTask(with:fromFile:)` — from the
+///   file itself when the body is one whole file, otherwise from a temporary file its segments are
+///   written to first — so memory stays constant.
+/// - Downloads (``Switchyard/CallContext/downloadTarget``) use a download task, which writes to a
+///   temporary file; its bytes are then moved into the target through a ``Switchyard/DownloadSink``.
+///   A transfer that breaks off loses what that attempt received (URLSession discards its temporary
+///   file; resume data exists only on Apple platforms), so resuming continues from what earlier,
+///   complete attempts left — unlike `AsyncHTTPClientTransport`, which keeps every byte received.
 public struct URLSessionTransport: Transport {
     /// The session; `URLSession.shared` unless you pass one (with your configuration and delegate).
     public let session: URLSession
@@ -41,20 +49,48 @@ public struct URLSessionTransport: Transport {
             urlRequest.timeoutInterval = max(0.001, Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)
         }
         for field in request.headerFields { urlRequest.addValue(field.value, forHTTPHeaderField: field.name.rawName) }
-        urlRequest.httpBody = request.body
         let observer = context.transferObserver
         let target = "\(request.method.rawValue) \(request.head.scheme ?? "")://\(request.head.authority ?? "")\(request.pathWithoutQuery)"
+        let timeout = context.effectiveTimeout
 
+        // A streamed body goes up from a file: the file itself when it is one whole file, else the
+        // segments written to a temporary file first (constant memory either way).
+        var staged: URL?
+        defer { if let staged { try? FileManager.default.removeItem(at: staged) } }
+        var uploadFile: URL?
+        if let streamed = request.streamedBody {
+            if let whole = streamed.wholeFile {
+                uploadFile = whole
+            } else {
+                let file = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-upload-\(UUID().uuidString)")
+                staged = file
+                try streamed.write(to: file)
+                uploadFile = file
+            }
+            observer?.sent(TransferProgress(completed: 0, total: streamed.length))
+        } else {
+            urlRequest.httpBody = request.body
+        }
+
+        // A download task sends no streamed body: such a request's response is collected in memory.
+        let downloadTarget = request.method == .head || uploadFile != nil ? nil : context.downloadTarget
         let box = TaskBox()
-        let (data, urlResponse): (Data, URLResponse) = try await withTaskCancellationHandler {
+        let (payload, urlResponse): (Payload, URLResponse) = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let task = session.dataTask(with: urlRequest) { data, response, error in
-                    if let error {
-                        continuation.resume(throwing: Self.translate(error, target: target, timeout: context.effectiveTimeout))
-                    } else if let response {
-                        continuation.resume(returning: (data ?? Data(), response))
-                    } else {
-                        continuation.resume(throwing: SwitchyardError(code: .transport, message: "\(target) ended without a response"))
+                let task: URLSessionTask
+                if downloadTarget != nil {
+                    task = session.downloadTask(with: urlRequest) { location, response, error in
+                        // The temporary file is removed when this handler returns: take it now.
+                        let kept = location.flatMap { Self.keep($0) }
+                        Self.resume(continuation, payload: kept.map(Payload.file) ?? .memory(Data()), response: response, error: error, target: target, timeout: timeout)
+                    }
+                } else if let uploadFile {
+                    task = session.uploadTask(with: urlRequest, fromFile: uploadFile) { data, response, error in
+                        Self.resume(continuation, payload: .memory(data ?? Data()), response: response, error: error, target: target, timeout: timeout)
+                    }
+                } else {
+                    task = session.dataTask(with: urlRequest) { data, response, error in
+                        Self.resume(continuation, payload: .memory(data ?? Data()), response: response, error: error, target: target, timeout: timeout)
                     }
                 }
                 observer?.started()
@@ -63,17 +99,72 @@ public struct URLSessionTransport: Transport {
         } onCancel: {
             box.cancel()
         }
+        defer { if case .file(let kept) = payload { try? FileManager.default.removeItem(at: kept) } }
         guard let http = urlResponse as? HTTPURLResponse else {
             throw SwitchyardError(code: .transport, message: "\(target) was not answered over HTTP")
         }
+        if let streamed = request.streamedBody { observer?.sent(TransferProgress(completed: streamed.length, total: streamed.length)) }
         var fields = HTTPFields()
         for (name, value) in http.allHeaderFields {
             guard let text = name as? String, let name = HTTPField.Name(text), let value = value as? String else { continue }
             fields.append(HTTPField(name: name, value: value))
         }
-        let body = request.method == .head ? Data() : data
-        observer?.received(TransferProgress(completed: Int64(body.count), total: Int64(body.count)))
-        return Response(status: HTTPResponse.Status(code: http.statusCode), headerFields: fields, body: body)
+        var response = Response(status: HTTPResponse.Status(code: http.statusCode), headerFields: fields)
+        switch payload {
+        case .memory(let data):
+            response.body = request.method == .head ? Data() : data
+            observer?.received(TransferProgress(completed: Int64(response.body.count), total: Int64(response.body.count)))
+        case .file(let file):
+            if let downloadTarget, DownloadSink.accepts(response.head) {
+                response.file = try Self.copy(file, into: DownloadSink(target: downloadTarget, head: response.head, observer: observer))
+            } else {
+                response.body = (try? Data(contentsOf: file)) ?? Data()
+                observer?.received(TransferProgress(completed: Int64(response.body.count), total: Int64(response.body.count)))
+            }
+        }
+        return response
+    }
+
+    /// What a task produced: bytes in memory, or a downloaded file (moved out of URLSession's reach).
+    enum Payload: Sendable {
+        case memory(Data)
+        case file(URL)
+    }
+
+    private static func resume(
+        _ continuation: CheckedContinuation<(Payload, URLResponse), any Error>, payload: Payload, response: URLResponse?, error: (any Error)?,
+        target: String, timeout: Duration?
+    ) {
+        if let error {
+            if case .file(let file) = payload { try? FileManager.default.removeItem(at: file) }
+            continuation.resume(throwing: translate(error, target: target, timeout: timeout))
+        } else if let response {
+            continuation.resume(returning: (payload, response))
+        } else {
+            continuation.resume(throwing: SwitchyardError(code: .transport, message: "\(target) ended without a response"))
+        }
+    }
+
+    /// Moves URLSession's temporary download file somewhere it will not be removed from under us.
+    private static func keep(_ location: URL) -> URL? {
+        let kept = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-download-\(UUID().uuidString)")
+        return (try? FileManager.default.moveItem(at: location, to: kept)) == nil ? nil : kept
+    }
+
+    /// Feeds a downloaded file to the sink in 1 MiB pieces.
+    private static func copy(_ file: URL, into sink: DownloadSink) throws(SwitchyardError) -> DownloadedFile {
+        do {
+            let handle = try FileHandle(forReadingFrom: file)
+            defer { try? handle.close() }
+            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+                try sink.write(chunk)
+            }
+        } catch let error as SwitchyardError {
+            throw error
+        } catch {
+            throw SwitchyardError(code: .storage, message: "cannot read the downloaded file: \(error.localizedDescription)", underlyingError: error)
+        }
+        return try sink.finish()
     }
 
     static func translate(_ error: any Error, target: String, timeout: Duration?) -> SwitchyardError {

@@ -1,0 +1,156 @@
+public import Foundation
+public import HTTPTypes
+
+/// Writes a download's body to its ``DownloadTarget`` as a transport receives it: the one place
+/// that decides how a `200` or `206` lands on disk, so that every transport resumes the same way.
+///
+/// ```swift
+/// // In a transport, once the response head has arrived:
+/// if let target = context.downloadTarget, DownloadSink.accepts(head) {
+///     let sink = try DownloadSink(target: target, head: head, observer: context.transferObserver)
+///     for try await chunk in body { try sink.write(chunk) }
+///     response.file = try sink.finish()
+/// }
+/// ```
+///
+/// - A `200` replaces whatever the file held (the server sent the whole resource).
+/// - A `206` must start exactly at ``DownloadTarget/resumeOffset`` (its `Content-Range` is checked);
+///   the file is cut to that length and the bytes are appended.
+/// - The validator (`ETag` when strong, otherwise `Last-Modified`) and the total length are recorded
+///   before the first byte is written, so an interruption at any point leaves a resumable file.
+/// - ``finish()`` fails with ``SwitchyardError/Code/transport`` when fewer bytes arrived than
+///   announced: the partial file is kept for the next attempt and never presented as complete.
+///
+/// Upload and download progress go to the observer with the *whole* resource as the total, so a
+/// resumed download's progress continues where the earlier attempt stopped.
+public final class DownloadSink {
+    /// The target written to.
+    public let target: DownloadTarget
+    /// The offset the body starts at (the resume offset for a `206`, 0 for a `200`).
+    public let start: Int64
+    /// The whole resource's length, when the response announced it.
+    public let total: Int64?
+    private let handle: FileHandle
+    private let observer: TransferObserver?
+    private var written: Int64 = 0
+    private var closed = false
+
+    /// Whether a response with this head is written to the target: a `200 OK` or `206 Partial Content`.
+    public static func accepts(_ head: HTTPResponse) -> Bool {
+        head.status.code == 200 || head.status.code == 206
+    }
+
+    /// Opens the target for a response with `head`.
+    ///
+    /// - Throws: ``SwitchyardError/Code/invalidResponse`` for a `206` whose range does not start at the
+    ///   resume offset or cannot be read; ``SwitchyardError/Code/storage`` when the file cannot be written.
+    public init(target: DownloadTarget, head: HTTPResponse, observer: TransferObserver?) throws(SwitchyardError) {
+        self.target = target
+        self.observer = observer
+        let length = head.headerFields[.contentLength].flatMap { Int64($0) }
+        if head.status.code == 206 {
+            guard let range = head.headerFields[.contentRange].flatMap(ContentRange.init) else {
+                throw SwitchyardError(code: .invalidResponse, message: "a 206 response without a readable Content-Range cannot be resumed")
+            }
+            guard range.first == target.resumeOffset else {
+                throw SwitchyardError(
+                    code: .invalidResponse,
+                    message: "the server resumed at byte \(range.first), but the download asked for byte \(target.resumeOffset)"
+                )
+            }
+            start = range.first
+            total = range.total
+        } else {
+            start = 0
+            total = length
+        }
+        let path = target.fileURL.path
+        if start == 0 || !FileManager.default.fileExists(atPath: path) {
+            guard start == 0, FileManager.default.createFile(atPath: path, contents: nil) else {
+                throw SwitchyardError(code: .storage, message: "cannot create \(path) for the download")
+            }
+        }
+        do {
+            handle = try FileHandle(forWritingTo: target.fileURL)
+            try handle.truncate(atOffset: UInt64(start))
+            try handle.seek(toOffset: UInt64(start))
+        } catch {
+            throw SwitchyardError(code: .storage, message: "cannot open \(path) for the download: \(error.localizedDescription)", underlyingError: error)
+        }
+        if let recordURL = target.recordURL {
+            DownloadResumeRecord(head: head, total: total, start: start, resource: target.resource)?.save(to: recordURL)
+        }
+        observer?.received(TransferProgress(completed: start, total: total))
+    }
+
+    deinit {
+        if !closed { try? handle.close() }
+    }
+
+    /// The bytes written so far in this attempt.
+    public var bytesWritten: Int64 { written }
+
+    /// Appends a chunk.
+    ///
+    /// - Throws: ``SwitchyardError/Code/storage`` when the file cannot be written (a full disk), or
+    ///   ``SwitchyardError/Code/invalidResponse`` when the server sends more than it announced.
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(SwitchyardError) {
+        guard !bytes.isEmpty else { return }
+        if let total, start + written + Int64(bytes.count) > total {
+            throw SwitchyardError(code: .invalidResponse, message: "the server sent more than the \(total) bytes it announced")
+        }
+        do {
+            try handle.write(contentsOf: bytes)
+        } catch {
+            throw SwitchyardError(code: .storage, message: "cannot write to \(target.fileURL.path): \(error.localizedDescription)", underlyingError: error)
+        }
+        written += Int64(bytes.count)
+        observer?.received(TransferProgress(completed: start + written, total: total))
+    }
+
+    /// Appends a chunk of `Data`.
+    public func write(_ data: Data) throws(SwitchyardError) {
+        let outcome: Result<Void, SwitchyardError> = data.withUnsafeBytes { bytes in
+            Result { () throws(SwitchyardError) in try write(bytes) }
+        }
+        try outcome.get()
+    }
+
+    /// Closes the file and describes it.
+    ///
+    /// - Throws: ``SwitchyardError/Code/transport`` when the body ended before the announced length
+    ///   (the bytes received so far stay in the file for a later resume).
+    public func finish() throws(SwitchyardError) -> DownloadedFile {
+        closed = true
+        try? handle.close()
+        if let total, start + written < total {
+            throw SwitchyardError(
+                code: .transport,
+                message: "the connection ended after \(start + written) of \(total) bytes of the download; the partial file is kept for resuming"
+            )
+        }
+        return DownloadedFile(url: target.fileURL, byteCount: start + written, resumedFrom: start)
+    }
+
+    /// A parsed `Content-Range: bytes first-last/total` (the total may be `*`).
+    struct ContentRange {
+        let first: Int64
+        let last: Int64
+        let total: Int64?
+
+        init?(_ value: String) {
+            let trimmed = value.trimmingCharacters(in: .whitespaces)
+            guard trimmed.lowercased().hasPrefix("bytes ") else { return nil }
+            let spec = trimmed.dropFirst(6)
+            let halves = spec.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+            guard halves.count == 2 else { return nil }
+            let bounds = halves[0].split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+            guard bounds.count == 2, let first = Int64(bounds[0]), let last = Int64(bounds[1]), first >= 0, last >= first else { return nil }
+            let total = halves[1] == "*" ? nil : Int64(halves[1])
+            if halves[1] != "*" && (total == nil || total! <= last) { return nil }
+            self.first = first
+            self.last = last
+            self.total = total
+        }
+    }
+}
