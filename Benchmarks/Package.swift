@@ -28,6 +28,7 @@ let package = Package(
                 .product(name: "SwitchyardAsyncHTTPClient", package: "Switchyard"),
                 .product(name: "SwitchyardSampleBackend", package: "Switchyard"),
                 .product(name: "SwitchyardCrypto", package: "Switchyard"),
+                .product(name: "SwitchyardMultipart", package: "Switchyard"),
                 "CEVPLoop",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -89,4 +89,42 @@ struct MultipartBodyTests {
         var missing = MultipartBody()
         #expect(throws: SwitchyardError.self) { try missing.append(fileAt: URL(fileURLWithPath: "/nonexistent/file.bin"), field: "f") }
     }
+
+    @Test("the streamed body is byte for byte what multipart-kit serialises, and Python's email package parses it the same")
+    func streamedMatchesSerialised() async throws {
+        var bytes = [UInt8](repeating: 0, count: 200_003)
+        for index in bytes.indices { bytes[index] = [0x0D, 0x0A, 0x2D, UInt8(truncatingIfNeeded: index)][index % 4] }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-upload-\(UUID().uuidString).bin")
+        try Data(bytes).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        var form = MultipartBody()
+        form.append(field: "title", "张衡 \"quoted\"")
+        try form.append(fileAt: file, field: "blob", fileName: "a b.bin")
+        form.append(file: Data("x".utf8), field: "tiny", fileName: "t.txt")
+        let (serialised, contentType) = try form.encoded(boundary: "sy-fixed-boundary")
+        let (streamed, streamedType) = try form.streamedBody(boundary: "sy-fixed-boundary")
+        #expect(streamedType == contentType)
+        var collected = Data()
+        for try await chunk in streamed.chunks(size: 4_096) { collected += chunk }
+        #expect(collected == serialised)
+        #expect(streamed.length == Int64(serialised.count))
+
+        let (random, randomType) = try form.streamedBody()
+        var body = Data()
+        for try await chunk in random.chunks() { body += chunk }
+        let parts = try Self.parseWithPython(body, contentType: randomType)
+        #expect(parts.map { $0["name"] } == ["title", "blob", "tiny"])
+        #expect(parts[1]["filename"] == "a b.bin" && parts[1]["size"] == "200003" && parts[1]["sha256"] == Digest.hex(Digest.sha256(Data(bytes))))
+    }
+
+    @Test("a chosen boundary found inside a file part is refused before anything is sent")
+    func boundaryInsideAFile() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-upload-\(UUID().uuidString).txt")
+        try Data((String(repeating: "x", count: (1 << 20) - 3) + "--EDGE-boundary-here").utf8).write(to: file)  // straddles a 1 MiB read
+        defer { try? FileManager.default.removeItem(at: file) }
+        var form = MultipartBody()
+        try form.append(fileAt: file, field: "f")
+        #expect { _ = try form.streamedBody(boundary: "EDGE-boundary") } throws: { ($0 as? SwitchyardError)?.code == .encoding }
+        #expect(throws: Never.self) { _ = try form.streamedBody(boundary: "other-boundary") }
+    }
 }

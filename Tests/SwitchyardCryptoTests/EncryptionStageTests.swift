@@ -199,4 +199,36 @@ struct EncryptionStageTests {
         }
         #expect(failures > 90_000)
     }
+
+    @Test("a streamed upload and an encrypted download to a file are refused, never sent or accepted in plaintext")
+    func refusesWhatItCannotSee() async throws {
+        let ring = try KeyRing(keyID: "k1", key: SymmetricKey.random(byteCount: 32))
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-enc-\(UUID().uuidString)")
+        try Data("secret file".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let transport = sealedEchoServer(scheme: .aes256GCM, ring: ring)
+        let upload = await #expect(throws: SwitchyardError.self) {
+            _ = try await client(stage: EncryptionStage(keyRing: ring), transport: transport).send(serviceID, .post, "/vault", body: try .file(file))
+        }
+        #expect(upload?.code == .crypto && upload?.stage == "Encryption")
+        #expect(transport.requestCount == 0)
+
+        let destination = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-enc-\(UUID().uuidString)")
+        let encryptedFile = MockTransport { _, context in
+            let sink = try DownloadSink(
+                target: try #require(context.downloadTarget),
+                head: HTTPResponse(status: .ok, headerFields: [EncryptionWireFormat.encryptionHeader: "aes-256-gcm; kid=k1", .contentLength: "4"]), observer: nil
+            )
+            try sink.write(Data("abcd".utf8))
+            var response = Response(status: .ok, headerFields: [EncryptionWireFormat.encryptionHeader: "aes-256-gcm; kid=k1"])
+            response.file = try sink.finish()
+            return response
+        }
+        let download = await #expect(throws: SwitchyardError.self) {
+            _ = try await client(stage: EncryptionStage(keyRing: ring), transport: encryptedFile).download(serviceID, "/vault/file", to: destination)
+        }
+        #expect(download?.code == .crypto)
+        #expect(!FileManager.default.fileExists(atPath: destination.path))
+        try? FileManager.default.removeItem(atPath: destination.path + ".partial")
+    }
 }
