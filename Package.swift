@@ -117,6 +117,7 @@ let package = Package(
             name: "SwitchyardDemo",
             dependencies: [
                 "Switchyard", "SwitchyardAsyncHTTPClient", "SwitchyardCrypto", "SwitchyardSampleBackend", "SwitchyardTelemetry",
+                "SwitchyardMultipart",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Samples/Demo",

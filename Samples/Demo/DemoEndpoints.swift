@@ -12,6 +12,8 @@ extension ServiceID {
     static let shop = ServiceID("shop")!
     /// The sample backend's control routes (`/flaky`, `/counter`, `/delay`), with retries.
     static let control = ServiceID("control")!
+    /// Uploads and downloads (step 13).
+    static let files = ServiceID("files")!
     /// The shop's token service (plain JSON, envelope only).
     static let shopAuth = ServiceID("shop-auth")!
 }

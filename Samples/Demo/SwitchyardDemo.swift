@@ -87,6 +87,9 @@ struct SwitchyardDemo {
             stages: [RetryStage(RetryPolicy(maxAttempts: 4, baseDelay: .milliseconds(50)))], transport: transport
         ))
 
+        // Module 6 — files: uploads and downloads with a progress accessory (see TransferTour).
+        try TransferTour.register(in: registry, backend: backend, transport: transport)
+
         print("Pipelines (registration order in, reverse order out):")
         for id in registry.serviceIDs { print("  " + (try registry.pipeline(for: id)).description) }
         print("Environment: \(registry.environment)\n")
@@ -171,6 +174,8 @@ struct SwitchyardDemo {
         while client.callsInFlight.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
         print("   cancelled by tag 'feed': \(client.cancel(tag: "feed").count) call")
         await expectFailure { _ = try await slow.value }
+        print("13. Files — a streamed multipart upload and a resumed, checksummed download, with progress:")
+        try await TransferTour.run(client: client)
         print("The sample backend served \(backend.requestCount) requests.")
     }
 
