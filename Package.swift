@@ -21,6 +21,10 @@ let package = Package(
         .library(name: "SwitchyardURLSession", targets: ["SwitchyardURLSession"]),
         .library(name: "SwitchyardMultipart", targets: ["SwitchyardMultipart"]),
         .executable(name: "switchyard-demo", targets: ["SwitchyardDemo"]),
+        .library(name: "SwitchyardGenCore", targets: ["SwitchyardGenCore"]),
+        .executable(name: "switchyard-gen", targets: ["switchyard-gen"]),
+        .plugin(name: "SwitchyardGenBuildPlugin", targets: ["SwitchyardGenBuildPlugin"]),
+        .plugin(name: "GenerateEndpoints", targets: ["GenerateEndpoints"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.3.0"),
@@ -31,6 +35,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.1.0"),
         .package(url: "https://github.com/swift-otel/swift-w3c-trace-context.git", from: "1.0.0"),
         .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.0"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.0.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
     ],
     targets: [
         // Core: swift-http-types and swift-log only.
@@ -88,6 +94,28 @@ let package = Package(
             dependencies: ["Switchyard", .product(name: "HTTPTypes", package: "swift-http-types")],
             swiftSettings: swiftSettings
         ),
+        // Code generation from API descriptions: the parser, validator and emitters (Yams for YAML
+        // with line and column), the `switchyard-gen` CLI, a build-tool plugin and a command plugin.
+        .target(
+            name: "SwitchyardGenCore",
+            dependencies: [.product(name: "Yams", package: "Yams")],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "switchyard-gen",
+            dependencies: ["SwitchyardGenCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Sources/SwitchyardGenCLI",
+            swiftSettings: swiftSettings
+        ),
+        .plugin(name: "SwitchyardGenBuildPlugin", capability: .buildTool(), dependencies: ["switchyard-gen"]),
+        .plugin(
+            name: "GenerateEndpoints",
+            capability: .command(
+                intent: .custom(verb: "generate-endpoints", description: "Writes the Swift and the Markdown API reference for the package's API descriptions."),
+                permissions: [.writeToPackageDirectory(reason: "writes the generated Swift and Markdown for inspection")]
+            ),
+            dependencies: ["switchyard-gen"]
+        ),
         // Metrics (swift-metrics) and tracing (swift-distributed-tracing, W3C trace context) stages.
         .target(
             name: "SwitchyardTelemetry",
@@ -121,7 +149,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Samples/Demo",
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings,
+            plugins: [.plugin(name: "SwitchyardGenBuildPlugin")]
         ),
         // Seals and opens bodies from the command line for the PyCA interoperability test.
         .executableTarget(
@@ -161,6 +190,13 @@ let package = Package(
                 .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
             ],
             swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SwitchyardGenTests",
+            dependencies: ["SwitchyardGenCore", "Switchyard", "SwitchyardTesting"],
+            exclude: ["Golden"],
+            swiftSettings: swiftSettings,
+            plugins: [.plugin(name: "SwitchyardGenBuildPlugin")]
         ),
         .testTarget(
             name: "SwitchyardCryptoTests",

@@ -4,8 +4,6 @@ import Switchyard
 extension ServiceID {
     /// The users module: bearer authorization, envelope success code 0.
     static let users = ServiceID("users")!
-    /// The catalog module: common query parameters, envelope success code 100.
-    static let catalog = ServiceID("catalog")!
     /// The vault module: every body encrypted with AES-256-GCM, envelope success code 0.
     static let vault = ServiceID("vault")!
     /// The shop module: every built-in stage, in the documented order.

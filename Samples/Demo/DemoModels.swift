@@ -12,20 +12,6 @@ struct User: Decodable, Sendable {
     let profile: Profile?
 }
 
-/// A page of the catalog module's article list.
-struct ArticlePage: Decodable, Sendable {
-    struct Article: Decodable, Sendable {
-        let id: Int
-        let title: String
-        let summary: String?
-    }
-    let page: Int
-    let size: Int
-    let total: Int
-    let hasMore: Bool
-    let items: [Article]
-}
-
 /// The session the users module reports for a valid token.
 struct Session: Decodable, Sendable {
     let user: Int

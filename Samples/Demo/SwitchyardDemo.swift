@@ -54,18 +54,18 @@ struct SwitchyardDemo {
             transport: transport
         ))
 
-        // Module 2 — catalog: the transcript first (it sees the call as the app made it and the final
-        // outcome), common query parameters, envelope code 100.
-        try registry.register(Service(
-            .catalog,
-            baseURLs: [.develop: backend.baseURL + "/catalog-api", .release: "https://api.example.com/catalog"],
-            stages: [
+        // Module 2 — catalog, generated from Catalog.switchyard.yaml by the build plugin: its
+        // registration helper adds the described retries and envelope (code 100) inside our stages —
+        // the transcript first (it sees the call as the app made it and the final outcome), then
+        // common query parameters. The sample backend's port replaces the described develop URL.
+        try CatalogAPI.registerCatalog(
+            in: registry, transport: transport,
+            outerStages: [
                 TranscriptStage(),
                 CommonParametersStage([.fixed("app", "demo"), .dynamic("rid") { context in .string("\(context.requestID)") }]),
-                EnvelopeStage(successCodes: [100]),
             ],
-            transport: transport
-        ))
+            baseURLs: [.develop: backend.baseURL + "/catalog-api"]
+        )
 
         // Module 3 — vault: every body encrypted (AES-256-GCM, key ring with one key). The envelope
         // stage is registered before the encryption stage, so on the way out it sees plaintext; the
@@ -109,12 +109,15 @@ struct SwitchyardDemo {
         let created = try await client.send(CreateUser(name: "Ada Byron"))
         print("   created #\(created.value.id) \(created.value.name), status \(created.status.code)\n")
 
-        print("3. Intensive calls — the paged article list, pages 1 and 2:")
+        print("3. Generated endpoints (Catalog.switchyard.yaml) — the paged article list, pages 1 and 2, and one article:")
         for page in 1...2 {
-            let result = try await client.send(.catalog, .get, "/articles", parameters: ["page": .int(page), "size": 5], as: ArticlePage.self)
+            let result = try await client.send(ListArticles(page: page))
             let titles = result.value.items.map { $0.title + ($0.summary == nil ? " (no summary)" : "") }
             print("   page \(result.value.page)/\((result.value.total + 4) / 5): \(titles.joined(separator: ", ")); more: \(result.value.hasMore)")
         }
+        let article = try await client.send(GetArticle(id: 3))
+        print("   article #\(article.value.id): \(article.value.title), summary \(article.value.summary ?? "null")")
+        print("   and the intensive style on the same service: \(try await client.send(.catalog, .get, "/articles/{id}", pathParameters: ["id": "4"], as: Article.self).value.title)")
         print()
 
         print("4. A business error — GetUser(id: 99) — becomes a typed error:")

@@ -17,6 +17,10 @@ import Foundation
 /// ```
 ///
 /// Codes may be numbers or strings on the wire; they are compared as text (`100` and `"100"` match).
+///
+/// A response with an error status (outside 200–299) whose body is not an envelope — a gateway's
+/// 503 page — passes on unchanged, so the status check and a ``RetryStage`` outside see the HTTP
+/// status; an error status that does carry an envelope is checked like any other.
 public struct EnvelopeStage: ResponseStage {
     /// The names of the envelope's members.
     public struct Keys: Sendable, Hashable {
@@ -70,13 +74,18 @@ public struct EnvelopeStage: ResponseStage {
     /// Checks the envelope and replaces the body with the payload.
     public func process(_ response: inout Response, for request: Request, context: CallContext) async throws {
         guard response.file == nil else { return }  // a download written to a file carries no envelope
+        // An error status without an envelope (a proxy's 503 page) passes on as it is, so that the
+        // status check and a retry stage outside see the HTTP status, not a malformed envelope.
+        let errorStatus = !(200...299).contains(response.status.code)
         let members: [String: JSONMembers.Member]
         do {
             members = try JSONMembers.topLevel(of: response.body)
         } catch {
+            if errorStatus { return }
             throw SwitchyardError(code: .invalidResponse, message: "the response is not a JSON envelope object: \(error.message)", underlyingError: error)
         }
         guard let codeMember = members[keys.code], let code = codeMember.scalarText(in: response.body) else {
+            if errorStatus { return }
             throw SwitchyardError(code: .invalidResponse, message: "the envelope has no usable '\(keys.code)' member")
         }
         guard successCodes.contains(code) else {

@@ -18,6 +18,12 @@ public struct RetryStage: Middleware {
         public typealias Value = Bool
     }
 
+    /// The context key under which ``CallOptions/retry(maxAttempts:)`` sets a call's own attempt limit.
+    public enum MaxAttempts: CallContextKey {
+        /// The most attempts for the call, the first included.
+        public typealias Value = Int
+    }
+
     /// The policy.
     public let policy: RetryPolicy
     /// The budget shared with other stages, if any.
@@ -42,6 +48,7 @@ public struct RetryStage: Middleware {
     /// Sends the call, retrying transient failures.
     public func intercept(_ request: Request, context: CallContext, next: NextStage) async throws -> Response {
         let allowed = policy.retriesNonIdempotent || context[NonIdempotentAllowed.self] == true || RetryPolicy.isIdempotent(request.method)
+        let maxAttempts = context[MaxAttempts.self] ?? policy.maxAttempts
         var attempt = context
         var retries = 0
         while true {
@@ -51,7 +58,7 @@ public struct RetryStage: Middleware {
             } catch {
                 outcome = .failure(error)
             }
-            guard allowed, retries + 1 < policy.maxAttempts, let hint = transientHint(outcome, context: attempt) else {
+            guard allowed, retries + 1 < maxAttempts, let hint = transientHint(outcome, context: attempt) else {
                 if retries == 0, case .success = outcome { budget?.deposit() }
                 return try outcome.get()
             }
@@ -114,6 +121,13 @@ public struct RetryStage: Middleware {
 }
 
 extension CallOptions {
+    /// Sets this call's attempt limit (the first attempt included), replacing the ``RetryStage``
+    /// policy's ``RetryPolicy/maxAttempts``; `1` turns retries off for the call. Backoff, budget and
+    /// idempotency rules stay the policy's. Without a `RetryStage` in the service, nothing is retried.
+    public mutating func retry(maxAttempts: Int) {
+        setContextValue(max(1, maxAttempts), for: RetryStage.MaxAttempts.self)
+    }
+
     /// Lets ``RetryStage`` retry this call although its method (POST, PATCH) is not idempotent —
     /// for calls the backend deduplicates, for example by an idempotency key.
     public mutating func allowRetryingNonIdempotent() {

@@ -60,4 +60,17 @@ struct EnvelopeStageTests {
         let body = #" { "data" : {"a":"}\"{[","b":[{"c":"]"}]} , "code" : 0 , "data" : 1 } "#
         #expect(try await run(EnvelopeStage(successCodes: [0]), body: body).response?.bodyText == #"{"a":"}\"{[","b":[{"c":"]"}]}"#)
     }
+
+    @Test("an error status without an envelope passes on unchanged; with an envelope it is checked")
+    func errorStatuses() async throws {
+        let stage = EnvelopeStage(successCodes: [0])
+        let page = await StageHarness(stage).run(try .fixture(.get, "https://api.test/users/1"), respond: .status(.serviceUnavailable, body: "<html>busy</html>"))
+        #expect(page.error == nil && page.response?.status == .serviceUnavailable && page.response?.bodyText == "<html>busy</html>")
+        let enveloped = await StageHarness(stage).run(
+            try .fixture(.get, "https://api.test/users/1"), respond: .json(#"{"code":4001,"msg":"bad input"}"#, status: .badRequest)
+        )
+        #expect(enveloped.error?.code == .business && enveloped.error?.businessCode == "4001")
+        let malformed = await StageHarness(stage).run(try .fixture(.get, "https://api.test/users/1"), respond: .status(.ok, body: "<html>ok</html>"))
+        #expect(malformed.error?.code == .invalidResponse)
+    }
 }

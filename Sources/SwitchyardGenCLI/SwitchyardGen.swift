@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import SwitchyardGenCore
+
+/// `switchyard-gen`: validates API description files and turns them into Swift endpoints and a
+/// Markdown API reference.
+@main
+struct SwitchyardGen: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "switchyard-gen",
+        abstract: "Turns Switchyard API descriptions (YAML) into Swift endpoints and a Markdown reference.",
+        subcommands: [Generate.self, Validate.self]
+    )
+
+    /// `switchyard-gen generate FILE --swift OUT [--markdown OUT]`.
+    struct Generate: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Writes the Swift (and optionally the Markdown reference) for one description.")
+
+        @Argument(help: "The description file (.switchyard.yaml).") var file: String
+        @Option(help: "Where to write the Swift source.") var swift: String?
+        @Option(help: "Where to write the Markdown API reference.") var markdown: String?
+
+        func run() throws {
+            guard swift != nil || markdown != nil else { throw ValidationError("give --swift, --markdown or both") }
+            let output = try SwitchyardGen.load(file)
+            if let swift { try SwitchyardGen.write(output.swift, to: swift) }
+            if let markdown { try SwitchyardGen.write(output.markdown, to: markdown) }
+        }
+    }
+
+    /// `switchyard-gen validate FILE...`.
+    struct Validate: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Checks descriptions and reports every problem with its line and column.")
+
+        @Argument(help: "The description files.") var files: [String]
+
+        func run() throws {
+            var failed = false
+            for file in files {
+                do {
+                    let output = try SwitchyardGen.load(file)
+                    let endpoints = output.description.services.reduce(0) { $0 + $1.endpoints.count }
+                    print("\(file): \(output.description.services.count) services, \(endpoints) endpoints, \(output.description.models.count) models")
+                } catch is ExitCode {
+                    failed = true
+                }
+            }
+            if failed { throw ExitCode.failure }
+        }
+    }
+
+    /// Reads and generates, printing description errors as `file:line:column: error: …` on stderr.
+    static func load(_ file: String) throws -> SwitchyardGenerator.Output {
+        let text: String
+        do {
+            text = try String(contentsOfFile: file, encoding: .utf8)
+        } catch {
+            FileHandle.standardError.write(Data("\(file): error: cannot read the description: \(error.localizedDescription)\n".utf8))
+            throw ExitCode.failure
+        }
+        do {
+            return try SwitchyardGenerator.generate(yaml: text, file: file)
+        } catch {
+            FileHandle.standardError.write(Data((error.description + "\n").utf8))
+            throw ExitCode.failure
+        }
+    }
+
+    /// Writes a file only when its content changes, so builds that depend on it stay incremental.
+    static func write(_ text: String, to path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        if let existing = try? String(contentsOf: url, encoding: .utf8), existing == text { return }
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+    }
+}

@@ -1,0 +1,33 @@
+/// One problem in a description file, at a place a person can go to.
+///
+/// Printed as `Catalog.switchyard.yaml:12:9: error: unknown type 'Artcle' …`, the form compilers use,
+/// so editors and Xcode jump to it.
+public struct DescriptionError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Where the problem is.
+    public var location: SourceLocation
+    /// What is wrong, and how to fix it where that helps.
+    public var message: String
+
+    /// Creates an error.
+    public init(_ message: String, at location: SourceLocation) {
+        self.location = location
+        self.message = message
+    }
+
+    /// `file:line:column: error: message`.
+    public var description: String { "\(location): error: \(message)" }
+}
+
+/// Every problem found in a description file, in the order of the file.
+public struct DescriptionErrors: Error, Sendable, CustomStringConvertible {
+    /// The problems, sorted by line and column.
+    public var errors: [DescriptionError]
+
+    /// Creates the collection, sorted by place.
+    public init(_ errors: [DescriptionError]) {
+        self.errors = errors.sorted { ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column) }
+    }
+
+    /// One problem per line.
+    public var description: String { errors.map(\.description).joined(separator: "\n") }
+}

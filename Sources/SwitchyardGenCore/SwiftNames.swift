@@ -1,0 +1,79 @@
+import Foundation
+
+/// Turning wire names into Swift names, and checking them.
+enum SwiftNames {
+    /// Words Swift reserves, which a property needs backticks for.
+    static let keywords: Set<String> = [
+        "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init", "inout", "internal", "let",
+        "open", "operator", "private", "precedencegroup", "protocol", "public", "rethrows", "static", "struct", "subscript", "typealias",
+        "var", "break", "case", "catch", "continue", "default", "defer", "do", "else", "fallthrough", "for", "guard", "if", "in", "repeat",
+        "return", "throw", "switch", "where", "while", "Any", "as", "await", "false", "is", "nil", "self", "Self", "super", "throws",
+        "true", "try", "some", "any",
+    ]
+
+    /// Members of `Endpoint` a parameter must not shadow.
+    static let endpointMembers: Set<String> = [
+        "service", "method", "path", "pathParameters", "parameters", "body", "headerFields", "encoding", "options", "name", "decode",
+    ]
+
+    /// `has_more`, `X-Trace-Id`, `page size` → `hasMore`, `xTraceId`, `pageSize`; a leading digit gets `_`.
+    static func lowerCamel(_ text: String) -> String {
+        let words = text.split { !($0.isLetter || $0.isNumber) }.map(String.init)
+        guard let first = words.first else { return "_" }
+        var result = first.prefix(1).lowercased() + first.dropFirst()
+        if first == first.uppercased(), first.count > 1 { result = first.lowercased() }  // `ID` → `id`
+        for word in words.dropFirst() { result += word.prefix(1).uppercased() + word.dropFirst() }
+        if let initial = result.first, initial.isNumber { result = "_" + result }
+        return result
+    }
+
+    /// A property name, with backticks where Swift needs them.
+    static func property(_ name: String) -> String {
+        keywords.contains(name) ? "`\(name)`" : name
+    }
+
+    /// Whether `name` is an upper-camel Swift type name (`ListArticles`, `Article2`).
+    static func isTypeName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, ("A"..."Z").contains(first) else { return false }
+        return name.unicodeScalars.allSatisfy { ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
+    }
+
+    /// A Swift string literal for `text`, escaped.
+    static func literal(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            default:
+                if scalar.value < 0x20 { result += "\\u{\(String(scalar.value, radix: 16))}" } else { result.unicodeScalars.append(scalar) }
+            }
+        }
+        return result + "\""
+    }
+
+    /// The Levenshtein distance, for "did you mean" suggestions.
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a.lowercased()), b = Array(b.lowercased())
+        guard !a.isEmpty else { return b.count }
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1]
+            for (j, y) in b.enumerated() {
+                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+
+    /// `; did you mean 'X'?` for the closest candidate within two edits, or nothing.
+    static func suggestion(for name: String, among candidates: [String]) -> String {
+        let best = candidates.map { ($0, distance(name, $0)) }.min { $0.1 < $1.1 }
+        guard let best, best.1 <= 2 else { return "" }
+        return "; did you mean '\(best.0)'?"
+    }
+}

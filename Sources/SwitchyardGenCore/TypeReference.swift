@@ -1,0 +1,100 @@
+import Foundation
+
+/// A type named in a description: a scalar, a model, or an array of either, optionally optional —
+/// written `string`, `int`, `int64`, `double`, `bool`, `Article`, `[Article]`, `string?`, `[int]?`.
+public indirect enum TypeReference: Sendable, Hashable, CustomStringConvertible {
+    /// A scalar type.
+    case scalar(Scalar)
+    /// A model declared under `models`.
+    case model(String)
+    /// An array of the element type.
+    case array(TypeReference)
+    /// An optional value (JSON `null` or absent).
+    case optional(TypeReference)
+
+    /// The scalar types.
+    public enum Scalar: String, Sendable, CaseIterable {
+        /// Text.
+        case string
+        /// A machine integer (`Int`).
+        case int
+        /// A 64-bit integer (`Int64`).
+        case int64
+        /// A floating-point number (`Double`).
+        case double
+        /// `true` or `false`.
+        case bool
+
+        /// The Swift type.
+        public var swiftType: String {
+            switch self {
+            case .string: "String"
+            case .int: "Int"
+            case .int64: "Int64"
+            case .double: "Double"
+            case .bool: "Bool"
+            }
+        }
+    }
+
+    /// Parses a written type; `nil` when it is not well formed (an unknown model name parses: it
+    /// is checked against the declared models later).
+    public init?(parsing text: String) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed.hasSuffix("?") {
+            guard let wrapped = TypeReference(parsing: String(trimmed.dropLast())), !wrapped.isOptional else { return nil }
+            self = .optional(wrapped)
+        } else if trimmed.hasPrefix("[") && trimmed.hasSuffix("]") {
+            guard let element = TypeReference(parsing: String(trimmed.dropFirst().dropLast())) else { return nil }
+            self = .array(element)
+        } else if let scalar = Scalar(rawValue: trimmed) {
+            self = .scalar(scalar)
+        } else if let first = trimmed.unicodeScalars.first, first.properties.isUppercase,
+                  trimmed.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" }) {
+            self = .model(trimmed)
+        } else {
+            return nil
+        }
+    }
+
+    /// Whether the outermost type is optional.
+    public var isOptional: Bool {
+        if case .optional = self { return true }
+        return false
+    }
+
+    /// The type without its outermost optionality.
+    public var unwrapped: TypeReference {
+        if case .optional(let wrapped) = self { return wrapped }
+        return self
+    }
+
+    /// The model names the type mentions.
+    public var modelNames: [String] {
+        switch self {
+        case .scalar: []
+        case .model(let name): [name]
+        case .array(let element), .optional(let element): element.modelNames
+        }
+    }
+
+    /// The Swift spelling.
+    public var swiftType: String {
+        switch self {
+        case .scalar(let scalar): scalar.swiftType
+        case .model(let name): name
+        case .array(let element): "[\(element.swiftType)]"
+        case .optional(let wrapped): wrapped.swiftType + "?"
+        }
+    }
+
+    /// The written form, as in the description.
+    public var description: String {
+        switch self {
+        case .scalar(let scalar): scalar.rawValue
+        case .model(let name): name
+        case .array(let element): "[\(element)]"
+        case .optional(let wrapped): "\(wrapped)?"
+        }
+    }
+}
