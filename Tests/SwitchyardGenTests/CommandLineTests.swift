@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+
+/// The `switchyard-gen` executable, as the build plugin and people run it.
+@Suite("switchyard-gen")
+struct CommandLineTests {
+    /// The executable built beside the tests (`switchyard-gen`, or the plugin's `switchyard-gen-tool`).
+    static func executable() throws -> URL {
+        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for name in ["switchyard-gen", "switchyard-gen-tool"] {
+            let url = directory.appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: directory.appendingPathComponent("switchyard-gen").path])
+    }
+
+    static func run(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+        let process = Process()
+        process.executableURL = try executable()
+        process.arguments = arguments
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let out = output.fileHandleForReading.readDataToEndOfFile(), err = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+    }
+
+    @Test("generate writes Swift and Markdown; validate reports errors as file:line:column and exits 1")
+    func generateAndValidate() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-gen-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Petstore.switchyard.yaml").path
+        let swift = directory.appendingPathComponent("out/PetstoreAPI.swift"), markdown = directory.appendingPathComponent("out/PetstoreAPI.md")
+        let generated = try Self.run(["generate", fixture, "--swift", swift.path, "--markdown", markdown.path])
+        #expect(generated.status == 0, "\(generated.errors)")
+        #expect(try String(contentsOf: swift, encoding: .utf8).contains("public struct ListPets: Endpoint"))
+        #expect(try String(contentsOf: markdown, encoding: .utf8).hasPrefix("# Petstore API"))
+
+        let broken = directory.appendingPathComponent("Broken.switchyard.yaml")
+        try "services:\n  shop:\n    environments: { develop: \"http://127.0.0.1\" }\n    endpoints:\n      GetItem:\n        path: /items/{id}\n".write(to: broken, atomically: true, encoding: .utf8)
+        let validated = try Self.run(["validate", fixture, broken.path])
+        #expect(validated.status == 1)
+        #expect(validated.output.contains("Petstore.switchyard.yaml: 2 services, 6 endpoints, 4 models"))
+        #expect(validated.errors.contains("\(broken.path):5:7: error: path parameter '{id}' of 'GetItem' has no declaration under 'parameters'"))
+    }
+}
