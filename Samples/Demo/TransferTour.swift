@@ -23,11 +23,11 @@ enum TransferTour {
         defer { try? FileManager.default.removeItem(at: directory) }
 
         let video = directory.appendingPathComponent("holiday.mp4")
-        try SampleBlob.bytes(0..<6_000_000, version: 2).write(to: video)
+        try SampleBlob.bytes(0..<3_000_000, version: 2).write(to: video)
         var form = MultipartBody()
         form.append(field: "title", "Holiday 2026")
         try form.append(fileAt: video, field: "video")
-        print("   uploading a 6 MB video as multipart/form-data, streamed from disk:")
+        print("   uploading a 3 MB video as multipart/form-data, streamed from disk:")
         let report = try await client.send(.files, .post, "/files/upload", body: try form.streamedRequestBody(), as: UploadReport.self)
         for part in report.value.parts ?? [] {
             print("   the backend received '\(part.name ?? "?")'\(part.filename.map { " (\($0), \(part.type ?? "no type"))" } ?? ""): \(part.size) bytes, SHA-256 \(part.sha256.prefix(16))…")

@@ -70,7 +70,7 @@ struct TransferTests {
     func streamedMultipartUpload() async throws {
         try await Self.withDirectory { directory in
             let file = directory.appendingPathComponent("video.mp4")
-            let bytes = Self.content(6_000_011)
+            let bytes = Self.content(1_500_011)
             try bytes.write(to: file)
             var form = MultipartBody()
             form.append(field: "title", "Holiday 张衡")
