@@ -42,12 +42,16 @@ public enum DescriptionParser {
             throw DescriptionErrors([yamlError(error, file: file, yaml: yaml)])
         }
         let baseName = (file as NSString).lastPathComponent.split(separator: ".").first.map(String.init) ?? "Generated"
-        var description = APIDescription(file: file, name: baseName, access: .internal, services: [], models: [])
+        var description = APIDescription(file: file, name: SwiftNames.upperCamel(baseName), access: .internal, services: [], models: [])
         if let top = reader.fields(root, "the description", allowed: topKeys) {
             if let version = top["version"], reader.int(version, "'version'") != 1 {
                 reader.error("only version 1 of the description format exists", at: version)
             }
-            if let name = reader.string(top["name"], "'name'") { description.name = name }
+            if let nameNode = top["name"], let name = reader.string(nameNode, "'name'") {
+                if SwiftNames.isTypeName(name) { description.name = name } else {
+                    reader.error("'name' must be an upper-camel Swift type name such as 'Catalog', not '\(name)'", at: nameNode)
+                }
+            }
             if let access = top["access"], let text = reader.string(access, "'access'") {
                 if let level = APIDescription.Access(rawValue: text) { description.access = level } else {
                     reader.error("'access' must be 'internal' or 'public', not '\(text)'", at: access)

@@ -27,6 +27,9 @@ enum DescriptionValidator {
             if !SwiftNames.isTypeName(name) {
                 errors.append(DescriptionError("\(kind) name '\(name)' must be an upper-camel Swift type name such as 'ListArticles'", at: location))
             }
+            if SwiftNames.reservedTypeNames.contains(name) || name == description.name + "API" {
+                errors.append(DescriptionError("\(kind) name '\(name)' would shadow a type the generated code uses; choose another", at: location))
+            }
             if let first = typeNames[name] {
                 errors.append(DescriptionError("duplicate \(kind) name '\(name)'; it is already declared at \(first.line):\(first.column)", at: location))
             } else {
@@ -77,6 +80,9 @@ enum DescriptionValidator {
             var seen: [String: SourceLocation] = [:]
             for field in model.fields {
                 checkType(field.type, at: field.location)
+                if field.swiftName == "_" || field.swiftName.isEmpty {
+                    errors.append(DescriptionError("field '\(field.key)' needs letters or digits to make a Swift name (or a 'swiftName')", at: field.location))
+                }
                 if let first = seen[field.swiftName] {
                     errors.append(DescriptionError("field '\(field.key)' has the Swift name '\(field.swiftName)' of the field at \(first.line):\(first.column)", at: field.location))
                 }
@@ -103,6 +109,9 @@ enum DescriptionValidator {
         var swiftNames: [String: SourceLocation] = [:]
         for parameter in endpoint.parameters {
             let at = parameter.sourceLocation
+            if parameter.swiftName == "_" {
+                errors.append(DescriptionError("parameter name '\(parameter.name)' needs letters or digits to make a Swift name", at: at))
+            }
             if let first = swiftNames[parameter.swiftName] {
                 errors.append(DescriptionError("parameter '\(parameter.name)' has the Swift name '\(parameter.swiftName)' of the parameter at \(first.line):\(first.column)", at: at))
             }

@@ -27,6 +27,22 @@ enum SwiftNames {
         return result
     }
 
+    /// `my-api`, `catalog` → `MyApi`, `Catalog`; `Generated` when nothing usable is left.
+    static func upperCamel(_ text: String) -> String {
+        let words = text.split { !($0.isLetter || $0.isNumber) }
+        let joined = words.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+        guard let first = joined.unicodeScalars.first, ("A"..."Z").contains(first), isTypeName(joined) else { return "Generated" }
+        return joined
+    }
+
+    /// Type names the generated code itself uses, which a model or endpoint must not shadow.
+    static let reservedTypeNames: Set<String> = [
+        "String", "Int", "Int64", "Double", "Bool", "Data", "Optional", "Array", "Codable", "Sendable", "Hashable", "CodingKey",
+        "Endpoint", "Parameters", "ParameterValue", "ParameterEncoding", "ServiceID", "CallOptions", "HTTPFields", "HTTPField",
+        "HTTPRequest", "RequestBody", "NoContent", "Service", "ServiceRegistry", "ServiceDefaults", "ServerEnvironment", "Transport",
+        "Middleware", "SwitchyardError", "RetryStage", "RetryPolicy", "EnvelopeStage", "RequestTag", "Duration",
+    ]
+
     /// A property name, with backticks where Swift needs them.
     static func property(_ name: String) -> String {
         keywords.contains(name) ? "`\(name)`" : name

@@ -110,6 +110,17 @@ struct DescriptionErrorTests {
               GetItem: { path: /b }
         """, line: 7, column: 7, message: "duplicate key 'GetItem' in one mapping (first at 6:7)"),
         Case(name: "no services", yaml: "version: 1\n", line: 1, column: 1, message: "the description has no 'services'"),
+        Case(name: "a model shadowing a type the code uses", yaml: service + """
+              GetItem: { path: /items, response: Data }
+        models:
+          Data: { fields: { id: int } }
+        """, line: 8, column: 3, message: "model name 'Data' would shadow a type the generated code uses"),
+        Case(name: "a name that is not a type name", yaml: """
+        name: my-api
+        services:
+          shop:
+            environments: { develop: "http://127.0.0.1:8080" }
+        """, line: 1, column: 7, message: "'name' must be an upper-camel Swift type name"),
         Case(name: "maxAge without cacheElseNetwork", yaml: service + """
               GetItem:
                 path: /items
