@@ -210,7 +210,7 @@ public enum DescriptionParser {
                 reader.error("'in' must be one of path, query, body, header, not '\(text)'", at: placed)
             }
         }
-        var swiftName = SwiftNames.lowerCamel(name)
+        var swiftName = SwiftNames.member(name)
         if SwiftNames.endpointMembers.contains(swiftName) { swiftName += "Parameter" }
         var parameter = APIDescription.Parameter(
             name: name, swiftName: swiftName, type: type, location: location,
@@ -267,7 +267,7 @@ public enum DescriptionParser {
                 reader.error("'\(text)' is not a type: write a model name, string, int, int64, double, bool, [Type] or Type?", at: typeNode)
                 continue
             }
-            let swiftName = reader.string(details["swiftName"], "'swiftName'") ?? SwiftNames.lowerCamel(entry.key)
+            let swiftName = reader.string(details["swiftName"], "'swiftName'") ?? SwiftNames.member(entry.key)
             model.fields.append(APIDescription.Field(
                 key: entry.key, swiftName: swiftName, type: type, summary: reader.string(details["description"], "'description'"),
                 location: reader.location(entry.keyNode)

@@ -129,7 +129,7 @@ public enum SwiftEmitter {
             return parameter.required ? base : base + " = nil"
         }
         out.line("    \(access) init(\(arguments.joined(separator: ", "))) {")
-        for parameter in parameters { out.line("        self.\(parameter.swiftName) = \(SwiftNames.property(parameter.swiftName))") }
+        for parameter in parameters { out.line("        self.\(SwiftNames.property(parameter.swiftName)) = \(SwiftNames.property(parameter.swiftName))") }
         out.line("    }")
         out.line()
         out.doc("`\(service.id)`.", indent: 1)
@@ -232,7 +232,7 @@ public enum SwiftEmitter {
             out.doc("Creates a value.", indent: 1)
             let arguments = model.fields.map { "\($0.swiftName): \($0.type.swiftType)" + ($0.type.isOptional ? " = nil" : "") }
             out.line("    public init(\(arguments.joined(separator: ", "))) {")
-            for field in model.fields { out.line("        self.\(field.swiftName) = \(SwiftNames.property(field.swiftName))") }
+            for field in model.fields { out.line("        self.\(SwiftNames.property(field.swiftName)) = \(SwiftNames.property(field.swiftName))") }
             out.line("    }")
         }
         if model.fields.contains(where: { $0.key != $0.swiftName }) {

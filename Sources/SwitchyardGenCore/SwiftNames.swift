@@ -43,6 +43,16 @@ enum SwiftNames {
         "Middleware", "SwitchyardError", "RetryStage", "RetryPolicy", "EnvelopeStage", "RequestTag", "Duration",
     ]
 
+    /// Names that even backticks cannot make a usable stored property and `init` argument of (`self`
+    /// would shadow the instance in the initializer); they get `Value` appended.
+    static let unusableNames: Set<String> = ["self", "Self", "Type", "Protocol", "init", "deinit", "subscript"]
+
+    /// A stored-property name for a wire name: lower camel case, `Value` appended where unusable.
+    static func member(_ wireName: String) -> String {
+        let name = lowerCamel(wireName)
+        return unusableNames.contains(name) ? name + "Value" : name
+    }
+
     /// A property name, with backticks where Swift needs them.
     static func property(_ name: String) -> String {
         keywords.contains(name) ? "`\(name)`" : name
