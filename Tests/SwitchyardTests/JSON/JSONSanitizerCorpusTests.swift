@@ -5,6 +5,7 @@ import Switchyard
 /// The JSONTestSuite parsing corpus (`y_` must be accepted, `n_` must be rejected, `i_` may go
 /// either way), beside the clone at `../shared/corpora/JSONTestSuite/test_parsing`.
 private let corpusDirectory = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent()  // JSON
     .deletingLastPathComponent()  // SwitchyardTests
     .deletingLastPathComponent()  // Tests
     .deletingLastPathComponent()  // the package root
