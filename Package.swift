@@ -111,7 +111,10 @@ let package = Package(
         .plugin(
             name: "GenerateEndpoints",
             capability: .command(
-                intent: .custom(verb: "generate-endpoints", description: "Writes the Swift and the Markdown API reference for the package's API descriptions."),
+                intent: .custom(
+                    verb: "generate-endpoints",
+                    description: "Writes the Swift and the Markdown API reference for the package's API descriptions."
+                ),
                 permissions: [.writeToPackageDirectory(reason: "writes the generated Swift and Markdown for inspection")]
             ),
             dependencies: ["switchyard-gen"]

@@ -7,7 +7,7 @@ let package = Package(
     name: "SwitchyardBenchmarks",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "switchyard-bench", targets: ["SwitchyardBench"]),
+        .executable(name: "switchyard-bench", targets: ["SwitchyardBench"])
     ],
     dependencies: [
         .package(name: "Switchyard", path: ".."),

@@ -13,7 +13,8 @@ struct GenerateEndpoints: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
         var extractor = ArgumentExtractor(arguments)
         let names = extractor.extractOption(named: "target")
-        let outputRoot = extractor.extractOption(named: "output").first.map { URL(fileURLWithPath: $0, relativeTo: context.package.directoryURL) }
+        let outputRoot =
+            extractor.extractOption(named: "output").first.map { URL(fileURLWithPath: $0, relativeTo: context.package.directoryURL) }
             ?? context.package.directoryURL.appendingPathComponent("GeneratedAPI")
         let tool = try context.tool(named: "switchyard-gen")
         let targets = try names.isEmpty ? context.package.targets : context.package.targets(named: names)
@@ -22,7 +23,8 @@ struct GenerateEndpoints: CommandPlugin {
             for file in target.sourceFiles where isDescription(file.url.lastPathComponent) {
                 let name = String(file.url.lastPathComponent.prefix { $0 != "." })
                 let directory = outputRoot.appendingPathComponent(target.name)
-                let swift = directory.appendingPathComponent("\(name)API.swift"), markdown = directory.appendingPathComponent("\(name)API.md")
+                let swift = directory.appendingPathComponent("\(name)API.swift")
+                let markdown = directory.appendingPathComponent("\(name)API.md")
                 let process = Process()
                 process.executableURL = tool.url
                 process.arguments = ["generate", file.url.path, "--swift", swift.path, "--markdown", markdown.path]
@@ -36,7 +38,11 @@ struct GenerateEndpoints: CommandPlugin {
                 generated += 1
             }
         }
-        if generated == 0 { Diagnostics.warning("no *.switchyard.yaml descriptions found in \(names.isEmpty ? "the package" : names.joined(separator: ", "))") }
+        if generated == 0 {
+            Diagnostics.warning(
+                "no *.switchyard.yaml descriptions found in \(names.isEmpty ? "the package" : names.joined(separator: ", "))"
+            )
+        }
     }
 
     private func isDescription(_ name: String) -> Bool {

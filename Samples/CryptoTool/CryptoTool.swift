@@ -33,12 +33,25 @@ struct CryptoTool {
             case ("sign-request", 8):
                 guard let key = hex(arguments[1]), let timestamp = Int64(arguments[5]), let body = hex(arguments[7]) else { usage() }
                 let canonical = SigningWireFormat.canonicalRequest(
-                    method: arguments[3], target: arguments[4], timestamp: timestamp, nonce: arguments[6], keyID: arguments[2], body: body
+                    method: arguments[3],
+                    target: arguments[4],
+                    timestamp: timestamp,
+                    nonce: arguments[6],
+                    keyID: arguments[2],
+                    body: body
                 )
                 print(try SigningWireFormat.signature(of: canonical, using: SymmetricKey(key)))
             case ("verify-response", 8):
-                guard let key = hex(arguments[1]), let status = Int(arguments[3]), let timestamp = Int64(arguments[4]), let body = hex(arguments[6]) else { usage() }
-                let canonical = SigningWireFormat.canonicalResponse(status: status, timestamp: timestamp, requestNonce: arguments[5], keyID: arguments[2], body: body)
+                guard let key = hex(arguments[1]), let status = Int(arguments[3]), let timestamp = Int64(arguments[4]),
+                    let body = hex(arguments[6])
+                else { usage() }
+                let canonical = SigningWireFormat.canonicalResponse(
+                    status: status,
+                    timestamp: timestamp,
+                    requestNonce: arguments[5],
+                    keyID: arguments[2],
+                    body: body
+                )
                 let expected = try SigningWireFormat.signature(of: canonical, using: SymmetricKey(key))
                 guard ConstantTime.equals(Data(expected.utf8), Data(arguments[7].lowercased().utf8)) else {
                     print("error signatureMismatch")
@@ -46,7 +59,10 @@ struct CryptoTool {
                 }
                 print("ok")
             case ("sign-legacy", 4):
-                guard let secret = hex(arguments[2]), let algorithm = arguments[1] == "md5" ? SortedParameterSigning.Algorithm.md5 : arguments[1] == "hmac-sha256" ? .hmacSHA256 : nil else { usage() }
+                guard let secret = hex(arguments[2]),
+                    let algorithm = arguments[1] == "md5"
+                        ? SortedParameterSigning.Algorithm.md5 : arguments[1] == "hmac-sha256" ? .hmacSHA256 : nil
+                else { usage() }
                 let parameters = arguments[3].split(separator: "&").map { item -> (name: String, value: String) in
                     let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                     return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
@@ -68,7 +84,9 @@ struct CryptoTool {
 
     static func sealing(_ arguments: [String]) {
         guard arguments.count >= 5, let key = hex(arguments[2]), let aad = hex(arguments[3]), let input = hex(arguments[4]) else {
-            FileHandle.standardError.write(Data("usage: switchyard-crypto-tool seal|open <scheme> <key hex> <aad hex> <input hex> [<iv hex>]\n".utf8))
+            FileHandle.standardError.write(
+                Data("usage: switchyard-crypto-tool seal|open <scheme> <key hex> <aad hex> <input hex> [<iv hex>]\n".utf8)
+            )
             exit(2)
         }
         let iv = arguments.count > 5 ? hex(arguments[5]) : nil

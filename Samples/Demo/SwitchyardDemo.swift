@@ -35,31 +35,38 @@ struct SwitchyardDemo {
 
     static func tour(backend: SampleBackend, transport: AsyncHTTPClientTransport) async throws {
         // One registry for the app; the environment choice lives in memory for the demo.
-        let registry = ServiceRegistry(configuration: .init(
-            isReleaseBuild: false, defaultEnvironment: .develop, store: InMemoryEnvironmentStore()
-        ))
+        let registry = ServiceRegistry(
+            configuration: .init(
+                isReleaseBuild: false,
+                defaultEnvironment: .develop,
+                store: InMemoryEnvironmentStore()
+            )
+        )
 
         // Module 1 — users: a bearer token, a client-version header, envelope code 0, and the
         // transcript registered last, so it prints the request exactly as sent and the raw response.
-        try registry.register(Service(
-            .users,
-            baseURLs: [.develop: backend.baseURL + "/users-api", .release: "https://api.example.com/users"],
-            defaults: ServiceDefaults(timeout: .seconds(5), headerFields: [.accept: "application/json"]),
-            stages: [
-                RequestModifier(name: "Authorization") { request, _ in request.headerFields[.authorization] = "Bearer demo-token" },
-                HeadersStage([.fixed(HTTPField.Name("X-Client-Version")!, "1.0.0")]),
-                EnvelopeStage(successCodes: [0]),
-                TranscriptStage(),
-            ],
-            transport: transport
-        ))
+        try registry.register(
+            Service(
+                .users,
+                baseURLs: [.develop: backend.baseURL + "/users-api", .release: "https://api.example.com/users"],
+                defaults: ServiceDefaults(timeout: .seconds(5), headerFields: [.accept: "application/json"]),
+                stages: [
+                    RequestModifier(name: "Authorization") { request, _ in request.headerFields[.authorization] = "Bearer demo-token" },
+                    HeadersStage([.fixed(HTTPField.Name("X-Client-Version")!, "1.0.0")]),
+                    EnvelopeStage(successCodes: [0]),
+                    TranscriptStage(),
+                ],
+                transport: transport
+            )
+        )
 
         // Module 2 — catalog, generated from Catalog.switchyard.yaml by the build plugin: its
         // registration helper adds the described retries and envelope (code 100) inside our stages —
         // the transcript first (it sees the call as the app made it and the final outcome), then
         // common query parameters. The sample backend's port replaces the described develop URL.
         try CatalogAPI.registerCatalog(
-            in: registry, transport: transport,
+            in: registry,
+            transport: transport,
             outerStages: [
                 TranscriptStage(),
                 CommonParametersStage([.fixed("app", "demo"), .dynamic("rid") { context in .string("\(context.requestID)") }]),
@@ -71,21 +78,27 @@ struct SwitchyardDemo {
         // stage is registered before the encryption stage, so on the way out it sees plaintext; the
         // transcript is registered last, so it prints the ciphertext on the wire.
         let vaultKeys = try KeyRing(keyID: SampleBackend.vaultKeyID, key: SymmetricKey(SampleBackend.vaultKey))
-        try registry.register(Service(
-            .vault,
-            baseURLs: [.develop: backend.baseURL + "/vault-api", .release: "https://api.example.com/vault"],
-            stages: [EnvelopeStage(successCodes: [0]), EncryptionStage(scheme: .aes256GCM, keyRing: vaultKeys), TranscriptStage()],
-            transport: transport
-        ))
+        try registry.register(
+            Service(
+                .vault,
+                baseURLs: [.develop: backend.baseURL + "/vault-api", .release: "https://api.example.com/vault"],
+                stages: [EnvelopeStage(successCodes: [0]), EncryptionStage(scheme: .aes256GCM, keyRing: vaultKeys), TranscriptStage()],
+                transport: transport
+            )
+        )
 
         // Module 4 — shop: every built-in stage in the documented order (see ShopPipeline).
         try ShopPipeline.register(in: registry, backend: backend, transport: transport)
 
         // Module 5 — control: retries, for the request-control tour.
-        try registry.register(Service(
-            .control, baseURLs: [.develop: backend.baseURL, .release: "https://api.example.com"],
-            stages: [RetryStage(RetryPolicy(maxAttempts: 4, baseDelay: .milliseconds(50)))], transport: transport
-        ))
+        try registry.register(
+            Service(
+                .control,
+                baseURLs: [.develop: backend.baseURL, .release: "https://api.example.com"],
+                stages: [RetryStage(RetryPolicy(maxAttempts: 4, baseDelay: .milliseconds(50)))],
+                transport: transport
+            )
+        )
 
         // Module 6 — files: uploads and downloads with a progress accessory (see TransferTour).
         try TransferTour.register(in: registry, backend: backend, transport: transport)
@@ -100,7 +113,9 @@ struct SwitchyardDemo {
         for id in [1, 3] {
             let user = try await client.send(GetUser(id: id))
             let profile = user.value.profile
-            print("   \(user.value.name): nickname \(user.value.nickname ?? "null"), bio \(profile?.bio ?? "null"), tags \(profile?.tags.map { $0 ?? "null" } ?? [])")
+            print(
+                "   \(user.value.name): nickname \(user.value.nickname ?? "null"), bio \(profile?.bio ?? "null"), tags \(profile?.tags.map { $0 ?? "null" } ?? [])"
+            )
             print("   request \(user.requestID), status \(user.status.code), attempts \(user.attempts), from \(user.source)")
         }
         print()
@@ -113,11 +128,15 @@ struct SwitchyardDemo {
         for page in 1...2 {
             let result = try await client.send(ListArticles(page: page))
             let titles = result.value.items.map { $0.title + ($0.summary == nil ? " (no summary)" : "") }
-            print("   page \(result.value.page)/\((result.value.total + 4) / 5): \(titles.joined(separator: ", ")); more: \(result.value.hasMore)")
+            print(
+                "   page \(result.value.page)/\((result.value.total + 4) / 5): \(titles.joined(separator: ", ")); more: \(result.value.hasMore)"
+            )
         }
         let article = try await client.send(GetArticle(id: 3))
         print("   article #\(article.value.id): \(article.value.title), summary \(article.value.summary ?? "null")")
-        print("   and the intensive style on the same service: \(try await client.send(.catalog, .get, "/articles/{id}", pathParameters: ["id": "4"], as: Article.self).value.title)")
+        print(
+            "   and the intensive style on the same service: \(try await client.send(.catalog, .get, "/articles/{id}", pathParameters: ["id": "4"], as: Article.self).value.title)"
+        )
         print()
 
         print("4. A business error — GetUser(id: 99) — becomes a typed error:")
@@ -130,14 +149,24 @@ struct SwitchyardDemo {
 
         print("6. Failures a person can read:")
         await expectFailure {
-            _ = try await client.send(.users, .get, "\(backend.baseURL)/not-json", options: CallOptions(skippedStages: ["Envelope"]), as: User.self)
+            _ = try await client.send(
+                .users,
+                .get,
+                "\(backend.baseURL)/not-json",
+                options: CallOptions(skippedStages: ["Envelope"]),
+                as: User.self
+            )
         }
-        await expectFailure { _ = try await client.send(.catalog, .get, "\(backend.baseURL)/delay/2000", options: CallOptions(timeout: .milliseconds(200))) }
+        await expectFailure {
+            _ = try await client.send(.catalog, .get, "\(backend.baseURL)/delay/2000", options: CallOptions(timeout: .milliseconds(200)))
+        }
         await expectFailure { _ = try await client.send(ServiceID("payments")!, .get, "/balance") }
 
         print("7. The encrypted vault module — ciphertext on the wire, decoded entities in the app:")
         let note = try await client.send(CreateNote(text: "the combination is 4-8-15-16-23-42"))
-        print("   created note #\(note.value.id): \"\(note.value.text)\" (\(note.value.length ?? 0) characters, pinned \(note.value.pinned.map(String.init) ?? "null"))")
+        print(
+            "   created note #\(note.value.id): \"\(note.value.text)\" (\(note.value.length ?? 0) characters, pinned \(note.value.pinned.map(String.init) ?? "null"))"
+        )
         let stored = try await client.send(.vault, .get, "/notes/{id}", pathParameters: ["id": "3"], as: Note.self)
         print("   note #\(stored.value.id): \(stored.value.text)\n")
 
@@ -149,13 +178,25 @@ struct SwitchyardDemo {
 
         print("\n9. The shop module — every built-in stage; a ~115 KB order with a terminal progress accessory:")
         let lines: [Parameters] = (0..<2400).map { index in ["sku": .string("SKU-\(index)"), "quantity": 1, "gift_note": .null] }
-        let order = try await client.send(.shop, .post, "/orders", parameters: ["lines": .array(lines.map(ParameterValue.object))], as: ShopOrder.self)
-        print("   order #\(order.value.id) \(order.value.status); coupon \(order.value.coupon ?? "none (null stripped)"); the shop saw app=\(order.value.received["app"] ?? "?")\n")
+        let order = try await client.send(
+            .shop,
+            .post,
+            "/orders",
+            parameters: ["lines": .array(lines.map(ParameterValue.object))],
+            as: ShopOrder.self
+        )
+        print(
+            "   order #\(order.value.id) \(order.value.status); coupon \(order.value.coupon ?? "none (null stripped)"); the shop saw app=\(order.value.received["app"] ?? "?")\n"
+        )
 
         print("10. The token expires; three concurrent calls share one refresh and are replayed:")
         backend.expireShopToken()
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for id in 1...3 { group.addTask { _ = try await client.send(.shop, .get, "/orders/{id}", pathParameters: ["id": "\(id)"], as: ShopOrder.self) } }
+            for id in 1...3 {
+                group.addTask {
+                    _ = try await client.send(.shop, .get, "/orders/{id}", pathParameters: ["id": "\(id)"], as: ShopOrder.self)
+                }
+            }
             try await group.waitForAll()
         }
         print("   refreshes on the backend: \(backend.shopTokenRefreshes)\n")
@@ -169,7 +210,9 @@ struct SwitchyardDemo {
         coalescing.sameRequest = .coalesce
         let shared = coalescing
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<10 { group.addTask { _ = try await client.send(.control, .get, "/counter/demo", parameters: ["delay": 100], options: shared) } }
+            for _ in 0..<10 {
+                group.addTask { _ = try await client.send(.control, .get, "/counter/demo", parameters: ["delay": 100], options: shared) }
+            }
             try await group.waitForAll()
         }
         print("   10 identical calls, coalesced: the backend counted \(backend.hits("counter/demo")) hit")
@@ -189,7 +232,9 @@ struct SwitchyardDemo {
             print("   unexpectedly succeeded\n")
         } catch let error as SwitchyardError {
             print("   SwitchyardError \(error.code): \(error.message)")
-            print("   service \(error.serviceID?.rawValue ?? "-"), endpoint \(error.endpoint ?? "-"), stage \(error.stage ?? "-"), request \(error.requestID.map(String.init(describing:)) ?? "-")\n")
+            print(
+                "   service \(error.serviceID?.rawValue ?? "-"), endpoint \(error.endpoint ?? "-"), stage \(error.stage ?? "-"), request \(error.requestID.map(String.init(describing:)) ?? "-")\n"
+            )
         } catch {
             print("   unexpected error type: \(error)\n")
         }

@@ -12,7 +12,9 @@ struct TranscriptStage: Middleware {
         let headers = request.headerFields.filter { $0.name.canonicalName.hasPrefix("x-") || $0.name == .authorization }
             .map { "\($0.name): \($0.name == .authorization ? "<redacted>" : $0.value)" }
         print("    → \(request.method.rawValue) \(request.path)" + (headers.isEmpty ? "" : "  [" + headers.joined(separator: ", ") + "]"))
-        if let body = request.body { print("      body on the wire: \(Self.preview(body, contentType: request.headerFields[.contentType]))") }
+        if let body = request.body {
+            print("      body on the wire: \(Self.preview(body, contentType: request.headerFields[.contentType]))")
+        }
         do {
             let response = try await next(request, context)
             print("    ← \(response.status.code) in \(Self.milliseconds(ContinuousClock.now - start)) ms, \(response.body.count) bytes")

@@ -10,11 +10,15 @@ import SwitchyardSampleBackend
 /// SHA-256, both with the terminal progress accessory.
 enum TransferTour {
     static func register(in registry: ServiceRegistry, backend: SampleBackend, transport: AsyncHTTPClientTransport) throws {
-        try registry.register(Service(
-            .files, baseURLs: [.develop: backend.baseURL, .release: "https://files.example.com"],
-            defaults: ServiceDefaults(timeout: .seconds(120)),
-            stages: [AccessoryStage([TerminalProgressAccessory()])], transport: transport
-        ))
+        try registry.register(
+            Service(
+                .files,
+                baseURLs: [.develop: backend.baseURL, .release: "https://files.example.com"],
+                defaults: ServiceDefaults(timeout: .seconds(120)),
+                stages: [AccessoryStage([TerminalProgressAccessory()])],
+                transport: transport
+            )
+        )
     }
 
     static func run(client: APIClient) async throws {
@@ -30,28 +34,37 @@ enum TransferTour {
         print("   uploading a 3 MB video as multipart/form-data, streamed from disk:")
         let report = try await client.send(.files, .post, "/files/upload", body: try form.streamedRequestBody(), as: UploadReport.self)
         for part in report.value.parts ?? [] {
-            print("   the backend received '\(part.name ?? "?")'\(part.filename.map { " (\($0), \(part.type ?? "no type"))" } ?? ""): \(part.size) bytes, SHA-256 \(part.sha256.prefix(16))…")
+            print(
+                "   the backend received '\(part.name ?? "?")'\(part.filename.map { " (\($0), \(part.type ?? "no type"))" } ?? ""): \(part.size) bytes, SHA-256 \(part.sha256.prefix(16))…"
+            )
         }
 
         let size: Int64 = 24_000_000
-        let expected = Digest.hex({ () -> Data in
-            let hasher = SHA256Hasher()
-            var offset: Int64 = 0
-            while offset < size {
-                let end = min(size, offset + 4_000_000)
-                SampleBlob.bytes(offset..<end).withUnsafeBytes { hasher.update($0) }
-                offset = end
-            }
-            return hasher.finalize()
-        }())
+        let expected = Digest.hex(
+            { () -> Data in
+                let hasher = SHA256Hasher()
+                var offset: Int64 = 0
+                while offset < size {
+                    let end = min(size, offset + 4_000_000)
+                    SampleBlob.bytes(offset..<end).withUnsafeBytes { hasher.update($0) }
+                    offset = end
+                }
+                return hasher.finalize()
+            }()
+        )
         print("\n   downloading 24 MB to a file; the backend drops the connection at 10 MB:")
         let destination = directory.appendingPathComponent("installer.bin")
         let file = try await client.download(
-            .files, "/files/blob/\(size)", parameters: ["dropAt": 10_000_000], to: destination,
+            .files,
+            "/files/blob/\(size)",
+            parameters: ["dropAt": 10_000_000],
+            to: destination,
             download: DownloadOptions(checksum: .sha256(hex: expected))
         )
         try await Task.sleep(for: .milliseconds(50))  // let the accessory's last lines print first
-        print("   \(file.value.url.lastPathComponent): \(file.value.byteCount) bytes after \(file.value.resumes) resume, SHA-256 \(file.value.checksum?.prefix(16) ?? "?")… verified\n")
+        print(
+            "   \(file.value.url.lastPathComponent): \(file.value.byteCount) bytes after \(file.value.resumes) resume, SHA-256 \(file.value.checksum?.prefix(16) ?? "?")… verified\n"
+        )
     }
 
     /// What the backend reports about an upload.

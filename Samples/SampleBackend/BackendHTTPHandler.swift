@@ -133,7 +133,10 @@ final class BackendHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             var headers = HTTPHeaders(stream.headers)
             headers.add(name: "content-length", value: String(stream.end - stream.start))
             if !head.isKeepAlive { headers.add(name: "connection", value: "close") }
-            context.write(Self.wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: stream.status, headers: headers))), promise: nil)
+            context.write(
+                Self.wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: stream.status, headers: headers))),
+                promise: nil
+            )
             if head.method == .HEAD {
                 self.finishResponse(for: head, context: context)
                 return

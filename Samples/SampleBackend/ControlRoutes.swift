@@ -17,7 +17,10 @@ enum ControlRoutes {
             let key = "flaky/" + segments[1]
             let hits = state.hit(key)
             guard hits > failures else {
-                var response = BackendResponse.json(.object([("error", "temporarily unavailable"), ("hits", .int(hits))]), status: .serviceUnavailable)
+                var response = BackendResponse.json(
+                    .object([("error", "temporarily unavailable"), ("hits", .int(hits))]),
+                    status: .serviceUnavailable
+                )
                 if let seconds = request.queryItem(named: "retryAfter") { response.extraHeaders = [("Retry-After", seconds)] }
                 return .respond(response)
             }
@@ -25,7 +28,9 @@ enum ControlRoutes {
         case ("counter", 2):
             let hits = state.hit("counter/" + segments[1])
             let query = (request.query ?? "").split(separator: "&").map { JSONValue.string(String($0)) }
-            let response = BackendResponse.json(.object([("key", .string(String(segments[1]))), ("hits", .int(hits)), ("query", .array(query))]))
+            let response = BackendResponse.json(
+                .object([("key", .string(String(segments[1]))), ("hits", .int(hits)), ("query", .array(query))])
+            )
             let delay = request.queryItem(named: "delay").flatMap(Int.init).map { min(max(0, $0), UtilityRoutes.maxDelayMilliseconds) } ?? 0
             return delay > 0 ? .respondAfter(.milliseconds(Int64(delay)), response) : .respond(response)
         case ("pages", 2):
@@ -39,7 +44,9 @@ enum ControlRoutes {
             let start = (page - 1) * size
             let items = (start..<min(start + size, total)).map { JSONValue.int($0 + 1) }
             let delay = request.queryItem(named: "delay").flatMap(Int.init).map { min(max(0, $0), UtilityRoutes.maxDelayMilliseconds) } ?? 0
-            let response = BackendResponse.json(.object([("page", .int(page)), ("items", .array(items)), ("hasMore", .bool(start + size < total))]))
+            let response = BackendResponse.json(
+                .object([("page", .int(page)), ("items", .array(items)), ("hasMore", .bool(start + size < total))])
+            )
             return delay > 0 ? .respondAfter(.milliseconds(Int64(delay)), response) : .respond(response)
         case ("etag", 2):
             _ = state.hit("etag/" + segments[1])

@@ -31,7 +31,9 @@ enum FilesModule {
         }
         // The version comes from the query or from `X-Blob-Version` (which lets a test change the file
         // under a client that keeps asking for the same URL).
-        let version = request.head.headers.first(name: "x-blob-version").flatMap(Int.init) ?? request.queryItem(named: "version").flatMap(Int.init) ?? 1
+        let version =
+            request.head.headers.first(name: "x-blob-version").flatMap(Int.init) ?? request.queryItem(named: "version").flatMap(Int.init)
+            ?? 1
         guard SampleBlob.versions.contains(version) else {
             return .respond(.json(.object([("error", "version must be 1...3")]), status: .badRequest))
         }
@@ -40,7 +42,8 @@ enum FilesModule {
             ("content-type", "application/octet-stream"), ("etag", etag), ("last-modified", lastModified), ("accept-ranges", "bytes"),
         ]
         var status = HTTPResponseStatus.ok
-        var start: Int64 = 0, end = size
+        var start: Int64 = 0
+        var end = size
         let ifRange = request.head.headers.first(name: "if-range")
         if let rangeHeader = request.head.headers.first(name: "range"), ifRange == nil || ifRange == etag || ifRange == lastModified {
             guard let range = parseRange(rangeHeader, size: size) else {

@@ -1,10 +1,11 @@
+import NIOCore
+import SwitchyardCrypto
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import NIOCore
-import SwitchyardCrypto
 
 /// `/shop-api`: the module behind the full-pipeline demo, tests and benchmark. Every order request
 /// must be signed (HMAC-SHA256, ``SampleBackend/shopSigningKey``) and carry the current bearer
@@ -40,7 +41,11 @@ enum ShopModule {
         let query = JSONValue.object(queryPairs(request))
         if segments.count == 1, request.method == .POST {
             guard let body = opened(request), (try? JSONDecoder().decode(AnyObject.self, from: Data(body))) != nil else {
-                return sealed(.envelope(code: 400, msg: "the order must be a sealed JSON object", status: .badRequest), for: request, nonce: nonce)
+                return sealed(
+                    .envelope(code: 400, msg: "the order must be a sealed JSON object", status: .badRequest),
+                    for: request,
+                    nonce: nonce
+                )
             }
             let order: JSONValue = .object([
                 ("id", 42), ("status", "created"), ("coupon", .null), ("note", .null), ("received", .raw(body)), ("query", query),
@@ -100,7 +105,11 @@ enum ShopModule {
             let signature = headers.first(name: SigningWireFormat.signatureHeader.rawName)
         else { return nil }
         let canonical = SigningWireFormat.canonicalRequest(
-            method: request.method.rawValue, target: request.uri, timestamp: timestamp, nonce: nonce, keyID: keyID,
+            method: request.method.rawValue,
+            target: request.uri,
+            timestamp: timestamp,
+            nonce: nonce,
+            keyID: keyID,
             body: Data(request.body.readableBytesView)
         )
         guard let expected = try? SigningWireFormat.signature(of: canonical, using: signingKey),
@@ -113,9 +122,16 @@ enum ShopModule {
     private static func opened(_ request: BackendRequest) -> [UInt8]? {
         let body = Data(request.body.readableBytesView)
         guard let header = request.head.headers.first(name: EncryptionWireFormat.encryptionHeader.rawName) else { return Array(body) }
-        guard let (schemeName, keyID) = try? EncryptionWireFormat.parseHeader(header), schemeName == scheme.name, keyID == SampleBackend.shopKeyID
+        guard let (schemeName, keyID) = try? EncryptionWireFormat.parseHeader(header), schemeName == scheme.name,
+            keyID == SampleBackend.shopKeyID
         else { return nil }
-        let aad = EncryptionWireFormat.associatedData(direction: .request, scheme: scheme, keyID: keyID, method: request.method.rawValue, path: String(request.path))
+        let aad = EncryptionWireFormat.associatedData(
+            direction: .request,
+            scheme: scheme,
+            keyID: keyID,
+            method: request.method.rawValue,
+            path: String(request.path)
+        )
         return (try? scheme.open(body, key: encryptionKey, aad: aad)).map(Array.init)
     }
 
@@ -130,12 +146,24 @@ enum ShopModule {
     /// Seals `response` with the shop key and signs it for the request's nonce.
     private static func sealed(_ response: BackendResponse, for request: BackendRequest, nonce: String) -> BackendResponse {
         let keyID = SampleBackend.shopKeyID
-        let aad = EncryptionWireFormat.associatedData(direction: .response, scheme: scheme, keyID: keyID, method: request.method.rawValue, path: String(request.path))
+        let aad = EncryptionWireFormat.associatedData(
+            direction: .response,
+            scheme: scheme,
+            keyID: keyID,
+            method: request.method.rawValue,
+            path: String(request.path)
+        )
         guard let body = try? scheme.seal(Data(response.body.readableBytesView), key: encryptionKey, aad: aad) else {
             return .envelope(code: 500, msg: "sealing failed", status: .internalServerError)
         }
         let timestamp = Int64(Date().timeIntervalSince1970)
-        let canonical = SigningWireFormat.canonicalResponse(status: Int(response.status.code), timestamp: timestamp, requestNonce: nonce, keyID: keyID, body: body)
+        let canonical = SigningWireFormat.canonicalResponse(
+            status: Int(response.status.code),
+            timestamp: timestamp,
+            requestNonce: nonce,
+            keyID: keyID,
+            body: body
+        )
         let signature = (try? SigningWireFormat.signature(of: canonical, using: signingKey)) ?? ""
         var sealed = response
         sealed.contentType = "application/octet-stream"

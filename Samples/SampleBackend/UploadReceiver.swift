@@ -59,7 +59,8 @@ final class UploadReceiver {
         let disposition = part.headers.first { $0.0.lowercased() == "content-disposition" }?.1 ?? ""
         let type = part.headers.first { $0.0.lowercased() == "content-type" }?.1
         return .object([
-            ("name", .optional(Self.parameter("name", in: disposition))), ("filename", .optional(Self.parameter("filename", in: disposition))),
+            ("name", .optional(Self.parameter("name", in: disposition))),
+            ("filename", .optional(Self.parameter("filename", in: disposition))),
             ("type", .optional(type)), ("size", .int(part.size)), ("sha256", .string(Digest.hex(part.hasher.finalize()))),
         ])
     }

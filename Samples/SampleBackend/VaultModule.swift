@@ -1,10 +1,11 @@
+import NIOCore
+import SwitchyardCrypto
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import NIOCore
-import SwitchyardCrypto
 
 /// The "vault" module under `/vault-api`: every body is encrypted with the `aes-256-gcm` scheme of
 /// `Docs/WireFormat.md` under ``SampleBackend/vaultKeyID``; inside, the usual envelope with success
@@ -39,7 +40,11 @@ enum VaultModule {
                 return .envelope(code: 400, msg: "unknown scheme or key id", status: .badRequest)
             }
             let aad = EncryptionWireFormat.associatedData(
-                direction: .request, scheme: scheme, keyID: keyID, method: request.method.rawValue, path: String(request.path)
+                direction: .request,
+                scheme: scheme,
+                keyID: keyID,
+                method: request.method.rawValue,
+                path: String(request.path)
             )
             plaintext = try scheme.open(Data(request.body.readableBytesView), key: SymmetricKey(SampleBackend.vaultKey), aad: aad)
         } catch {
@@ -60,7 +65,11 @@ enum VaultModule {
     /// Seals a JSON response for `request`.
     private static func sealed(_ response: BackendResponse, for request: BackendRequest) -> BackendResponse {
         let aad = EncryptionWireFormat.associatedData(
-            direction: .response, scheme: scheme, keyID: SampleBackend.vaultKeyID, method: request.method.rawValue, path: String(request.path)
+            direction: .response,
+            scheme: scheme,
+            keyID: SampleBackend.vaultKeyID,
+            method: request.method.rawValue,
+            path: String(request.path)
         )
         guard let body = try? scheme.seal(Data(response.body.readableBytesView), key: SymmetricKey(SampleBackend.vaultKey), aad: aad) else {
             return .envelope(code: 500, msg: "sealing failed", status: .internalServerError)
@@ -69,7 +78,10 @@ enum VaultModule {
         sealed.contentType = "application/octet-stream"
         sealed.body = ByteBuffer(bytes: body)
         sealed.extraHeaders = [
-            (EncryptionWireFormat.encryptionHeader.rawName, EncryptionWireFormat.headerValue(scheme: scheme, keyID: SampleBackend.vaultKeyID)),
+            (
+                EncryptionWireFormat.encryptionHeader.rawName,
+                EncryptionWireFormat.headerValue(scheme: scheme, keyID: SampleBackend.vaultKeyID)
+            ),
             (EncryptionWireFormat.contentTypeHeader.rawName, BackendResponse.jsonContentType),
         ]
         return sealed

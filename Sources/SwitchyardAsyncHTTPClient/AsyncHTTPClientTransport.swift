@@ -1,9 +1,9 @@
 public import AsyncHTTPClient
-public import Switchyard
-import HTTPTypes
 import Foundation
+import HTTPTypes
 import NIOCore
 import NIOHTTP1
+public import Switchyard
 
 /// A ``Switchyard/Transport`` over AsyncHTTPClient: the default transport on Linux and servers.
 ///
@@ -116,9 +116,15 @@ public struct AsyncHTTPClientTransport: Transport {
             if request.method != .head, let target = context.downloadTarget, DownloadSink.accepts(head) {
                 return try await Self.download(response, head: head, to: target, deadline: deadline, observer: observer)
             }
-            let body = request.method == .head ? Data() : try await Self.collect(
-                response, limit: configuration.maximumResponseBodySize, deadline: deadline, observer: observer
-            )
+            let body =
+                request.method == .head
+                ? Data()
+                : try await Self.collect(
+                    response,
+                    limit: configuration.maximumResponseBodySize,
+                    deadline: deadline,
+                    observer: observer
+                )
             return Response(head: head, body: body)
         } catch {
             throw Self.translate(error, request: request, timeout: timeout)
@@ -127,7 +133,11 @@ public struct AsyncHTTPClientTransport: Transport {
 
     /// Writes the body to the download target as it arrives, checking the deadline per chunk.
     private static func download(
-        _ response: HTTPClientResponse, head: HTTPResponse, to target: DownloadTarget, deadline: NIODeadline, observer: TransferObserver?
+        _ response: HTTPClientResponse,
+        head: HTTPResponse,
+        to target: DownloadTarget,
+        deadline: NIODeadline,
+        observer: TransferObserver?
     ) async throws -> Response {
         let sink = try DownloadSink(target: target, head: head, observer: observer)
         for try await chunk in response.body {
@@ -144,7 +154,12 @@ public struct AsyncHTTPClientTransport: Transport {
 
     /// Collects the body, checking the deadline as each chunk arrives. Stopping the iteration
     /// cancels the rest of the body on its connection.
-    private static func collect(_ response: HTTPClientResponse, limit: Int, deadline: NIODeadline, observer: TransferObserver?) async throws -> Data {
+    private static func collect(
+        _ response: HTTPClientResponse,
+        limit: Int,
+        deadline: NIODeadline,
+        observer: TransferObserver?
+    ) async throws -> Data {
         let length = response.headers.first(name: "content-length").flatMap({ Int($0) })
         if let length, length > limit {
             throw NIOTooManyBytesError(maxBytes: limit)
@@ -196,7 +211,11 @@ public struct AsyncHTTPClientTransport: Transport {
         if let error = error as? SwitchyardError { return error }
         let target = "\(request.method.rawValue) \(request.head.scheme ?? "")://\(request.head.authority ?? "")\(request.pathWithoutQuery)"
         if error is CancellationError {
-            return SwitchyardError(code: .cancelled, message: "the call was cancelled while \(target) was in flight", underlyingError: error)
+            return SwitchyardError(
+                code: .cancelled,
+                message: "the call was cancelled while \(target) was in flight",
+                underlyingError: error
+            )
         }
         if let clientError = error as? HTTPClientError {
             switch clientError {
@@ -204,19 +223,35 @@ public struct AsyncHTTPClientTransport: Transport {
                 let limit = timeout.map { " after \($0)" } ?? ""
                 return SwitchyardError(code: .timeout, message: "\(target) timed out\(limit)", underlyingError: error)
             case .cancelled, .requestStreamCancelled:
-                return SwitchyardError(code: .cancelled, message: "the call was cancelled while \(target) was in flight", underlyingError: error)
+                return SwitchyardError(
+                    code: .cancelled,
+                    message: "the call was cancelled while \(target) was in flight",
+                    underlyingError: error
+                )
             case .remoteConnectionClosed:
-                return SwitchyardError(code: .transport, message: "the server closed the connection before answering \(target)", underlyingError: error)
+                return SwitchyardError(
+                    code: .transport,
+                    message: "the server closed the connection before answering \(target)",
+                    underlyingError: error
+                )
             default:
                 break
             }
         }
         if error is NIOTooManyBytesError {
-            return SwitchyardError(code: .transport, message: "the response to \(target) is larger than the transport's limit", underlyingError: error)
+            return SwitchyardError(
+                code: .transport,
+                message: "the response to \(target) is larger than the transport's limit",
+                underlyingError: error
+            )
         }
         let text = String(describing: error)
         if text.localizedCaseInsensitiveContains("connection refused") || text.contains("ECONNREFUSED") {
-            return SwitchyardError(code: .transport, message: "could not connect to \(request.head.authority ?? "the server"): connection refused", underlyingError: error)
+            return SwitchyardError(
+                code: .transport,
+                message: "could not connect to \(request.head.authority ?? "the server"): connection refused",
+                underlyingError: error
+            )
         }
         return SwitchyardError(code: .transport, message: "\(target) failed: \(text)", underlyingError: error)
     }

@@ -14,7 +14,9 @@ struct SwitchyardGen: ParsableCommand {
 
     /// `switchyard-gen generate FILE --swift OUT [--markdown OUT]`.
     struct Generate: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Writes the Swift (and optionally the Markdown reference) for one description.")
+        static let configuration = CommandConfiguration(
+            abstract: "Writes the Swift (and optionally the Markdown reference) for one description."
+        )
 
         @Argument(help: "The description file (.switchyard.yaml).") var file: String
         @Option(help: "Where to write the Swift source.") var swift: String?
@@ -40,7 +42,9 @@ struct SwitchyardGen: ParsableCommand {
                 do {
                     let output = try SwitchyardGen.load(file)
                     let endpoints = output.description.services.reduce(0) { $0 + $1.endpoints.count }
-                    print("\(file): \(output.description.services.count) services, \(endpoints) endpoints, \(output.description.models.count) models")
+                    print(
+                        "\(file): \(output.description.services.count) services, \(endpoints) endpoints, \(output.description.models.count) models"
+                    )
                 } catch is ExitCode {
                     failed = true
                 }

@@ -33,7 +33,12 @@ public enum DescriptionParser {
         let root: Node
         do {
             guard let composed = try Yams.compose(yaml: yaml) else {
-                throw DescriptionErrors([DescriptionError("the description is empty; it needs at least 'services'", at: SourceLocation(file: file, line: 1, column: 1))])
+                throw DescriptionErrors([
+                    DescriptionError(
+                        "the description is empty; it needs at least 'services'",
+                        at: SourceLocation(file: file, line: 1, column: 1)
+                    )
+                ])
             }
             root = composed
         } catch let errors as DescriptionErrors {
@@ -48,17 +53,23 @@ public enum DescriptionParser {
                 reader.error("only version 1 of the description format exists", at: version)
             }
             if let nameNode = top["name"], let name = reader.string(nameNode, "'name'") {
-                if SwiftNames.isTypeName(name) { description.name = name } else {
+                if SwiftNames.isTypeName(name) {
+                    description.name = name
+                } else {
                     reader.error("'name' must be an upper-camel Swift type name such as 'Catalog', not '\(name)'", at: nameNode)
                 }
             }
             if let access = top["access"], let text = reader.string(access, "'access'") {
-                if let level = APIDescription.Access(rawValue: text) { description.access = level } else {
+                if let level = APIDescription.Access(rawValue: text) {
+                    description.access = level
+                } else {
                     reader.error("'access' must be 'internal' or 'public', not '\(text)'", at: access)
                 }
             }
             if let services = top["services"] {
-                description.services = (reader.entries(services, "'services'") ?? []).compactMap { service($0.key, $0.keyNode, $0.value, reader) }
+                description.services = (reader.entries(services, "'services'") ?? []).compactMap {
+                    service($0.key, $0.keyNode, $0.value, reader)
+                }
             } else {
                 reader.error("the description has no 'services'", at: root)
             }
@@ -77,7 +88,10 @@ public enum DescriptionParser {
         if let failure = error as? YamlError {
             switch failure {
             case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
-                return DescriptionError("the file is not valid YAML: \(problem)", at: SourceLocation(file: file, line: mark.line, column: mark.column))
+                return DescriptionError(
+                    "the file is not valid YAML: \(problem)",
+                    at: SourceLocation(file: file, line: mark.line, column: mark.column)
+                )
             case .duplicatedKeysInMapping(let duplicates, let context):
                 let place = secondOccurrence(of: duplicates.first ?? "", in: yaml, from: context.mark)
                 return DescriptionError(
@@ -116,9 +130,15 @@ public enum DescriptionParser {
     private static func service(_ id: String, _ keyNode: Node, _ node: Node, _ reader: YAMLReader) -> APIDescription.Service? {
         guard let fields = reader.fields(node, "service '\(id)'", allowed: serviceKeys) else { return nil }
         var service = APIDescription.Service(
-            id: id, swiftName: SwiftNames.lowerCamel(id), summary: reader.string(fields["summary"], "'summary'"), environments: [],
-            timeout: reader.number(fields["timeout"], "'timeout'"), envelope: nil, encrypted: reader.bool(fields["encrypted"], "'encrypted'") ?? false,
-            endpoints: [], location: reader.location(keyNode)
+            id: id,
+            swiftName: SwiftNames.lowerCamel(id),
+            summary: reader.string(fields["summary"], "'summary'"),
+            environments: [],
+            timeout: reader.number(fields["timeout"], "'timeout'"),
+            envelope: nil,
+            encrypted: reader.bool(fields["encrypted"], "'encrypted'") ?? false,
+            endpoints: [],
+            location: reader.location(keyNode)
         )
         if let environments = fields["environments"] {
             for entry in reader.entries(environments, "the environments of '\(id)'") ?? [] {
@@ -127,10 +147,15 @@ public enum DescriptionParser {
         } else {
             reader.error("service '\(id)' has no 'environments' (base URLs by environment)", at: keyNode)
         }
-        if let envelopeNode = fields["envelope"], let envelope = reader.fields(envelopeNode, "the envelope of '\(id)'", allowed: envelopeKeys) {
+        if let envelopeNode = fields["envelope"],
+            let envelope = reader.fields(envelopeNode, "the envelope of '\(id)'", allowed: envelopeKeys)
+        {
             var parsed = APIDescription.Envelope(
-                code: reader.string(envelope["code"], "'code'") ?? "code", message: reader.string(envelope["message"], "'message'") ?? "msg",
-                data: reader.string(envelope["data"], "'data'") ?? "data", successCodes: [], successTexts: []
+                code: reader.string(envelope["code"], "'code'") ?? "code",
+                message: reader.string(envelope["message"], "'message'") ?? "msg",
+                data: reader.string(envelope["data"], "'data'") ?? "data",
+                successCodes: [],
+                successTexts: []
             )
             for code in envelope["success"].map({ $0.sequence.map(Array.init) ?? [$0] }) ?? [] {
                 if let scalar = code.scalar, scalar.style == .plain, let number = Int(scalar.string) {
@@ -147,7 +172,9 @@ public enum DescriptionParser {
             service.envelope = parsed
         }
         if let endpoints = fields["endpoints"] {
-            service.endpoints = (reader.entries(endpoints, "the endpoints of '\(id)'") ?? []).compactMap { endpoint($0.key, $0.keyNode, $0.value, reader) }
+            service.endpoints = (reader.entries(endpoints, "the endpoints of '\(id)'") ?? []).compactMap {
+                endpoint($0.key, $0.keyNode, $0.value, reader)
+            }
         }
         return service
     }
@@ -160,15 +187,28 @@ public enum DescriptionParser {
             return nil
         }
         var endpoint = APIDescription.Endpoint(
-            name: name, method: method, path: path, summary: reader.string(fields["summary"], "'summary'"),
-            details: reader.string(fields["description"], "'description'"), parameters: [],
-            bodyEncoding: reader.string(fields["bodyEncoding"], "'bodyEncoding'") ?? "json", response: .none, options: APIDescription.Options(),
+            name: name,
+            method: method,
+            path: path,
+            summary: reader.string(fields["summary"], "'summary'"),
+            details: reader.string(fields["description"], "'description'"),
+            parameters: [],
+            bodyEncoding: reader.string(fields["bodyEncoding"], "'bodyEncoding'") ?? "json",
+            response: .none,
+            options: APIDescription.Options(),
             location: reader.location(keyNode)
         )
         let placeholders = Set(DescriptionValidator.placeholders(in: path))
         if let parameters = fields["parameters"] {
             for entry in reader.entries(parameters, "the parameters of '\(name)'") ?? [] {
-                if let parameter = parameter(entry.key, entry.keyNode, entry.value, method: method, inPath: placeholders.contains(entry.key), reader) {
+                if let parameter = parameter(
+                    entry.key,
+                    entry.keyNode,
+                    entry.value,
+                    method: method,
+                    inPath: placeholders.contains(entry.key),
+                    reader
+                ) {
                     endpoint.parameters.append(parameter)
                 }
             }
@@ -178,8 +218,13 @@ public enum DescriptionParser {
             case "none": endpoint.response = .none
             case "raw": endpoint.response = .raw
             default:
-                if let type = TypeReference(parsing: text) { endpoint.response = .decoded(type) } else {
-                    reader.error("'\(text)' is not a type: write a model name, a scalar (string, int, int64, double, bool), [Type], Type?, 'none' or 'raw'", at: response)
+                if let type = TypeReference(parsing: text) {
+                    endpoint.response = .decoded(type)
+                } else {
+                    reader.error(
+                        "'\(text)' is not a type: write a model name, a scalar (string, int, int64, double, bool), [Type], Type?, 'none' or 'raw'",
+                        at: response
+                    )
                 }
             }
         }
@@ -187,7 +232,14 @@ public enum DescriptionParser {
         return endpoint
     }
 
-    private static func parameter(_ name: String, _ keyNode: Node, _ node: Node, method: String, inPath: Bool, _ reader: YAMLReader) -> APIDescription.Parameter? {
+    private static func parameter(
+        _ name: String,
+        _ keyNode: Node,
+        _ node: Node,
+        method: String,
+        inPath: Bool,
+        _ reader: YAMLReader
+    ) -> APIDescription.Parameter? {
         let bodyless = ["GET", "HEAD", "DELETE", "OPTIONS"].contains(method)
         var typeNode = node
         var fields: [String: Node] = [:]
@@ -206,16 +258,24 @@ public enum DescriptionParser {
         }
         var location: APIDescription.Parameter.Location = inPath ? .path : (bodyless ? .query : .body)
         if let placed = fields["in"], let text = reader.string(placed, "'in'") {
-            if let chosen = APIDescription.Parameter.Location(rawValue: text) { location = chosen } else {
+            if let chosen = APIDescription.Parameter.Location(rawValue: text) {
+                location = chosen
+            } else {
                 reader.error("'in' must be one of path, query, body, header, not '\(text)'", at: placed)
             }
         }
         var swiftName = SwiftNames.member(name)
         if SwiftNames.endpointMembers.contains(swiftName) { swiftName += "Parameter" }
         var parameter = APIDescription.Parameter(
-            name: name, swiftName: swiftName, type: type, location: location,
+            name: name,
+            swiftName: swiftName,
+            type: type,
+            location: location,
             required: reader.bool(fields["required"], "'required'") ?? (location == .path),
-            defaultLiteral: nil, defaultText: nil, summary: reader.string(fields["description"], "'description'"), sourceLocation: reader.location(keyNode)
+            defaultLiteral: nil,
+            defaultText: nil,
+            summary: reader.string(fields["description"], "'description'"),
+            sourceLocation: reader.location(keyNode)
         )
         if let defaultNode = fields["default"] {
             parameter.defaultText = defaultNode.scalar?.string
@@ -246,7 +306,12 @@ public enum DescriptionParser {
 
     private static func model(_ name: String, _ keyNode: Node, _ node: Node, _ reader: YAMLReader) -> APIDescription.Model? {
         guard let fields = reader.fields(node, "model '\(name)'", allowed: modelKeys) else { return nil }
-        var model = APIDescription.Model(name: name, summary: reader.string(fields["summary"], "'summary'"), fields: [], location: reader.location(keyNode))
+        var model = APIDescription.Model(
+            name: name,
+            summary: reader.string(fields["summary"], "'summary'"),
+            fields: [],
+            location: reader.location(keyNode)
+        )
         guard let fieldsNode = fields["fields"] else {
             reader.error("model '\(name)' has no 'fields'", at: keyNode)
             return model
@@ -268,10 +333,15 @@ public enum DescriptionParser {
                 continue
             }
             let swiftName = reader.string(details["swiftName"], "'swiftName'") ?? SwiftNames.member(entry.key)
-            model.fields.append(APIDescription.Field(
-                key: entry.key, swiftName: swiftName, type: type, summary: reader.string(details["description"], "'description'"),
-                location: reader.location(entry.keyNode)
-            ))
+            model.fields.append(
+                APIDescription.Field(
+                    key: entry.key,
+                    swiftName: swiftName,
+                    type: type,
+                    summary: reader.string(details["description"], "'description'"),
+                    location: reader.location(entry.keyNode)
+                )
+            )
         }
         return model
     }

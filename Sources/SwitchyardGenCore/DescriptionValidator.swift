@@ -25,13 +25,22 @@ enum DescriptionValidator {
         var typeNames: [String: SourceLocation] = [:]
         func claim(_ name: String, _ kind: String, at location: SourceLocation) {
             if !SwiftNames.isTypeName(name) {
-                errors.append(DescriptionError("\(kind) name '\(name)' must be an upper-camel Swift type name such as 'ListArticles'", at: location))
+                errors.append(
+                    DescriptionError("\(kind) name '\(name)' must be an upper-camel Swift type name such as 'ListArticles'", at: location)
+                )
             }
             if SwiftNames.reservedTypeNames.contains(name) || name == description.name + "API" {
-                errors.append(DescriptionError("\(kind) name '\(name)' would shadow a type the generated code uses; choose another", at: location))
+                errors.append(
+                    DescriptionError("\(kind) name '\(name)' would shadow a type the generated code uses; choose another", at: location)
+                )
             }
             if let first = typeNames[name] {
-                errors.append(DescriptionError("duplicate \(kind) name '\(name)'; it is already declared at \(first.line):\(first.column)", at: location))
+                errors.append(
+                    DescriptionError(
+                        "duplicate \(kind) name '\(name)'; it is already declared at \(first.line):\(first.column)",
+                        at: location
+                    )
+                )
             } else {
                 typeNames[name] = location
             }
@@ -39,31 +48,53 @@ enum DescriptionValidator {
         let modelNames = description.models.map(\.name)
         func checkType(_ type: TypeReference, at location: SourceLocation) {
             for name in type.modelNames where !modelNames.contains(name) {
-                errors.append(DescriptionError("unknown type '\(name)': declare it under 'models'" + SwiftNames.suggestion(for: name, among: modelNames), at: location))
+                errors.append(
+                    DescriptionError(
+                        "unknown type '\(name)': declare it under 'models'" + SwiftNames.suggestion(for: name, among: modelNames),
+                        at: location
+                    )
+                )
             }
         }
         if description.services.isEmpty {
-            errors.append(DescriptionError("the description declares no services", at: SourceLocation(file: description.file, line: 1, column: 1)))
+            errors.append(
+                DescriptionError("the description declares no services", at: SourceLocation(file: description.file, line: 1, column: 1))
+            )
         }
         var serviceNames: [String: SourceLocation] = [:]
         for service in description.services {
             if let first = serviceNames[service.swiftName] {
-                errors.append(DescriptionError("service '\(service.id)' has the same Swift name as the service at \(first.line):\(first.column)", at: service.location))
+                errors.append(
+                    DescriptionError(
+                        "service '\(service.id)' has the same Swift name as the service at \(first.line):\(first.column)",
+                        at: service.location
+                    )
+                )
             }
             serviceNames[service.swiftName] = service.location
             if service.id.isEmpty || service.id.count > 64 || !service.id.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) {
-                errors.append(DescriptionError("service id '\(service.id)' must be 1 to 64 letters, digits, '-', '_' or '.'", at: service.location))
+                errors.append(
+                    DescriptionError("service id '\(service.id)' must be 1 to 64 letters, digits, '-', '_' or '.'", at: service.location)
+                )
             }
             for environment in service.environments {
                 if !environments.contains(environment.name) {
-                    errors.append(DescriptionError(
-                        "unknown environment '\(environment.name)'; expected one of: \(environments.joined(separator: ", "))" + SwiftNames.suggestion(for: environment.name, among: environments),
-                        at: service.location
-                    ))
+                    errors.append(
+                        DescriptionError(
+                            "unknown environment '\(environment.name)'; expected one of: \(environments.joined(separator: ", "))"
+                                + SwiftNames.suggestion(for: environment.name, among: environments),
+                            at: service.location
+                        )
+                    )
                 }
                 let url = URL(string: environment.url)
                 if url?.host == nil || !["http", "https"].contains(url?.scheme ?? "") {
-                    errors.append(DescriptionError("the \(environment.name) base URL '\(environment.url)' of '\(service.id)' is not an http or https URL with a host", at: service.location))
+                    errors.append(
+                        DescriptionError(
+                            "the \(environment.name) base URL '\(environment.url)' of '\(service.id)' is not an http or https URL with a host",
+                            at: service.location
+                        )
+                    )
                 }
             }
             if let timeout = service.timeout, timeout <= 0 {
@@ -81,10 +112,20 @@ enum DescriptionValidator {
             for field in model.fields {
                 checkType(field.type, at: field.location)
                 if field.swiftName == "_" || field.swiftName.isEmpty {
-                    errors.append(DescriptionError("field '\(field.key)' needs letters or digits to make a Swift name (or a 'swiftName')", at: field.location))
+                    errors.append(
+                        DescriptionError(
+                            "field '\(field.key)' needs letters or digits to make a Swift name (or a 'swiftName')",
+                            at: field.location
+                        )
+                    )
                 }
                 if let first = seen[field.swiftName] {
-                    errors.append(DescriptionError("field '\(field.key)' has the Swift name '\(field.swiftName)' of the field at \(first.line):\(first.column)", at: field.location))
+                    errors.append(
+                        DescriptionError(
+                            "field '\(field.key)' has the Swift name '\(field.swiftName)' of the field at \(first.line):\(first.column)",
+                            at: field.location
+                        )
+                    )
                 }
                 seen[field.swiftName] = field.location
             }
@@ -97,14 +138,24 @@ enum DescriptionValidator {
         var errors: [DescriptionError] = []
         let name = endpoint.name
         if !methods.contains(endpoint.method) {
-            errors.append(DescriptionError("unknown method '\(endpoint.method)' for '\(name)'; expected one of: \(methods.joined(separator: ", "))", at: endpoint.location))
+            errors.append(
+                DescriptionError(
+                    "unknown method '\(endpoint.method)' for '\(name)'; expected one of: \(methods.joined(separator: ", "))",
+                    at: endpoint.location
+                )
+            )
         }
         if !endpoint.path.hasPrefix("/") {
             errors.append(DescriptionError("the path of '\(name)' must start with '/': '\(endpoint.path)'", at: endpoint.location))
         }
         let placeholders = placeholders(in: endpoint.path)
         for placeholder in placeholders where !endpoint.parameters.contains(where: { $0.name == placeholder && $0.location == .path }) {
-            errors.append(DescriptionError("path parameter '{\(placeholder)}' of '\(name)' has no declaration under 'parameters'", at: endpoint.location))
+            errors.append(
+                DescriptionError(
+                    "path parameter '{\(placeholder)}' of '\(name)' has no declaration under 'parameters'",
+                    at: endpoint.location
+                )
+            )
         }
         var swiftNames: [String: SourceLocation] = [:]
         for parameter in endpoint.parameters {
@@ -113,32 +164,61 @@ enum DescriptionValidator {
                 errors.append(DescriptionError("parameter name '\(parameter.name)' needs letters or digits to make a Swift name", at: at))
             }
             if let first = swiftNames[parameter.swiftName] {
-                errors.append(DescriptionError("parameter '\(parameter.name)' has the Swift name '\(parameter.swiftName)' of the parameter at \(first.line):\(first.column)", at: at))
+                errors.append(
+                    DescriptionError(
+                        "parameter '\(parameter.name)' has the Swift name '\(parameter.swiftName)' of the parameter at \(first.line):\(first.column)",
+                        at: at
+                    )
+                )
             }
             swiftNames[parameter.swiftName] = at
             if parameter.type.isOptional {
-                errors.append(DescriptionError("parameter '\(parameter.name)' cannot have an optional type; write 'required: false' instead", at: at))
+                errors.append(
+                    DescriptionError("parameter '\(parameter.name)' cannot have an optional type; write 'required: false' instead", at: at)
+                )
             }
             let isScalar = if case .scalar = parameter.type { true } else { false }
             let isScalarArray = if case .array(.scalar) = parameter.type { true } else { false }
             switch parameter.location {
             case .path:
                 if !placeholders.contains(parameter.name) {
-                    errors.append(DescriptionError("path parameter '\(parameter.name)' does not appear in the path '\(endpoint.path)'", at: at))
+                    errors.append(
+                        DescriptionError("path parameter '\(parameter.name)' does not appear in the path '\(endpoint.path)'", at: at)
+                    )
                 }
                 if !parameter.required { errors.append(DescriptionError("path parameter '\(parameter.name)' must be required", at: at)) }
-                if !isScalar { errors.append(DescriptionError("path parameter '\(parameter.name)' must have a scalar type, not '\(parameter.type)'", at: at)) }
+                if !isScalar {
+                    errors.append(
+                        DescriptionError("path parameter '\(parameter.name)' must have a scalar type, not '\(parameter.type)'", at: at)
+                    )
+                }
             case .header:
-                if !isScalar { errors.append(DescriptionError("header parameter '\(parameter.name)' must have a scalar type, not '\(parameter.type)'", at: at)) }
-                if parameter.name.isEmpty || !parameter.name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "!#$%&'*+-.^_`|~".contains($0)) }) {
+                if !isScalar {
+                    errors.append(
+                        DescriptionError("header parameter '\(parameter.name)' must have a scalar type, not '\(parameter.type)'", at: at)
+                    )
+                }
+                if parameter.name.isEmpty
+                    || !parameter.name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "!#$%&'*+-.^_`|~".contains($0)) })
+                {
                     errors.append(DescriptionError("'\(parameter.name)' is not a valid header field name", at: at))
                 }
             case .query, .body:
                 if !isScalar && !isScalarArray {
-                    errors.append(DescriptionError("parameter '\(parameter.name)' must be a scalar or an array of scalars, not '\(parameter.type)'", at: at))
+                    errors.append(
+                        DescriptionError(
+                            "parameter '\(parameter.name)' must be a scalar or an array of scalars, not '\(parameter.type)'",
+                            at: at
+                        )
+                    )
                 }
                 if parameter.location == .body && ["GET", "HEAD"].contains(endpoint.method) {
-                    errors.append(DescriptionError("body parameter '\(parameter.name)' on a \(endpoint.method) endpoint: \(endpoint.method) requests carry no body", at: at))
+                    errors.append(
+                        DescriptionError(
+                            "body parameter '\(parameter.name)' on a \(endpoint.method) endpoint: \(endpoint.method) requests carry no body",
+                            at: at
+                        )
+                    )
                 }
             }
             if parameter.required && parameter.defaultLiteral != nil {
@@ -146,10 +226,21 @@ enum DescriptionValidator {
             }
         }
         if !["json", "form"].contains(endpoint.bodyEncoding) {
-            errors.append(DescriptionError("'bodyEncoding' of '\(name)' must be 'json' or 'form', not '\(endpoint.bodyEncoding)'", at: endpoint.location))
+            errors.append(
+                DescriptionError(
+                    "'bodyEncoding' of '\(name)' must be 'json' or 'form', not '\(endpoint.bodyEncoding)'",
+                    at: endpoint.location
+                )
+            )
         } else if endpoint.bodyEncoding == "form", endpoint.parameters.contains(where: { $0.location == .body }),
-                  endpoint.parameters.contains(where: { $0.location == .query }) {
-            errors.append(DescriptionError("'\(name)' mixes query parameters with a form body; send them in the body or use a JSON body", at: endpoint.location))
+            endpoint.parameters.contains(where: { $0.location == .query })
+        {
+            errors.append(
+                DescriptionError(
+                    "'\(name)' mixes query parameters with a form body; send them in the body or use a JSON body",
+                    at: endpoint.location
+                )
+            )
         }
         return errors
     }
@@ -157,7 +248,11 @@ enum DescriptionValidator {
     /// The checks of an endpoint's options, reported at the options node.
     static func check(_ options: APIDescription.Options, at node: Node, reader: YAMLReader) {
         if let policy = options.cachePolicy, !cachePolicies.contains(policy) {
-            reader.error("unknown cache policy '\(policy)'; expected one of: \(cachePolicies.joined(separator: ", "))" + SwiftNames.suggestion(for: policy, among: cachePolicies), at: node)
+            reader.error(
+                "unknown cache policy '\(policy)'; expected one of: \(cachePolicies.joined(separator: ", "))"
+                    + SwiftNames.suggestion(for: policy, among: cachePolicies),
+                at: node
+            )
         }
         if options.cachePolicy == "cacheElseNetwork", (options.cacheMaxAge ?? 0) <= 0 {
             reader.error("the cache policy cacheElseNetwork needs a positive 'maxAge' in seconds", at: node)
@@ -166,7 +261,11 @@ enum DescriptionValidator {
             reader.error("'maxAge' applies only to the cache policy cacheElseNetwork", at: node)
         }
         if let same = options.sameRequest, !sameRequestPolicies.contains(same) {
-            reader.error("unknown same-request policy '\(same)'; expected one of: \(sameRequestPolicies.joined(separator: ", "))" + SwiftNames.suggestion(for: same, among: sameRequestPolicies), at: node)
+            reader.error(
+                "unknown same-request policy '\(same)'; expected one of: \(sameRequestPolicies.joined(separator: ", "))"
+                    + SwiftNames.suggestion(for: same, among: sameRequestPolicies),
+                at: node
+            )
         }
         if let retries = options.retries, retries < 0 || retries > 10 {
             reader.error("'retries' must be 0 to 10", at: node)

@@ -19,11 +19,16 @@ public enum MarkdownEmitter {
             var facts: [String] = []
             if let timeout = service.timeout { facts.append("timeout \(number(timeout)) s") }
             if let envelope = service.envelope {
-                let codes = envelope.successCodes.isEmpty ? envelope.successTexts.map { "`\($0)`" } : envelope.successCodes.map { "`\($0)`" }
-                facts.append("envelope `\(envelope.code)` / `\(envelope.message)` / `\(envelope.data)`, success \(codes.joined(separator: ", "))")
+                let codes =
+                    envelope.successCodes.isEmpty ? envelope.successTexts.map { "`\($0)`" } : envelope.successCodes.map { "`\($0)`" }
+                facts.append(
+                    "envelope `\(envelope.code)` / `\(envelope.message)` / `\(envelope.data)`, success \(codes.joined(separator: ", "))"
+                )
             }
             if service.encrypted { facts.append("every body encrypted") }
-            if !facts.isEmpty { out += ["", facts.joined(separator: "; ").prefix(1).uppercased() + facts.joined(separator: "; ").dropFirst() + "."] }
+            if !facts.isEmpty {
+                out += ["", facts.joined(separator: "; ").prefix(1).uppercased() + facts.joined(separator: "; ").dropFirst() + "."]
+            }
             for endpoint in service.endpoints { out += self.endpoint(endpoint) }
         }
         if !description.models.isEmpty {
@@ -46,19 +51,23 @@ public enum MarkdownEmitter {
             out += ["", "| parameter | type | in | required | default | description |", "| --- | --- | --- | --- | --- | --- |"]
             out += endpoint.parameters.map { parameter in
                 let required = parameter.required ? "yes" : "no"
-                return "| `\(parameter.name)` | \(parameter.type) | \(parameter.location.rawValue) | \(required) | \(parameter.defaultText.map { "`\($0)`" } ?? "") | \(cell(parameter.summary)) |"
+                return
+                    "| `\(parameter.name)` | \(parameter.type) | \(parameter.location.rawValue) | \(required) | \(parameter.defaultText.map { "`\($0)`" } ?? "") | \(cell(parameter.summary)) |"
             }
             if endpoint.parameters.contains(where: { $0.location == .body }) { out += ["", "Body: \(endpoint.bodyEncoding)."] }
         }
-        let response: String = switch endpoint.response {
-        case .none: "none"
-        case .raw: "raw bytes"
-        case .decoded(let type): typeLink(type)
-        }
+        let response: String =
+            switch endpoint.response {
+            case .none: "none"
+            case .raw: "raw bytes"
+            case .decoded(let type): typeLink(type)
+            }
         out += ["", "Response: \(response)."]
         let options = endpoint.options
         var facts: [String] = []
-        if let policy = options.cachePolicy { facts.append("cache \(policy)" + (options.cacheMaxAge.map { " (max age \(number($0)) s)" } ?? "")) }
+        if let policy = options.cachePolicy {
+            facts.append("cache \(policy)" + (options.cacheMaxAge.map { " (max age \(number($0)) s)" } ?? ""))
+        }
         if let retries = options.retries { facts.append("\(retries) \(retries == 1 ? "retry" : "retries")") }
         if let timeout = options.timeout { facts.append("timeout \(number(timeout)) s") }
         if !options.tags.isEmpty { facts.append("tags \(options.tags.map { "`\($0)`" }.joined(separator: ", "))") }

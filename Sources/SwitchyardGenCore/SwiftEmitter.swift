@@ -41,7 +41,10 @@ public enum SwiftEmitter {
 
     private static func emitNamespace(_ description: APIDescription, into out: inout SourceWriter) {
         let access = description.access.rawValue
-        out.doc("The services described in `\((description.file as NSString).lastPathComponent)`, with their base URLs and a registration helper each.", indent: 0)
+        out.doc(
+            "The services described in `\((description.file as NSString).lastPathComponent)`, with their base URLs and a registration helper each.",
+            indent: 0
+        )
         out.line("\(access) enum \(description.name)API {")
         for (index, service) in description.services.enumerated() {
             if index > 0 { out.line() }
@@ -57,43 +60,61 @@ public enum SwiftEmitter {
                 order.insert("a `RetryStage` (unless `outerStages` has one; endpoints set their own attempts)", at: 0)
             }
             if let envelope = service.envelope {
-                let codes = envelope.successCodes.isEmpty ? envelope.successTexts.map { "\"\($0)\"" } : envelope.successCodes.map(String.init)
-                order.append("the envelope check (`\(envelope.code)`/`\(envelope.message)`/`\(envelope.data)`, success \(codes.joined(separator: ", ")))")
+                let codes =
+                    envelope.successCodes.isEmpty ? envelope.successTexts.map { "\"\($0)\"" } : envelope.successCodes.map(String.init)
+                order.append(
+                    "the envelope check (`\(envelope.code)`/`\(envelope.message)`/`\(envelope.data)`, success \(codes.joined(separator: ", ")))"
+                )
             }
             order.append("`innerStages`")
             doc.append("Stages, outermost first: " + order.joined(separator: ", ") + ".")
             if service.encrypted { doc.append("The service is encrypted: `innerStages` must hold an `EncryptionStage`.") }
-            doc += ["", "- Parameters:", "  - registry: the registry.", "  - transport: the transport.",
-                    "  - outerStages: stages that see the call first (logging, headers, authorization).",
-                    "  - innerStages: stages between the envelope check and the transport (encryption, signing).",
-                    "  - baseURLs: base URLs that replace the described ones, by environment.",
-                    "- Throws: `SwitchyardError` when the service cannot be registered."]
+            doc += [
+                "", "- Parameters:", "  - registry: the registry.", "  - transport: the transport.",
+                "  - outerStages: stages that see the call first (logging, headers, authorization).",
+                "  - innerStages: stages between the envelope check and the transport (encryption, signing).",
+                "  - baseURLs: base URLs that replace the described ones, by environment.",
+                "- Throws: `SwitchyardError` when the service cannot be registered.",
+            ]
             out.doc(doc.joined(separator: "\n"), indent: 1)
             out.line("    \(access) static func register\(upper)(")
-            out.line("        in registry: ServiceRegistry, transport: any Transport, outerStages: [any Middleware] = [], innerStages: [any Middleware] = [],")
+            out.line(
+                "        in registry: ServiceRegistry, transport: any Transport, outerStages: [any Middleware] = [], innerStages: [any Middleware] = [],"
+            )
             out.line("        baseURLs: [ServerEnvironment: String] = [:]")
             out.line("    ) throws {")
             if service.encrypted {
                 out.line("        guard innerStages.contains(where: { $0.name == \"Encryption\" }) else {")
-                out.line("            throw SwitchyardError(code: .stageFailure, message: \"service '\(service.id)' is described as encrypted, but innerStages has no Encryption stage\")")
+                out.line(
+                    "            throw SwitchyardError(code: .stageFailure, message: \"service '\(service.id)' is described as encrypted, but innerStages has no Encryption stage\")"
+                )
                 out.line("        }")
             }
             out.line("        var stages = outerStages")
             if service.endpoints.contains(where: { $0.options.retries != nil }) {
-                out.line("        if !stages.contains(where: { $0.name == \"Retry\" }) { stages.insert(RetryStage(RetryPolicy(maxAttempts: 1)), at: 0) }")
+                out.line(
+                    "        if !stages.contains(where: { $0.name == \"Retry\" }) { stages.insert(RetryStage(RetryPolicy(maxAttempts: 1)), at: 0) }"
+                )
             }
             if let envelope = service.envelope {
-                let keys = "EnvelopeStage.Keys(code: \(SwiftNames.literal(envelope.code)), message: \(SwiftNames.literal(envelope.message)), data: \(SwiftNames.literal(envelope.data)))"
+                let keys =
+                    "EnvelopeStage.Keys(code: \(SwiftNames.literal(envelope.code)), message: \(SwiftNames.literal(envelope.message)), data: \(SwiftNames.literal(envelope.data)))"
                 if envelope.successCodes.isEmpty {
-                    out.line("        stages.append(EnvelopeStage(keys: \(keys), successCodeTexts: [\(envelope.successTexts.map(SwiftNames.literal).joined(separator: ", "))]))")
+                    out.line(
+                        "        stages.append(EnvelopeStage(keys: \(keys), successCodeTexts: [\(envelope.successTexts.map(SwiftNames.literal).joined(separator: ", "))]))"
+                    )
                 } else {
-                    out.line("        stages.append(EnvelopeStage(keys: \(keys), successCodes: [\(envelope.successCodes.map(String.init).joined(separator: ", "))]))")
+                    out.line(
+                        "        stages.append(EnvelopeStage(keys: \(keys), successCodes: [\(envelope.successCodes.map(String.init).joined(separator: ", "))]))"
+                    )
                 }
             }
             out.line("        stages += innerStages")
             let defaults = service.timeout.map { "ServiceDefaults(timeout: \(duration($0)))" } ?? "ServiceDefaults()"
             out.line("        try registry.register(Service(")
-            out.line("            .\(SwiftNames.property(service.swiftName)), baseURLs: \(service.swiftName)BaseURLs.merging(baseURLs) { $1 }, defaults: \(defaults),")
+            out.line(
+                "            .\(SwiftNames.property(service.swiftName)), baseURLs: \(service.swiftName)BaseURLs.merging(baseURLs) { $1 }, defaults: \(defaults),"
+            )
             out.line("            stages: stages, transport: transport")
             out.line("        ))")
             out.line("    }")
@@ -101,24 +122,34 @@ public enum SwiftEmitter {
         out.line("}")
     }
 
-    private static func emitEndpoint(_ endpoint: APIDescription.Endpoint, service: APIDescription.Service, access: String, into out: inout SourceWriter) {
+    private static func emitEndpoint(
+        _ endpoint: APIDescription.Endpoint,
+        service: APIDescription.Service,
+        access: String,
+        into out: inout SourceWriter
+    ) {
         var doc: [String] = []
         if let summary = endpoint.summary { doc += [summary, ""] }
         if let details = endpoint.details { doc += [details, ""] }
         doc.append("`\(endpoint.method) \(endpoint.path)` on `\(service.id)`.")
         out.doc(doc.joined(separator: "\n"), indent: 0)
         out.line("\(access) struct \(endpoint.name): Endpoint {")
-        let output: String = switch endpoint.response {
-        case .none: "NoContent"
-        case .raw: "Data"
-        case .decoded(let type): type.swiftType
-        }
+        let output: String =
+            switch endpoint.response {
+            case .none: "NoContent"
+            case .raw: "Data"
+            case .decoded(let type): type.swiftType
+            }
         out.doc("What the endpoint answers.", indent: 1)
         out.line("    \(access) typealias Output = \(output)")
         let parameters = endpoint.parameters
         for parameter in parameters {
             out.line()
-            out.doc((parameter.summary ?? "The `\(parameter.name)` \(parameter.location.rawValue) parameter.") + (parameter.defaultText.map { " Default: `\($0)`." } ?? ""), indent: 1)
+            out.doc(
+                (parameter.summary ?? "The `\(parameter.name)` \(parameter.location.rawValue) parameter.")
+                    + (parameter.defaultText.map { " Default: `\($0)`." } ?? ""),
+                indent: 1
+            )
             out.line("    \(access) var \(SwiftNames.property(parameter.swiftName)): \(swiftType(parameter))")
         }
         out.line()
@@ -129,7 +160,9 @@ public enum SwiftEmitter {
             return parameter.required ? base : base + " = nil"
         }
         out.line("    \(access) init(\(arguments.joined(separator: ", "))) {")
-        for parameter in parameters { out.line("        self.\(SwiftNames.property(parameter.swiftName)) = \(SwiftNames.property(parameter.swiftName))") }
+        for parameter in parameters {
+            out.line("        self.\(SwiftNames.property(parameter.swiftName)) = \(SwiftNames.property(parameter.swiftName))")
+        }
         out.line("    }")
         out.line()
         out.doc("`\(service.id)`.", indent: 1)
@@ -152,7 +185,9 @@ public enum SwiftEmitter {
         let headers = endpoint.parameters.filter { $0.location == .header }
         if !path.isEmpty {
             out.doc("The path placeholders' values.", indent: 1)
-            out.line("    \(access) var pathParameters: [String: String] { [\(path.map { "\(SwiftNames.literal($0.name)): \(text($0))" }.joined(separator: ", "))] }")
+            out.line(
+                "    \(access) var pathParameters: [String: String] { [\(path.map { "\(SwiftNames.literal($0.name)): \(text($0))" }.joined(separator: ", "))] }"
+            )
         }
         let bodyInParameters = !body.isEmpty && (endpoint.bodyEncoding == "form" || query.isEmpty)
         let inParameters = bodyInParameters ? body : query
@@ -177,7 +212,9 @@ public enum SwiftEmitter {
                 if header.required || header.defaultLiteral != nil {
                     out.line("        fields[\(name)] = \(text(header))")
                 } else {
-                    out.line("        if let \(SwiftNames.property(header.swiftName)) { fields[\(name)] = \(text(header, unwrapped: true)) }")
+                    out.line(
+                        "        if let \(SwiftNames.property(header.swiftName)) { fields[\(name)] = \(text(header, unwrapped: true)) }"
+                    )
                 }
             }
             out.line("        return fields")
@@ -185,7 +222,12 @@ public enum SwiftEmitter {
         }
     }
 
-    private static func emitParameters(_ member: String, _ parameters: [APIDescription.Parameter], access: String, into out: inout SourceWriter) {
+    private static func emitParameters(
+        _ member: String,
+        _ parameters: [APIDescription.Parameter],
+        access: String,
+        into out: inout SourceWriter
+    ) {
         out.line("    \(access) var \(member): Parameters {")
         out.line("        var parameters = Parameters()")
         for parameter in parameters {
@@ -203,7 +245,10 @@ public enum SwiftEmitter {
     private static func emitOptions(_ options: APIDescription.Options, access: String, into out: inout SourceWriter) {
         var lines: [String] = []
         if let policy = options.cachePolicy {
-            lines.append(policy == "cacheElseNetwork" ? "options.cache(.cacheElseNetwork(maxAge: \(duration(options.cacheMaxAge ?? 0))))" : "options.cache(.\(policy))")
+            lines.append(
+                policy == "cacheElseNetwork"
+                    ? "options.cache(.cacheElseNetwork(maxAge: \(duration(options.cacheMaxAge ?? 0))))" : "options.cache(.\(policy))"
+            )
         }
         if let retries = options.retries { lines.append("options.retry(maxAttempts: \(retries + 1))") }
         if let same = options.sameRequest { lines.append("options.sameRequest = .\(same)") }
@@ -232,14 +277,19 @@ public enum SwiftEmitter {
             out.doc("Creates a value.", indent: 1)
             let arguments = model.fields.map { "\($0.swiftName): \($0.type.swiftType)" + ($0.type.isOptional ? " = nil" : "") }
             out.line("    public init(\(arguments.joined(separator: ", "))) {")
-            for field in model.fields { out.line("        self.\(SwiftNames.property(field.swiftName)) = \(SwiftNames.property(field.swiftName))") }
+            for field in model.fields {
+                out.line("        self.\(SwiftNames.property(field.swiftName)) = \(SwiftNames.property(field.swiftName))")
+            }
             out.line("    }")
         }
         if model.fields.contains(where: { $0.key != $0.swiftName }) {
             out.line()
             out.line("    private enum CodingKeys: String, CodingKey {")
             for field in model.fields {
-                out.line("        case \(SwiftNames.property(field.swiftName))" + (field.key == field.swiftName ? "" : " = \(SwiftNames.literal(field.key))"))
+                out.line(
+                    "        case \(SwiftNames.property(field.swiftName))"
+                        + (field.key == field.swiftName ? "" : " = \(SwiftNames.literal(field.key))")
+                )
             }
             out.line("    }")
         }

@@ -61,7 +61,9 @@ enum SwiftNames {
     /// Whether `name` is an upper-camel Swift type name (`ListArticles`, `Article2`).
     static func isTypeName(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, ("A"..."Z").contains(first) else { return false }
-        return name.unicodeScalars.allSatisfy { ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
+        return name.unicodeScalars.allSatisfy {
+            ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_"
+        }
     }
 
     /// A Swift string literal for `text`, escaped.
@@ -83,7 +85,8 @@ enum SwiftNames {
 
     /// The Levenshtein distance, for "did you mean" suggestions.
     static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a.lowercased()), b = Array(b.lowercased())
+        let a = Array(a.lowercased())
+        let b = Array(b.lowercased())
         guard !a.isEmpty else { return b.count }
         var previous = Array(0...b.count)
         for (i, x) in a.enumerated() {

@@ -50,7 +50,8 @@ public indirect enum TypeReference: Sendable, Hashable, CustomStringConvertible 
         } else if let scalar = Scalar(rawValue: trimmed) {
             self = .scalar(scalar)
         } else if let first = trimmed.unicodeScalars.first, first.properties.isUppercase,
-                  trimmed.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" }) {
+            trimmed.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" })
+        {
             self = .model(trimmed)
         } else {
             return nil

@@ -37,7 +37,11 @@ final class YAMLReader {
                 continue
             }
             if let allowed, !allowed.contains(name) {
-                error("unknown key '\(name)' in \(what); expected one of: \(allowed.joined(separator: ", "))" + SwiftNames.suggestion(for: name, among: allowed), at: key)
+                error(
+                    "unknown key '\(name)' in \(what); expected one of: \(allowed.joined(separator: ", "))"
+                        + SwiftNames.suggestion(for: name, among: allowed),
+                    at: key
+                )
                 continue
             }
             result.append((name, key, value))

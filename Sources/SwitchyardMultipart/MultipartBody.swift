@@ -1,8 +1,8 @@
-public import Switchyard
 public import Foundation
 import MultipartKit
 import NIOCore
 import NIOHTTP1
+public import Switchyard
 
 /// A `multipart/form-data` body (RFC 7578): text fields and files, from memory or from a path,
 /// serialised by vapor/multipart-kit.
@@ -62,7 +62,14 @@ public struct MultipartBody: Sendable {
 
     /// Appends a file from memory.
     public mutating func append(file data: Data, field name: String, fileName: String, contentType: String? = nil) {
-        parts.append(Part(name: name, fileName: fileName, contentType: contentType ?? Self.mediaType(forExtension: (fileName as NSString).pathExtension), content: .data(data)))
+        parts.append(
+            Part(
+                name: name,
+                fileName: fileName,
+                contentType: contentType ?? Self.mediaType(forExtension: (fileName as NSString).pathExtension),
+                content: .data(data)
+            )
+        )
     }
 
     /// Appends the file at `url`; its name and media type come from the path unless given. The file
@@ -71,13 +78,22 @@ public struct MultipartBody: Sendable {
     ///
     /// - Throws: ``Switchyard/SwitchyardError/Code/encoding`` when the file is missing, unreadable or
     ///   not a regular file.
-    public mutating func append(fileAt url: URL, field name: String, fileName: String? = nil, contentType: String? = nil) throws(SwitchyardError) {
+    public mutating func append(
+        fileAt url: URL,
+        field name: String,
+        fileName: String? = nil,
+        contentType: String? = nil
+    ) throws(SwitchyardError) {
         let length = try StreamedBody.fileSize(of: url)
         let fileName = fileName ?? url.lastPathComponent
-        parts.append(Part(
-            name: name, fileName: fileName, contentType: contentType ?? Self.mediaType(forExtension: (fileName as NSString).pathExtension),
-            content: .file(url, length: length)
-        ))
+        parts.append(
+            Part(
+                name: name,
+                fileName: fileName,
+                contentType: contentType ?? Self.mediaType(forExtension: (fileName as NSString).pathExtension),
+                content: .file(url, length: length)
+            )
+        )
     }
 
     /// The serialised body in memory and its `Content-Type` (with the boundary), written by
@@ -91,7 +107,11 @@ public struct MultipartBody: Sendable {
             case .data(let data): return data
             case .file(let url, _):
                 do { return try Data(contentsOf: url, options: .mappedIfSafe) } catch {
-                    throw SwitchyardError(code: .encoding, message: "the file \(url.path) cannot be read for upload: \(error.localizedDescription)", underlyingError: error)
+                    throw SwitchyardError(
+                        code: .encoding,
+                        message: "the file \(url.path) cannot be read for upload: \(error.localizedDescription)",
+                        underlyingError: error
+                    )
                 }
             }
         }
@@ -139,7 +159,9 @@ public struct MultipartBody: Sendable {
             segments.append(.bytes(Data((head + "\r\n").utf8)))
             switch part.content {
             case .data(let data):
-                if data.range(of: marker) != nil { throw SwitchyardError(code: .encoding, message: "the boundary occurs inside part '\(part.name)'") }
+                if data.range(of: marker) != nil {
+                    throw SwitchyardError(code: .encoding, message: "the boundary occurs inside part '\(part.name)'")
+                }
                 segments.append(.bytes(data))
             case .file(let url, let length):
                 if chosen != nil, try Self.file(url, contains: marker) {

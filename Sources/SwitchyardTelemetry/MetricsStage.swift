@@ -1,5 +1,5 @@
-public import Switchyard
 public import Metrics
+public import Switchyard
 
 /// Counts and times every call on swift-metrics, per service, endpoint and outcome.
 ///

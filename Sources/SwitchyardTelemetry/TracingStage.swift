@@ -1,6 +1,6 @@
+public import HTTPTypes
 public import Switchyard
 public import Tracing
-public import HTTPTypes
 public import W3CTraceContext
 
 /// Traces every call with swift-distributed-tracing — one client span per call — and propagates the
@@ -37,7 +37,8 @@ public struct TracingStage: Middleware {
         var parent = ServiceContext.current ?? .topLevel
         let trace = Self.childTrace(of: parent[W3CTraceContextKey.self])
         parent[W3CTraceContextKey.self] = trace
-        let operation = "\(request.method.rawValue) \(context.endpointName.isEmpty ? String(request.pathWithoutQuery) : context.endpointName)"
+        let operation =
+            "\(request.method.rawValue) \(context.endpointName.isEmpty ? String(request.pathWithoutQuery) : context.endpointName)"
         let span = tracer.startSpan(operation, context: parent, ofKind: .client)
         span.attributes["http.request.method"] = request.method.rawValue
         if let authority = request.head.authority { span.attributes["server.address"] = authority }

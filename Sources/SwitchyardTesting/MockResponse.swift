@@ -1,6 +1,6 @@
-public import Switchyard
-public import HTTPTypes
 import Foundation
+public import HTTPTypes
+public import Switchyard
 
 /// A canned answer for ``MockTransport`` and ``StageHarness``: a JSON body, a bare status, a
 /// failure, or a delay before another answer.

@@ -29,7 +29,8 @@ public final class MockTransport: Transport {
     }
 
     /// Creates a transport that answers from a closure.
-    public convenience init(name: String = "MockTransport", _ respond: @escaping @Sendable (Request, CallContext) async throws -> Response) {
+    public convenience init(name: String = "MockTransport", _ respond: @escaping @Sendable (Request, CallContext) async throws -> Response)
+    {
         self.init(answers: [MockResponse(respond)], repeatsLast: true, name: name)
     }
 
@@ -59,7 +60,10 @@ public final class MockTransport: Transport {
         } else if repeatsLast, let last = answers.last {
             answer = last
         } else {
-            throw SwitchyardError(code: .transport, message: "MockTransport has no answer for request \(index + 1); it was given \(answers.count)")
+            throw SwitchyardError(
+                code: .transport,
+                message: "MockTransport has no answer for request \(index + 1); it was given \(answers.count)"
+            )
         }
         // Report what a real transport would: started, the whole body sent, the whole response received.
         if let observer = context.transferObserver {

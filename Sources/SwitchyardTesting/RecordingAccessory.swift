@@ -32,7 +32,10 @@ public final class RecordingAccessory: Accessory {
         case .failure(let error): recorder.record("\(label) failed \(error.code)")
         }
         done.store(true, ordering: .sequentiallyConsistent)
-        for waiter in finished.withLock({ waiters in defer { waiters.removeAll() }; return waiters }) { waiter.resume() }
+        for waiter in finished.withLock({ waiters in
+            defer { waiters.removeAll() }
+            return waiters
+        }) { waiter.resume() }
     }
 
     /// Returns once the finish event has been delivered.

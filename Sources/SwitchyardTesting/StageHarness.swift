@@ -1,5 +1,5 @@
-public import Switchyard
 public import HTTPTypes
+public import Switchyard
 import Synchronization
 
 /// Runs one stage in isolation, with a fake `next`, and shows what reached `next` and what came back.

@@ -1,6 +1,6 @@
-public import Switchyard
 import Foundation
 import HTTPTypes
+public import Switchyard
 
 /// A conformance suite any ``Switchyard/Transport`` can run: the behaviours the pipeline relies on,
 /// checked against a server that implements the sample backend's utility routes (`/echo`,
@@ -77,8 +77,16 @@ public struct TransportConformance: Sendable {
         let bodyBase64: String?
     }
 
-    private func request(_ method: HTTPRequest.Method, _ target: String, fields: HTTPFields = [:], body: Data? = nil, base: String? = nil) throws -> Request {
-        guard let url = URL(string: (base ?? baseURL) + target), let request = Request(method: method, url: url, headerFields: fields, body: body) else {
+    private func request(
+        _ method: HTTPRequest.Method,
+        _ target: String,
+        fields: HTTPFields = [:],
+        body: Data? = nil,
+        base: String? = nil
+    ) throws -> Request {
+        guard let url = URL(string: (base ?? baseURL) + target),
+            let request = Request(method: method, url: url, headerFields: fields, body: body)
+        else {
             throw Failed(description: "cannot make a request for \(target)")
         }
         return request
@@ -119,32 +127,54 @@ public struct TransportConformance: Sendable {
             try expect(echo.method == "GET" && echo.uri == "/echo/a%20b?x=1&y=%C3%A9", "the server saw \(echo.method) \(echo.uri)")
         case "post-body-round-trip":
             let body = Data("{\"name\":\"张衡\",\"n\":1}".utf8)
-            let response = try await transport.send(try request(.post, "/echo", fields: [.contentType: "application/json"], body: body), context: context())
+            let response = try await transport.send(
+                try request(.post, "/echo", fields: [.contentType: "application/json"], body: body),
+                context: context()
+            )
             let echo = try echo(response)
-            try expect(echo.method == "POST" && echo.body == String(decoding: body, as: UTF8.self), "the server saw \(echo.method) \(echo.body ?? "no body")")
+            try expect(
+                echo.method == "POST" && echo.body == String(decoding: body, as: UTF8.self),
+                "the server saw \(echo.method) \(echo.body ?? "no body")"
+            )
         case "header-fields-both-ways":
-            let response = try await transport.send(try request(.get, "/echo", fields: [HTTPField.Name("X-Conformance")!: "yes"]), context: context())
+            let response = try await transport.send(
+                try request(.get, "/echo", fields: [HTTPField.Name("X-Conformance")!: "yes"]),
+                context: context()
+            )
             try expect(try echo(response).headers["x-conformance"] == "yes", "the header did not reach the server")
             try expect(response.headerFields[.contentType]?.hasPrefix("application/json") == true, "no Content-Type in the response")
         case "error-status-is-a-response":
             let response = try await transport.send(try request(.get, "/status/503"), context: context())
-            try expect(response.status.code == 503 && !response.body.isEmpty, "expected a 503 response with a body, got \(response.status.code)")
+            try expect(
+                response.status.code == 503 && !response.body.isEmpty,
+                "expected a 503 response with a body, got \(response.status.code)"
+            )
         case "head-has-no-body":
             let response = try await transport.send(try request(.head, "/echo"), context: context())
-            try expect(response.status == .ok && response.body.isEmpty, "HEAD answered \(response.status.code) with \(response.body.count) bytes")
+            try expect(
+                response.status == .ok && response.body.isEmpty,
+                "HEAD answered \(response.status.code) with \(response.body.count) bytes"
+            )
         case "large-body-round-trip":
             let body = Data((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
-            let response = try await transport.send(try request(.post, "/echo", fields: [.contentType: "application/octet-stream"], body: body), context: context())
+            let response = try await transport.send(
+                try request(.post, "/echo", fields: [.contentType: "application/octet-stream"], body: body),
+                context: context()
+            )
             try expect(try echo(response).bodyBase64 == body.base64EncodedString(), "the 1 MiB body did not round-trip")
         case "timeout-is-typed":
-            try await expectError(.timeout) { _ = try await transport.send(try request(.get, "/delay/3000"), context: context(timeout: .milliseconds(200))) }
+            try await expectError(.timeout) {
+                _ = try await transport.send(try request(.get, "/delay/3000"), context: context(timeout: .milliseconds(200)))
+            }
         case "cancellation-is-typed":
             let call = Task { try await transport.send(try request(.get, "/delay/3000"), context: context()) }
             try await Task.sleep(for: .milliseconds(100))
             call.cancel()
             try await expectError(.cancelled) { _ = try await call.value }
         case "connection-refused-is-typed":
-            try await expectError(.transport) { _ = try await transport.send(try request(.get, "/", base: "http://127.0.0.1:1"), context: context()) }
+            try await expectError(.transport) {
+                _ = try await transport.send(try request(.get, "/", base: "http://127.0.0.1:1"), context: context())
+            }
         case "closed-connection-is-typed":
             try await expectError(.transport) { _ = try await transport.send(try request(.get, "/close"), context: context()) }
         case "reports-start-and-download":
@@ -156,7 +186,10 @@ public struct TransportConformance: Sendable {
             )
             let response = try await transport.send(try request(.get, "/echo"), context: observed)
             try expect(events.events.first == "started", "no start reported: \(events.events)")
-            try expect(events.events.last == "received \(response.body.count)", "the last download progress is not the whole body: \(events.events)")
+            try expect(
+                events.events.last == "received \(response.body.count)",
+                "the last download progress is not the whole body: \(events.events)"
+            )
         case "streamed-upload-from-file":
             try await streamedUpload(transport)
         case "download-to-file":
@@ -168,7 +201,10 @@ public struct TransportConformance: Sendable {
                 var observed = context()
                 observed.downloadTarget = DownloadTarget(fileURL: file)
                 let response = try await transport.send(try request(.get, "/status/404"), context: observed)
-                try expect(response.status.code == 404 && response.file == nil && !response.body.isEmpty, "a 404 should come back in memory, got \(response.status.code), file \(String(describing: response.file))")
+                try expect(
+                    response.status.code == 404 && response.file == nil && !response.body.isEmpty,
+                    "a 404 should come back in memory, got \(response.status.code), file \(String(describing: response.file))"
+                )
                 try expect(!FileManager.default.fileExists(atPath: file.path), "a 404 body was written to the download target")
             }
         default:
@@ -199,8 +235,14 @@ public struct TransportConformance: Sendable {
             observed.transferObserver = TransferObserver(sent: { events.record("\($0.completed)/\($0.total ?? -1)") })
             let response = try await transport.send(outgoing, context: observed)
             let echo = try echo(response)
-            try expect(echo.method == "POST" && echo.bodyBase64 == expected.base64EncodedString(), "the streamed body did not arrive intact (\(echo.bodyBase64?.count ?? 0) base64 characters)")
-            try expect(events.events.last == "\(expected.count)/\(expected.count)", "the upload progress did not reach the total: \(events.events.suffix(3))")
+            try expect(
+                echo.method == "POST" && echo.bodyBase64 == expected.base64EncodedString(),
+                "the streamed body did not arrive intact (\(echo.bodyBase64?.count ?? 0) base64 characters)"
+            )
+            try expect(
+                events.events.last == "\(expected.count)/\(expected.count)",
+                "the upload progress did not reach the total: \(events.events.suffix(3))"
+            )
         }
     }
 
@@ -209,7 +251,10 @@ public struct TransportConformance: Sendable {
     private func downloadToFile(_ transport: any Transport, resumeAt offset: Int64?) async throws {
         let path = "/files/blob/3000017"
         let whole = try await transport.send(try request(.get, path), context: context())
-        try expect(whole.status == .ok && whole.body.count == 3_000_017, "the file could not be fetched into memory: \(whole.status.code), \(whole.body.count) bytes")
+        try expect(
+            whole.status == .ok && whole.body.count == 3_000_017,
+            "the file could not be fetched into memory: \(whole.status.code), \(whole.body.count) bytes"
+        )
         try await withTemporaryFile { file in
             var fields = HTTPFields()
             if let offset {
@@ -222,8 +267,14 @@ public struct TransportConformance: Sendable {
             observed.downloadTarget = DownloadTarget(fileURL: file, resumeOffset: offset ?? 0)
             observed.transferObserver = TransferObserver(received: { events.record("\($0.completed)/\($0.total ?? -1)") })
             let response = try await transport.send(try request(.get, path, fields: fields), context: observed)
-            try expect(response.status.code == (offset == nil ? 200 : 206), "expected \(offset == nil ? 200 : 206), got \(response.status.code)")
-            try expect(response.body.isEmpty && response.file?.byteCount == 3_000_017, "the response should name a file of 3000017 bytes: \(String(describing: response.file)), body \(response.body.count)")
+            try expect(
+                response.status.code == (offset == nil ? 200 : 206),
+                "expected \(offset == nil ? 200 : 206), got \(response.status.code)"
+            )
+            try expect(
+                response.body.isEmpty && response.file?.byteCount == 3_000_017,
+                "the response should name a file of 3000017 bytes: \(String(describing: response.file)), body \(response.body.count)"
+            )
             try expect(try Data(contentsOf: file) == whole.body, "the file's bytes differ from the resource")
             try expect(events.events.last == "3000017/3000017", "the download progress did not reach the total: \(events.events.suffix(3))")
         }

@@ -1,11 +1,12 @@
+import HTTPTypes
 public import Switchyard
+
 #if canImport(FoundationNetworking)
 import Foundation
 public import FoundationNetworking
 #else
 public import Foundation
 #endif
-import HTTPTypes
 
 /// A ``Switchyard/Transport`` over `URLSession` — the system stack on Apple platforms (with its
 /// proxy, cookie, cache and ATS behaviour), FoundationNetworking on Linux.
@@ -82,15 +83,36 @@ public struct URLSessionTransport: Transport {
                     task = session.downloadTask(with: urlRequest) { location, response, error in
                         // The temporary file is removed when this handler returns: take it now.
                         let kept = location.flatMap { Self.keep($0) }
-                        Self.resume(continuation, payload: kept.map(Payload.file) ?? .memory(Data()), response: response, error: error, target: target, timeout: timeout)
+                        Self.resume(
+                            continuation,
+                            payload: kept.map(Payload.file) ?? .memory(Data()),
+                            response: response,
+                            error: error,
+                            target: target,
+                            timeout: timeout
+                        )
                     }
                 } else if let uploadFile {
                     task = session.uploadTask(with: urlRequest, fromFile: uploadFile) { data, response, error in
-                        Self.resume(continuation, payload: .memory(data ?? Data()), response: response, error: error, target: target, timeout: timeout)
+                        Self.resume(
+                            continuation,
+                            payload: .memory(data ?? Data()),
+                            response: response,
+                            error: error,
+                            target: target,
+                            timeout: timeout
+                        )
                     }
                 } else {
                     task = session.dataTask(with: urlRequest) { data, response, error in
-                        Self.resume(continuation, payload: .memory(data ?? Data()), response: response, error: error, target: target, timeout: timeout)
+                        Self.resume(
+                            continuation,
+                            payload: .memory(data ?? Data()),
+                            response: response,
+                            error: error,
+                            target: target,
+                            timeout: timeout
+                        )
                     }
                 }
                 observer?.started()
@@ -132,8 +154,12 @@ public struct URLSessionTransport: Transport {
     }
 
     private static func resume(
-        _ continuation: CheckedContinuation<(Payload, URLResponse), any Error>, payload: Payload, response: URLResponse?, error: (any Error)?,
-        target: String, timeout: Duration?
+        _ continuation: CheckedContinuation<(Payload, URLResponse), any Error>,
+        payload: Payload,
+        response: URLResponse?,
+        error: (any Error)?,
+        target: String,
+        timeout: Duration?
     ) {
         if let error {
             if case .file(let file) = payload { try? FileManager.default.removeItem(at: file) }
@@ -162,7 +188,11 @@ public struct URLSessionTransport: Transport {
         } catch let error as SwitchyardError {
             throw error
         } catch {
-            throw SwitchyardError(code: .storage, message: "cannot read the downloaded file: \(error.localizedDescription)", underlyingError: error)
+            throw SwitchyardError(
+                code: .storage,
+                message: "cannot read the downloaded file: \(error.localizedDescription)",
+                underlyingError: error
+            )
         }
         return try sink.finish()
     }
@@ -171,11 +201,23 @@ public struct URLSessionTransport: Transport {
         if let urlError = error as? URLError {
             switch urlError.code {
             case .timedOut:
-                return SwitchyardError(code: .timeout, message: "\(target) timed out\(timeout.map { " after \($0)" } ?? "")", underlyingError: error)
+                return SwitchyardError(
+                    code: .timeout,
+                    message: "\(target) timed out\(timeout.map { " after \($0)" } ?? "")",
+                    underlyingError: error
+                )
             case .cancelled:
-                return SwitchyardError(code: .cancelled, message: "the call was cancelled while \(target) was in flight", underlyingError: error)
+                return SwitchyardError(
+                    code: .cancelled,
+                    message: "the call was cancelled while \(target) was in flight",
+                    underlyingError: error
+                )
             case .cannotConnectToHost:
-                return SwitchyardError(code: .transport, message: "could not connect for \(target): connection refused", underlyingError: error)
+                return SwitchyardError(
+                    code: .transport,
+                    message: "could not connect for \(target): connection refused",
+                    underlyingError: error
+                )
             default:
                 break
             }

@@ -1,11 +1,11 @@
 import AsyncHTTPClient
 import Foundation
 import HTTPTypes
-import Testing
 import Switchyard
 import SwitchyardAsyncHTTPClient
 import SwitchyardSampleBackend
 import SwitchyardTesting
+import Testing
 
 @Suite("AsyncHTTPClient transport against the sample backend")
 struct AsyncHTTPClientTransportTests {
@@ -35,13 +35,24 @@ struct AsyncHTTPClientTransportTests {
     func echoedComposition() async throws {
         try await withBackend { _, client in
             let path = try await client.send(
-                .utility, .get, "/echo/{a}/{b}", pathParameters: ["a": "hello world", "b": "中/文"], parameters: ["q": "a&b", "n": 1],
+                .utility,
+                .get,
+                "/echo/{a}/{b}",
+                pathParameters: ["a": "hello world", "b": "中/文"],
+                parameters: ["q": "a&b", "n": 1],
                 as: EchoReport.self
             ).value
             #expect(path.uri == "/echo/hello%20world/%E4%B8%AD%2F%E6%96%87?q=a%26b&n=1")
             #expect(path.method == "GET")
 
-            let form = try await client.send(.utility, .post, "/echo", parameters: ["name": "Ada L", "x": "1+1"], encoding: .form, as: EchoReport.self).value
+            let form = try await client.send(
+                .utility,
+                .post,
+                "/echo",
+                parameters: ["name": "Ada L", "x": "1+1"],
+                encoding: .form,
+                as: EchoReport.self
+            ).value
             #expect(form.body == "name=Ada%20L&x=1%2B1")
             #expect(form.headers["content-type"] == "application/x-www-form-urlencoded; charset=utf-8")
 
@@ -52,9 +63,12 @@ struct AsyncHTTPClientTransportTests {
         }
     }
 
-    @Test("every method reaches the server; HEAD returns no body", arguments: [
-        HTTPRequest.Method.get, .post, .put, .patch, .delete, .head,
-    ])
+    @Test(
+        "every method reaches the server; HEAD returns no body",
+        arguments: [
+            HTTPRequest.Method.get, .post, .put, .patch, .delete, .head,
+        ]
+    )
     func methods(method: HTTPRequest.Method) async throws {
         try await withBackend { _, client in
             let result = try await client.send(.utility, method, "/echo")
@@ -81,7 +95,9 @@ struct AsyncHTTPClientTransportTests {
     @Test("a non-JSON body for a Decodable endpoint is a decoding error")
     func notJSON() async throws {
         try await withBackend { _, client in
-            let error = await #expect(throws: SwitchyardError.self) { _ = try await client.send(.utility, .get, "/not-json", as: User.self) }
+            let error = await #expect(throws: SwitchyardError.self) {
+                _ = try await client.send(.utility, .get, "/not-json", as: User.self)
+            }
             #expect(error?.code == .decoding)
             #expect(error?.message.contains("not valid JSON") == true)
         }
@@ -136,7 +152,9 @@ struct AsyncHTTPClientTransportTests {
         try await AsyncHTTPClientTransport.withTransport(configuration: configuration) { transport in
             let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, store: nil))
             try registry.register(Service(.utility, baseURL: deadURL, transport: transport))
-            let error = await #expect(throws: SwitchyardError.self) { _ = try await APIClient(registry: registry).send(.utility, .get, "/bench") }
+            let error = await #expect(throws: SwitchyardError.self) {
+                _ = try await APIClient(registry: registry).send(.utility, .get, "/bench")
+            }
             #expect(error?.code == .transport, "\(String(describing: error))")
             #expect(error?.message.contains("connection refused") == true, "\(String(describing: error))")
             #expect(error?.stage == "transport")
@@ -190,7 +208,10 @@ struct AsyncHTTPClientTransportTests {
 @Suite("Built-in envelope stage against the sample backend")
 struct EnvelopeOverTheWireTests {
     struct Page: Decodable, Sendable {
-        struct Item: Decodable, Sendable { let id: Int; let summary: String? }
+        struct Item: Decodable, Sendable {
+            let id: Int
+            let summary: String?
+        }
         let page: Int
         let hasMore: Bool
         let items: [Item]
@@ -200,8 +221,22 @@ struct EnvelopeOverTheWireTests {
     func perModuleEnvelopes() async throws {
         let backend = try await SampleBackend.start()
         let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, store: nil))
-        try registry.register(Service(.users, baseURL: backend.baseURL + "/users-api", stages: [EnvelopeStage(successCodes: [0])], transport: AsyncHTTPClientTransport()))
-        try registry.register(Service(.catalog, baseURL: backend.baseURL + "/catalog-api", stages: [EnvelopeStage(successCodes: [100])], transport: AsyncHTTPClientTransport()))
+        try registry.register(
+            Service(
+                .users,
+                baseURL: backend.baseURL + "/users-api",
+                stages: [EnvelopeStage(successCodes: [0])],
+                transport: AsyncHTTPClientTransport()
+            )
+        )
+        try registry.register(
+            Service(
+                .catalog,
+                baseURL: backend.baseURL + "/catalog-api",
+                stages: [EnvelopeStage(successCodes: [100])],
+                transport: AsyncHTTPClientTransport()
+            )
+        )
         let client = APIClient(registry: registry)
         let user = try await client.send(.users, .get, "/users/{id}", pathParameters: ["id": "3"], as: User.self)
         #expect(user.value.nickname == "张衡")
@@ -209,7 +244,9 @@ struct EnvelopeOverTheWireTests {
         #expect(page.value.page == 2)
         #expect(page.value.items.map(\.id) == [6, 7, 8, 9, 10])
         #expect(page.value.items[0].summary == nil)
-        let missing = await #expect(throws: SwitchyardError.self) { _ = try await client.send(.users, .get, "/users/{id}", pathParameters: ["id": "99"], as: User.self) }
+        let missing = await #expect(throws: SwitchyardError.self) {
+            _ = try await client.send(.users, .get, "/users/{id}", pathParameters: ["id": "99"], as: User.self)
+        }
         #expect(missing?.code == .business)
         #expect(missing?.businessCode == "4004")
         #expect(missing?.message == "user not found (code 4004)")

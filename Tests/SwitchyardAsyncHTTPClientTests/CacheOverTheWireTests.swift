@@ -1,11 +1,11 @@
 import Foundation
 import HTTPTypes
-import Testing
 import Switchyard
 import SwitchyardAsyncHTTPClient
 import SwitchyardCrypto
 import SwitchyardSampleBackend
 import SwitchyardTesting
+import Testing
 
 @Suite("Response cache against the sample backend")
 struct CacheOverTheWireTests {
@@ -16,12 +16,19 @@ struct CacheOverTheWireTests {
         let backend = try await SampleBackend.start()
         let cache = try ResponseCache()
         let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, store: nil))
-        try registry.register(Service(
-            Self.control, baseURL: backend.baseURL, stages: [ValidationStage(), CacheStage(cache: cache, defaultPolicy: .revalidate)],
-            transport: AsyncHTTPClientTransport()
-        ))
+        try registry.register(
+            Service(
+                Self.control,
+                baseURL: backend.baseURL,
+                stages: [ValidationStage(), CacheStage(cache: cache, defaultPolicy: .revalidate)],
+                transport: AsyncHTTPClientTransport()
+            )
+        )
         let client = APIClient(registry: registry)
-        struct Version: Decodable, Sendable, Equatable { let key: String; let version: Int }
+        struct Version: Decodable, Sendable, Equatable {
+            let key: String
+            let version: Int
+        }
         let first = try await client.send(Self.control, .get, "/etag/{key}", pathParameters: ["key": "doc"], as: Version.self)
         #expect(first.source == .network)
         let second = try await client.send(Self.control, .get, "/etag/{key}", pathParameters: ["key": "doc"], as: Version.self)
@@ -44,7 +51,10 @@ struct CacheOverTheWireTests {
         #expect(files.count == 1)
         let onDisk = try Data(contentsOf: directory.appendingPathComponent(files[0]))
         #expect(!String(decoding: onDisk, as: UTF8.self).contains("combination"))
-        #expect(try ResponseCache(directory: directory, sealing: .aesGCM(key: SymmetricKey(SampleBackend.vaultKey))).entry(for: key)?.entry.body == secret)
+        #expect(
+            try ResponseCache(directory: directory, sealing: .aesGCM(key: SymmetricKey(SampleBackend.vaultKey))).entry(for: key)?.entry.body
+                == secret
+        )
         let wrongKey = try ResponseCache(directory: directory, sealing: .aesGCM(key: SymmetricKey(SampleBackend.shopKey)))
         #expect(wrongKey.entry(for: key) == nil)
         #expect(wrongKey.corruptEntriesDropped == 1)

@@ -1,11 +1,11 @@
 import Foundation
 import HTTPTypes
-import Testing
 import Switchyard
 import SwitchyardAsyncHTTPClient
 import SwitchyardCrypto
 import SwitchyardSampleBackend
 import SwitchyardTesting
+import Testing
 
 @Suite("Encrypted module against the sample backend")
 struct EncryptedModuleTests {
@@ -22,7 +22,11 @@ struct EncryptedModuleTests {
             guard envelope.code == 0, let data = envelope.data else {
                 throw SwitchyardError(code: .invalidResponse, message: "business code \(envelope.code): \(envelope.msg)")
             }
-            struct Plain: Encodable { let id: Int; let text: String; let pinned: Bool? }
+            struct Plain: Encodable {
+                let id: Int
+                let text: String
+                let pinned: Bool?
+            }
             response.body = try JSONEncoder().encode(Plain(id: data.id, text: data.text, pinned: data.pinned))
         }
     }
@@ -39,10 +43,14 @@ struct EncryptedModuleTests {
             return response
         }
         let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, store: nil))
-        try registry.register(Service(
-            ServiceID("vault")!, baseURL: backend.baseURL + "/vault-api",
-            stages: [Unwrap(), EncryptionStage(keyRing: ring), tap], transport: AsyncHTTPClientTransport()
-        ))
+        try registry.register(
+            Service(
+                ServiceID("vault")!,
+                baseURL: backend.baseURL + "/vault-api",
+                stages: [Unwrap(), EncryptionStage(keyRing: ring), tap],
+                transport: AsyncHTTPClientTransport()
+            )
+        )
         let client = APIClient(registry: registry)
         let created = try await client.send(ServiceID("vault")!, .post, "/notes", parameters: ["text": "秘密 secret"], as: Note.self)
         #expect(created.status == .created)
@@ -60,12 +68,18 @@ struct EncryptedModuleTests {
         let backend = try await SampleBackend.start()
         let ring = try KeyRing(keyID: SampleBackend.vaultKeyID, key: SymmetricKey.random(byteCount: 32))
         let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, store: nil))
-        try registry.register(Service(
-            ServiceID("vault")!, baseURL: backend.baseURL + "/vault-api",
-            stages: [EncryptionStage(keyRing: ring, responsePolicy: .acceptPlaintext)], transport: AsyncHTTPClientTransport()
-        ))
+        try registry.register(
+            Service(
+                ServiceID("vault")!,
+                baseURL: backend.baseURL + "/vault-api",
+                stages: [EncryptionStage(keyRing: ring, responsePolicy: .acceptPlaintext)],
+                transport: AsyncHTTPClientTransport()
+            )
+        )
         let client = APIClient(registry: registry)
-        let refused = await #expect(throws: SwitchyardError.self) { _ = try await client.send(ServiceID("vault")!, .post, "/notes", parameters: ["text": "x"]) }
+        let refused = await #expect(throws: SwitchyardError.self) {
+            _ = try await client.send(ServiceID("vault")!, .post, "/notes", parameters: ["text": "x"])
+        }
         #expect(refused?.code == .httpStatus)
         #expect(refused?.status == .badRequest)
         let unreadable = await #expect(throws: SwitchyardError.self) { _ = try await client.send(ServiceID("vault")!, .get, "/notes/1") }

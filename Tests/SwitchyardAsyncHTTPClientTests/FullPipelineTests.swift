@@ -4,14 +4,14 @@ import InMemoryLogging
 import InMemoryTracing
 import Logging
 import MetricsTestKit
-import Synchronization
-import Testing
 import Switchyard
 import SwitchyardAsyncHTTPClient
 import SwitchyardCrypto
 import SwitchyardSampleBackend
 import SwitchyardTelemetry
 import SwitchyardTesting
+import Synchronization
+import Testing
 
 /// Every built-in stage, registered in the documented order, against the sample backend's shop module.
 @Suite("Full pipeline against the sample backend")
@@ -23,10 +23,18 @@ struct FullPipelineTests {
         let received: [String: Received]?
         let query: [String: String]
         enum Received: Decodable, Sendable, Equatable {
-            case text(String), number(Int), other
+            case text(String)
+            case number(Int)
+            case other
             init(from decoder: any Decoder) throws {
                 let container = try decoder.singleValueContainer()
-                if let text = try? container.decode(String.self) { self = .text(text) } else if let number = try? container.decode(Int.self) { self = .number(number) } else { self = .other }
+                if let text = try? container.decode(String.self) {
+                    self = .text(text)
+                } else if let number = try? container.decode(Int.self) {
+                    self = .number(number)
+                } else {
+                    self = .other
+                }
             }
         }
     }
@@ -57,18 +65,34 @@ struct FullPipelineTests {
         let events = EventRecorder()
         let accessory = RecordingAccessory("shop", recorder: events)
         let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, store: nil))
-        try registry.register(Service(
-            shopAuth, baseURL: backend.baseURL + "/shop-api", stages: [EnvelopeStage(successCodes: [0])], transport: AsyncHTTPClientTransport()
-        ))
+        try registry.register(
+            Service(
+                shopAuth,
+                baseURL: backend.baseURL + "/shop-api",
+                stages: [EnvelopeStage(successCodes: [0])],
+                transport: AsyncHTTPClientTransport()
+            )
+        )
         let authClient = APIClient(registry: registry)
         struct Issued: Decodable, Sendable { let token: String }
-        let tokens = ClosureTokenProvider(current: { "shop-token-1" }, refresh: { _ in
-            try await authClient.send(shopAuth, .post, "/token", parameters: ["refresh_token": .string(SampleBackend.shopRefreshToken)], as: Issued.self).value.token
-        })
+        let tokens = ClosureTokenProvider(
+            current: { "shop-token-1" },
+            refresh: { _ in
+                try await authClient.send(
+                    shopAuth,
+                    .post,
+                    "/token",
+                    parameters: ["refresh_token": .string(SampleBackend.shopRefreshToken)],
+                    as: Issued.self
+                ).value.token
+            }
+        )
         let ring = try KeyRing(keyID: SampleBackend.shopKeyID, key: SymmetricKey(SampleBackend.shopKey))
         let signingRing = try KeyRing(keyID: SampleBackend.shopKeyID, key: SymmetricKey(SampleBackend.shopSigningKey))
         let tap = ClosureStage(name: "WireTap") { request, context, next in
-            wire.record("request \(request.path) \(request.headerFields.map { "\($0.name)" }.joined(separator: ",")) \(request.bodyText ?? "")")
+            wire.record(
+                "request \(request.path) \(request.headerFields.map { "\($0.name)" }.joined(separator: ",")) \(request.bodyText ?? "")"
+            )
             let response = try await next(request, context)
             wire.record("response \(String(decoding: response.body, as: UTF8.self))")
             return response
@@ -77,9 +101,13 @@ struct FullPipelineTests {
             MetricsStage(factory: metrics),
             TracingStage(tracer: tracer),
             AccessoryStage([accessory]),
-            InterceptorStage(.init(willSend: { request, _ in
-                if request.bodyText?.contains(#""qty":0"#) == true { throw SwitchyardError(code: .refused, message: "qty must be positive") }
-            })),
+            InterceptorStage(
+                .init(willSend: { request, _ in
+                    if request.bodyText?.contains(#""qty":0"#) == true {
+                        throw SwitchyardError(code: .refused, message: "qty must be positive")
+                    }
+                })
+            ),
             CommonParametersStage([.fixed("app", "switchyard-demo"), .dynamic("ts") { _ in .int(Int(Date().timeIntervalSince1970)) }]),
             HeadersStage([.fixed(HTTPField.Name("X-App-Version")!, "2.1.0")]),
             AuthorizationStage(provider: tokens),
@@ -93,8 +121,14 @@ struct FullPipelineTests {
         ]
         try registry.register(Service(shop, baseURL: backend.baseURL + "/shop-api", stages: stages, transport: AsyncHTTPClientTransport()))
         return Fixture(
-            backend: backend, client: APIClient(registry: registry), logs: handler, metrics: metrics, tracer: tracer, wire: wire,
-            accessoryEvents: events, accessory: accessory
+            backend: backend,
+            client: APIClient(registry: registry),
+            logs: handler,
+            metrics: metrics,
+            tracer: tracer,
+            wire: wire,
+            accessoryEvents: events,
+            accessory: accessory
         )
     }
 
@@ -120,7 +154,9 @@ struct FullPipelineTests {
         let requests = f.wire.events.filter { $0.hasPrefix("request ") }
         #expect(requests.count == 2)
         for line in requests {
-            for name in ["traceparent", "X-App-Version", "Authorization", "X-Switchyard-Signature", "X-Switchyard-Nonce"] { #expect(line.contains(name)) }
+            for name in ["traceparent", "X-App-Version", "Authorization", "X-Switchyard-Signature", "X-Switchyard-Nonce"] {
+                #expect(line.contains(name))
+            }
         }
         #expect(f.wire.events.allSatisfy { !$0.contains("A-1") && !$0.contains("switchyard-demo\"") })
 
@@ -144,7 +180,9 @@ struct FullPipelineTests {
         f.backend.expireShopToken()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<20 {
-                group.addTask { _ = try await f.client.send(Self.shop, .get, "/orders/{id}", pathParameters: ["id": "\(index + 1)"], as: Order.self) }
+                group.addTask {
+                    _ = try await f.client.send(Self.shop, .get, "/orders/{id}", pathParameters: ["id": "\(index + 1)"], as: Order.self)
+                }
             }
             try await group.waitForAll()
         }
@@ -171,13 +209,21 @@ struct FullPipelineTests {
         let errors = await withTaskGroup(of: SwitchyardError?.self) { group in
             for _ in 0..<10 {
                 group.addTask {
-                    do throws(SwitchyardError) { _ = try await f.client.send(Self.shop, .get, "/orders/1"); return nil } catch { return error }
+                    do throws(SwitchyardError) {
+                        _ = try await f.client.send(Self.shop, .get, "/orders/1")
+                        return nil
+                    } catch { return error }
                 }
             }
             return await group.reduce(into: []) { $0.append($1) }
         }
         #expect(errors.allSatisfy { $0?.code == .authentication })
-        #expect(errors.allSatisfy { ($0?.underlyingError as? SwitchyardError)?.businessCode == "503" || ($0?.underlyingError as? SwitchyardError)?.status?.code == 503 })
+        #expect(
+            errors.allSatisfy {
+                ($0?.underlyingError as? SwitchyardError)?.businessCode == "503"
+                    || ($0?.underlyingError as? SwitchyardError)?.status?.code == 503
+            }
+        )
         try await f.backend.shutdown()
     }
 }

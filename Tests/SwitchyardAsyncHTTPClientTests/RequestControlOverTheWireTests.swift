@@ -1,11 +1,11 @@
 import Foundation
 import HTTPTypes
-import Synchronization
-import Testing
 import Switchyard
 import SwitchyardAsyncHTTPClient
 import SwitchyardSampleBackend
 import SwitchyardTesting
+import Synchronization
+import Testing
 
 /// Retry, deadlines, coalescing and paging against the sample backend's control routes.
 @Suite("Request control against the sample backend")
@@ -60,7 +60,12 @@ struct RequestControlOverTheWireTests {
         let backend = try await SampleBackend.start()
         let client = try Self.client(backend, stages: [RetryStage(RetryPolicy(maxAttempts: 5, baseDelay: .milliseconds(10), jitter: 0))])
         do {
-            _ = try await client.send(Self.control, .get, "/delay/3000", options: CallOptions(timeout: .milliseconds(100), deadline: .milliseconds(450)))
+            _ = try await client.send(
+                Self.control,
+                .get,
+                "/delay/3000",
+                options: CallOptions(timeout: .milliseconds(100), deadline: .milliseconds(450))
+            )
             Issue.record("expected a timeout")
         } catch {
             #expect(error.code == .timeout)
@@ -80,7 +85,14 @@ struct RequestControlOverTheWireTests {
         let results = try await withThrowingTaskGroup(of: Int.self) { group in
             for index in 0..<20 {
                 group.addTask {
-                    try await client.send(Self.control, .get, "/counter/same", parameters: ["delay": 200, "ts": .int(index)], options: options, as: Hits.self).value.hits
+                    try await client.send(
+                        Self.control,
+                        .get,
+                        "/counter/same",
+                        parameters: ["delay": 200, "ts": .int(index)],
+                        options: options,
+                        as: Hits.self
+                    ).value.hits
                 }
             }
             return try await group.reduce(into: []) { $0.append($1) }
@@ -88,9 +100,27 @@ struct RequestControlOverTheWireTests {
         #expect(results == Array(repeating: 1, count: 20))
         #expect(backend.hits("counter/same") == 1)
 
-        struct Page: Decodable, Sendable { let page: Int; let items: [Int]; let hasMore: Bool }
-        async let first = client.send(Self.control, .get, "/pages/list", parameters: ["page": 1, "size": 20, "delay": 100], options: options, as: Page.self)
-        async let second = client.send(Self.control, .get, "/pages/list", parameters: ["page": 2, "size": 20, "delay": 100], options: options, as: Page.self)
+        struct Page: Decodable, Sendable {
+            let page: Int
+            let items: [Int]
+            let hasMore: Bool
+        }
+        async let first = client.send(
+            Self.control,
+            .get,
+            "/pages/list",
+            parameters: ["page": 1, "size": 20, "delay": 100],
+            options: options,
+            as: Page.self
+        )
+        async let second = client.send(
+            Self.control,
+            .get,
+            "/pages/list",
+            parameters: ["page": 2, "size": 20, "delay": 100],
+            options: options,
+            as: Page.self
+        )
         let (one, two) = try await (first, second)
         #expect(one.value.items == Array(1...20))
         #expect(two.value.items == Array(21...40))
@@ -98,7 +128,11 @@ struct RequestControlOverTheWireTests {
 
         let pager = Paginator<Int>(.page(size: 20)) { request in
             let page = try await client.send(
-                Self.control, .get, "/pages/feed", parameters: ["page": .int(request.page!), "size": .int(request.size)], as: Page.self
+                Self.control,
+                .get,
+                "/pages/feed",
+                parameters: ["page": .int(request.page!), "size": .int(request.size)],
+                as: Page.self
             ).value
             return Paginator<Int>.Page(items: page.items, hasMore: page.hasMore)
         }
@@ -114,4 +148,3 @@ struct RequestControlOverTheWireTests {
         try await backend.shutdown()
     }
 }
-

@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-import Testing
 import Switchyard
 import SwitchyardAsyncHTTPClient
 import SwitchyardCrypto
@@ -8,6 +7,7 @@ import SwitchyardMultipart
 import SwitchyardSampleBackend
 import SwitchyardTesting
 import SwitchyardURLSession
+import Testing
 
 /// Uploads and downloads through the client and the sample backend's `/files` routes.
 @Suite("Uploads and downloads over the wire")
@@ -78,7 +78,14 @@ struct TransferTests {
             form.append(file: Data("a,b\n".utf8), field: "table", fileName: "t.csv")
             let progress = ProgressRecorder()
             let report = try await withBackend { _, client in
-                try await client.send(.utility, .post, "/files/upload", body: try form.streamedRequestBody(), options: Self.options([progress]), as: UploadReport.self).value
+                try await client.send(
+                    .utility,
+                    .post,
+                    "/files/upload",
+                    body: try form.streamedRequestBody(),
+                    options: Self.options([progress]),
+                    as: UploadReport.self
+                ).value
             }
             await progress.waitForFinishes(1)
             let parts = try #require(report.parts)
@@ -136,8 +143,12 @@ struct TransferTests {
             let progress = ProgressRecorder()
             let result = try await withBackend { _, client in
                 try await client.download(
-                    .utility, "/files/blob/\(size)", parameters: ["dropAt": 2_100_003], to: destination,
-                    download: DownloadOptions(checksum: .sha256(hex: expected)), options: Self.options([progress])
+                    .utility,
+                    "/files/blob/\(size)",
+                    parameters: ["dropAt": 2_100_003],
+                    to: destination,
+                    download: DownloadOptions(checksum: .sha256(hex: expected)),
+                    options: Self.options([progress])
                 )
             }
             await progress.waitForFinishes(2)
@@ -157,7 +168,13 @@ struct TransferTests {
             try await withBackend { _, client in
                 let path = "/files/blob/\(size)"
                 await #expect(throws: SwitchyardError.self) {
-                    _ = try await client.download(.utility, path, parameters: ["dropAt": 1_500_000], to: destination, download: DownloadOptions(maximumResumes: 0))
+                    _ = try await client.download(
+                        .utility,
+                        path,
+                        parameters: ["dropAt": 1_500_000],
+                        to: destination,
+                        download: DownloadOptions(maximumResumes: 0)
+                    )
                 }
                 #expect(!FileManager.default.fileExists(atPath: destination.path))
                 let partial = try Data(contentsOf: URL(fileURLWithPath: destination.path + ".partial"))
@@ -165,12 +182,18 @@ struct TransferTests {
 
                 let recorder = EventRecorder()
                 var options = CallOptions()
-                options.additionalStages = [RequestModifier(name: "wire") { request, _ in
-                    recorder.record("\(request.headerFields[.range] ?? "-") \(request.headerFields[.ifRange] ?? "-")")
-                }]
+                options.additionalStages = [
+                    RequestModifier(name: "wire") { request, _ in
+                        recorder.record("\(request.headerFields[.range] ?? "-") \(request.headerFields[.ifRange] ?? "-")")
+                    }
+                ]
                 let result = try await client.download(
-                    .utility, path, parameters: ["dropAt": 1_500_000], to: destination,
-                    download: DownloadOptions(checksum: .sha256(hex: Self.blobSHA256(size: size))), options: options
+                    .utility,
+                    path,
+                    parameters: ["dropAt": 1_500_000],
+                    to: destination,
+                    download: DownloadOptions(checksum: .sha256(hex: Self.blobSHA256(size: size))),
+                    options: options
                 )
                 #expect(result.value.resumedFrom == Int64(partial.count) && result.status.code == 206)
                 #expect(recorder.events == ["bytes=\(partial.count)- \(SampleBlob.etag(size: size))"])
@@ -186,10 +209,20 @@ struct TransferTests {
             try await withBackend { _, client in
                 let path = "/files/blob/\(size)"
                 await #expect(throws: SwitchyardError.self) {
-                    _ = try await client.download(.utility, path, parameters: ["dropAt": 1_000_000], to: destination, download: DownloadOptions(maximumResumes: 0))
+                    _ = try await client.download(
+                        .utility,
+                        path,
+                        parameters: ["dropAt": 1_000_000],
+                        to: destination,
+                        download: DownloadOptions(maximumResumes: 0)
+                    )
                 }
                 let result = try await client.download(
-                    .utility, path, parameters: ["dropAt": 1_000_000], headerFields: [HTTPField.Name("X-Blob-Version")!: "2"], to: destination,
+                    .utility,
+                    path,
+                    parameters: ["dropAt": 1_000_000],
+                    headerFields: [HTTPField.Name("X-Blob-Version")!: "2"],
+                    to: destination,
                     download: DownloadOptions(checksum: .sha256(hex: Self.blobSHA256(size: size, version: 2)))
                 )
                 // v2 comes whole (200) from the first byte, is broken off again, and is resumed once.
@@ -206,7 +239,12 @@ struct TransferTests {
             try await withBackend { _, client in
                 let wrong = DownloadChecksum.sha256(hex: String(repeating: "0", count: 64))
                 await #expect {
-                    _ = try await client.download(.utility, "/files/blob/100000", to: destination, download: DownloadOptions(checksum: wrong))
+                    _ = try await client.download(
+                        .utility,
+                        "/files/blob/100000",
+                        to: destination,
+                        download: DownloadOptions(checksum: wrong)
+                    )
                 } throws: { error in
                     (error as? SwitchyardError)?.code == .integrity
                 }
@@ -237,7 +275,13 @@ struct TransferTests {
             let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, defaultEnvironment: .develop, store: nil))
             try registry.register(Service(.utility, baseURL: backend.baseURL, transport: transport))
             let client = APIClient(registry: registry)
-            let report = try await client.send(.utility, .post, "/files/upload", body: try form.streamedRequestBody(), as: UploadReport.self).value
+            let report = try await client.send(
+                .utility,
+                .post,
+                "/files/upload",
+                body: try form.streamedRequestBody(),
+                as: UploadReport.self
+            ).value
             #expect(report.parts?.map(\.name) == ["note", "photo"] && report.parts?.last?.sha256 == Digest.hex(Digest.sha256(bytes)))
             let result = try await client.download(.utility, "/files/blob/2000000", to: destination)
             #expect(result.value.byteCount == 2_000_000)

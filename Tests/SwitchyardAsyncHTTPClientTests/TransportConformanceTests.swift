@@ -1,10 +1,10 @@
 import Foundation
-import Testing
 import Switchyard
 import SwitchyardAsyncHTTPClient
 import SwitchyardSampleBackend
 import SwitchyardTesting
 import SwitchyardURLSession
+import Testing
 
 /// Both transports against the conformance suite that ships in SwitchyardTesting.
 @Suite("Transport conformance")

@@ -18,11 +18,13 @@ struct CommandLineTests {
         let process = Process()
         process.executableURL = try executable()
         process.arguments = arguments
-        let output = Pipe(), errors = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
         try process.run()
-        let out = output.fileHandleForReading.readDataToEndOfFile(), err = errors.fileHandleForReading.readDataToEndOfFile()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
     }
@@ -33,17 +35,22 @@ struct CommandLineTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Petstore.switchyard.yaml").path
-        let swift = directory.appendingPathComponent("out/PetstoreAPI.swift"), markdown = directory.appendingPathComponent("out/PetstoreAPI.md")
+        let swift = directory.appendingPathComponent("out/PetstoreAPI.swift")
+        let markdown = directory.appendingPathComponent("out/PetstoreAPI.md")
         let generated = try Self.run(["generate", fixture, "--swift", swift.path, "--markdown", markdown.path])
         #expect(generated.status == 0, "\(generated.errors)")
         #expect(try String(contentsOf: swift, encoding: .utf8).contains("public struct ListPets: Endpoint"))
         #expect(try String(contentsOf: markdown, encoding: .utf8).hasPrefix("# Petstore API"))
 
         let broken = directory.appendingPathComponent("Broken.switchyard.yaml")
-        try "services:\n  shop:\n    environments: { develop: \"http://127.0.0.1\" }\n    endpoints:\n      GetItem:\n        path: /items/{id}\n".write(to: broken, atomically: true, encoding: .utf8)
+        try
+            "services:\n  shop:\n    environments: { develop: \"http://127.0.0.1\" }\n    endpoints:\n      GetItem:\n        path: /items/{id}\n"
+            .write(to: broken, atomically: true, encoding: .utf8)
         let validated = try Self.run(["validate", fixture, broken.path])
         #expect(validated.status == 1)
         #expect(validated.output.contains("Petstore.switchyard.yaml: 2 services, 6 endpoints, 4 models"))
-        #expect(validated.errors.contains("\(broken.path):5:7: error: path parameter '{id}' of 'GetItem' has no declaration under 'parameters'"))
+        #expect(
+            validated.errors.contains("\(broken.path):5:7: error: path parameter '{id}' of 'GetItem' has no declaration under 'parameters'")
+        )
     }
 }

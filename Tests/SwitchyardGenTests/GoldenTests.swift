@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import SwitchyardGenCore
+import Testing
 
 /// The generator's output for the fixture, byte for byte against the files in `Golden/`.
 /// Run with `SWITCHYARD_UPDATE_GOLDEN=1` to rewrite them after an intended change, and review the diff.

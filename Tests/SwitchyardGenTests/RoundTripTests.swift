@@ -1,9 +1,9 @@
 import Foundation
 import HTTPTypes
-import Testing
 import Switchyard
 import SwitchyardGenCore
 import SwitchyardTesting
+import Testing
 
 /// The endpoints the build plugin generated from `Petstore.switchyard.yaml` for this target, sent
 /// through a registry set up by the generated helpers: method, path, parameters and options must be
@@ -46,14 +46,18 @@ struct RoundTripTests {
     @Test("every generated endpoint has the described service, method, path, name, timeout and tags")
     func matchesTheDescription() throws {
         let instances: [String: any Endpoint] = [
-            "ListPets": ListPets(), "GetPet": GetPet(petId: 1), "CreatePet": CreatePet(owner: "o", nameParameter: "n", xIdempotencyKey: "k"),
+            "ListPets": ListPets(), "GetPet": GetPet(petId: 1),
+            "CreatePet": CreatePet(owner: "o", nameParameter: "n", xIdempotencyKey: "k"),
             "UpdateNickname": UpdateNickname(id: 1, nickname: "x"), "DownloadPhoto": DownloadPhoto(id: 1), "Charge": Charge(amountCents: 1),
         ]
         var seen = 0
         for service in Self.description.services {
             for described in service.endpoints {
                 let generated = try #require(instances[described.name], "no instance for \(described.name)")
-                let serviceID = generated.service.rawValue, method = generated.method.rawValue, path = generated.path, name = generated.name
+                let serviceID = generated.service.rawValue
+                let method = generated.method.rawValue
+                let path = generated.path
+                let name = generated.name
                 let options = generated.options
                 let timeout: Duration? = described.options.timeout.map { .milliseconds(Int($0 * 1000)) }
                 let tags = Set(described.options.tags.map { RequestTag($0) })
@@ -83,13 +87,17 @@ struct RoundTripTests {
 
     @Test("ListPets: query parameters with a default, an array and optionals; a header; the described options reach the call")
     func listPets() async throws {
-        let transport = MockTransport(Self.envelope(#"[{"id":7,"name":"Rex","species":"dog","birth_date":null,"tags":["good"],"default":true}]"#))
+        let transport = MockTransport(
+            Self.envelope(#"[{"id":7,"name":"Rex","species":"dog","birth_date":null,"tags":["good"],"default":true}]"#)
+        )
         let result = try await Self.client(transport).send(ListPets(species: "dog", tags: ["a b", "c"], xRequestTrace: "t-1"))
         #expect(result.value.first?.name == "Rex" && result.value.first?.birthDate == nil && result.value.first?.default == true)
         let request = try #require(transport.requests.first)
         #expect(request.method == .get && request.pathWithoutQuery == "/pets-api/pets")
         let query = String(request.query ?? "")
-        #expect(query.contains("species=dog") && query.contains("page=1") && query.contains("tags%5B%5D=a%20b") && !query.contains("adopted"))
+        #expect(
+            query.contains("species=dog") && query.contains("page=1") && query.contains("tags%5B%5D=a%20b") && !query.contains("adopted")
+        )
         #expect(request.headerFields[HTTPField.Name("X-Request-Trace")!] == "t-1")
         let context = try #require(transport.contexts.first)
         #expect(context.timeout == .milliseconds(2500) && context.tags == ["pets", "list"])
@@ -103,20 +111,28 @@ struct RoundTripTests {
         let flaky = MockTransport(sequence: [.status(.serviceUnavailable), .status(.serviceUnavailable), Self.envelope("[]")])
         let result = try await Self.client(flaky).send(ListPets())
         #expect(result.attempts == 3)
-        let once = MockTransport(sequence: [.status(.serviceUnavailable), Self.envelope(#"{"id":1,"name":"a","species":"cat","tags":[],"default":false}"#)])
+        let once = MockTransport(sequence: [
+            .status(.serviceUnavailable), Self.envelope(#"{"id":1,"name":"a","species":"cat","tags":[],"default":false}"#),
+        ])
         await #expect(throws: SwitchyardError.self) { _ = try await Self.client(once).send(GetPet(petId: 1)) }
         #expect(once.requestCount == 1)
     }
 
     @Test("CreatePet: a path parameter, a JSON body from the body parameters, a query parameter, a required header, encryption skipped")
     func createPet() async throws {
-        let transport = MockTransport(Self.envelope(#"{"id":9,"name":"Tom","species":"cat","tags":[],"owner":{"handle":"ann","pets_count":2},"default":false}"#))
-        let result = try await Self.client(transport).send(CreatePet(owner: "ann", nameParameter: "Tom", weight: 4.5, dryRun: true, xIdempotencyKey: "k-1"))
+        let transport = MockTransport(
+            Self.envelope(#"{"id":9,"name":"Tom","species":"cat","tags":[],"owner":{"handle":"ann","pets_count":2},"default":false}"#)
+        )
+        let result = try await Self.client(transport).send(
+            CreatePet(owner: "ann", nameParameter: "Tom", weight: 4.5, dryRun: true, xIdempotencyKey: "k-1")
+        )
         #expect(result.value.owner == Owner(handle: "ann", petsCount: 2))
         let request = try #require(transport.requests.first)
         #expect(request.method == .post && request.pathWithoutQuery == "/pets-api/owners/ann/pets" && request.query == "dryRun=true")
         let body = try Self.json(request.body)
-        #expect(body["name"] as? String == "Tom" && body["weight"] as? Double == 4.5 && body["vaccinated"] as? Bool == false && body.count == 3)
+        #expect(
+            body["name"] as? String == "Tom" && body["weight"] as? Double == 4.5 && body["vaccinated"] as? Bool == false && body.count == 3
+        )
         #expect(request.headerFields[HTTPField.Name("X-Idempotency-Key")!] == "k-1")
         #expect(transport.contexts.first?.skippedStages.contains("Encryption") == true)
         #expect(CreatePet(owner: "o", nameParameter: "n", xIdempotencyKey: "k").options.sameRequest == .refuseNew)

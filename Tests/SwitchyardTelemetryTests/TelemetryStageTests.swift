@@ -2,12 +2,12 @@ import Foundation
 import HTTPTypes
 import InMemoryTracing
 import MetricsTestKit
-import Testing
-import Tracing
-import W3CTraceContext
 import Switchyard
 import SwitchyardTelemetry
 import SwitchyardTesting
+import Testing
+import Tracing
+import W3CTraceContext
 
 @Suite("Metrics stage")
 struct MetricsStageTests {
@@ -21,7 +21,10 @@ struct MetricsStageTests {
         _ = await StageHarness(stage).run(try .fixture(.get, "https://api.test/u/1"), context: context, respond: .connectionRefused)
         let success = [("service", "users"), ("endpoint", "GetUser"), ("outcome", "success"), ("status", "200")]
         #expect(try metrics.expectCounter("switchyard_calls_total", success).values == [1, 1])
-        #expect(try metrics.expectCounter("switchyard_calls_total", [("service", "users"), ("endpoint", "GetUser"), ("outcome", "transport")]).values == [1])
+        #expect(
+            try metrics.expectCounter("switchyard_calls_total", [("service", "users"), ("endpoint", "GetUser"), ("outcome", "transport")])
+                .values == [1]
+        )
         let timer = try metrics.expectTimer("switchyard_call_duration", success)
         #expect(timer.values.count == 2)
         #expect(timer.values.allSatisfy { $0 > 0 })
@@ -79,9 +82,12 @@ struct TracingStageTests {
             return try await next(request, context)
         }
         let outer = TracingStage(tracer: tracer)
-        _ = await StageHarness(outer).run(try .fixture(.get, "https://api.test/a"), respond: MockResponse { request, context in
-            try await inner.intercept(request, context: context) { _, _ in Response(status: .ok) }
-        })
+        _ = await StageHarness(outer).run(
+            try .fixture(.get, "https://api.test/a"),
+            respond: MockResponse { request, context in
+                try await inner.intercept(request, context: context) { _, _ in Response(status: .ok) }
+            }
+        )
         let spans = tracer.popFinishedSpans()
         #expect(spans.count == 2)
         let child = try #require(spans.first { $0.attributes["server.address"]?.toSpanAttribute() == "auth.test" })

@@ -1,8 +1,8 @@
 import Foundation
 import HTTPTypes
-import Testing
 import Switchyard
 import SwitchyardTesting
+import Testing
 
 @Suite("SwitchyardTesting: stage harness, mock transport, recorder")
 struct StageHarnessTests {
@@ -55,9 +55,12 @@ struct StageHarnessTests {
 
     @Test("a retrying stage's calls to next are each recorded with their attempt number")
     func retries() async throws {
-        let run = await StageHarness(RetryOn503()).run(try .fixture(.get, "https://api.test/x"), respond: MockResponse { _, context in
-            Response(status: context.attempt < 3 ? .serviceUnavailable : .ok)
-        })
+        let run = await StageHarness(RetryOn503()).run(
+            try .fixture(.get, "https://api.test/x"),
+            respond: MockResponse { _, context in
+                Response(status: context.attempt < 3 ? .serviceUnavailable : .ok)
+            }
+        )
         #expect(run.forwarded.map(\.context.attempt) == [1, 2, 3])
         #expect(run.response?.status == .ok)
     }
@@ -119,7 +122,10 @@ struct StageHarnessTests {
 
     @Test("JSON presets set the content type and encode values with sorted keys")
     func jsonPresets() async throws {
-        struct Payload: Encodable { let b = 2; let a = 1 }
+        struct Payload: Encodable {
+            let b = 2
+            let a = 1
+        }
         let context = CallContext(serviceID: ServiceID("s")!)
         let request = try Request.fixture(.get, "https://api.test/x")
         let response = try await MockTransport(try .json(encoding: Payload())).send(request, context: context)

@@ -1,8 +1,8 @@
-import Synchronization
 import Foundation
 import HTTPTypes
 import Switchyard
 import SwitchyardTesting
+import Synchronization
 
 extension ServiceID {
     static let users = ServiceID("users")!

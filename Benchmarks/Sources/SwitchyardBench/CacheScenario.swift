@@ -8,7 +8,10 @@ import SwitchyardSampleBackend
 /// zero, so every read opens, checks and decodes the entry's file), and from the network (a loopback
 /// call to the sample backend's `/bench`), sequentially, rounds interleaved.
 struct CacheScenario: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "cache", abstract: "A call answered from memory, from disk and from the network.")
+    static let configuration = CommandConfiguration(
+        commandName: "cache",
+        abstract: "A call answered from memory, from disk and from the network."
+    )
 
     @Option(help: "Calls per contender per round.") var calls = 2_000
     @Option(help: "Rounds per contender (the median is reported).") var rounds = 5
@@ -18,17 +21,31 @@ struct CacheScenario: AsyncParsableCommand {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-bench-cache-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, store: nil))
-        let memory = ServiceID("memory")!, disk = ServiceID("disk")!
-        try registry.register(Service(memory, baseURL: backend.baseURL, stages: [CacheStage(cache: try ResponseCache())], transport: AsyncHTTPClientTransport()))
-        try registry.register(Service(
-            disk, baseURL: backend.baseURL, stages: [CacheStage(cache: try ResponseCache(memoryBudget: 0, directory: directory))],
-            transport: AsyncHTTPClientTransport()
-        ))
+        let memory = ServiceID("memory")!
+        let disk = ServiceID("disk")!
+        try registry.register(
+            Service(
+                memory,
+                baseURL: backend.baseURL,
+                stages: [CacheStage(cache: try ResponseCache())],
+                transport: AsyncHTTPClientTransport()
+            )
+        )
+        try registry.register(
+            Service(
+                disk,
+                baseURL: backend.baseURL,
+                stages: [CacheStage(cache: try ResponseCache(memoryBudget: 0, directory: directory))],
+                transport: AsyncHTTPClientTransport()
+            )
+        )
         let client = APIClient(registry: registry)
         var cached = CallOptions()
         cached.cache(.cacheElseNetwork(maxAge: .seconds(3600)))
         let options = cached
-        let expectations: [(ServiceID, CallOptions, ResponseSource)] = [(memory, options, .memoryCache), (disk, options, .diskCache), (memory, CallOptions(), .network)]
+        let expectations: [(ServiceID, CallOptions, ResponseSource)] = [
+            (memory, options, .memoryCache), (disk, options, .diskCache), (memory, CallOptions(), .network),
+        ]
         for (service, options, _) in expectations { _ = try await client.send(service, .get, "/bench", options: options) }
         var rates: [[Double]] = [[], [], []]
         for _ in 0..<rounds {

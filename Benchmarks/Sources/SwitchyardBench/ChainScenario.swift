@@ -17,7 +17,11 @@ struct ChainScenario: AsyncParsableCommand {
     @Flag(help: "Use stages that do nothing, to measure the chain's own cost (for profiling).") var noopStages = false
 
     func run() async throws {
-        let stageCount = stages, requestCount = requests, roundCount = rounds, onlyOurs = switchyardOnly, noop = noopStages
+        let stageCount = stages
+        let requestCount = requests
+        let roundCount = rounds
+        let onlyOurs = switchyardOnly
+        let noop = noopStages
         let floor = FieldFloor(stages: stageCount).measure(requests: requestCount)
         let (ours, client, peer) = try await Task.detached {
             let switchyard = try SwitchyardChain(stages: stageCount, noop: noop)
@@ -25,7 +29,9 @@ struct ChainScenario: AsyncParsableCommand {
             _ = try await switchyard.measurePipeline(requests: requestCount / 10)
             _ = try await switchyard.measureClient(requests: requestCount / 10)
             _ = try await openAPI.measure(requests: requestCount / 10)
-            var ours: [Double] = [], client: [Double] = [], peer: [Double] = []
+            var ours: [Double] = []
+            var client: [Double] = []
+            var peer: [Double] = []
             for _ in 0..<roundCount {
                 ours.append(try await switchyard.measurePipeline(requests: requestCount))
                 client.append(try await switchyard.measureClient(requests: requestCount))
@@ -55,10 +61,14 @@ struct SwitchyardChain: Sendable {
 
     init(stages: Int, noop: Bool = false) throws {
         let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, store: nil))
-        try registry.register(Service(
-            ServiceID("bench")!, baseURL: "https://api.example.com",
-            stages: (0..<stages).map { noop ? NoopStage() as any Middleware : HeaderStage(index: $0) }, transport: SwitchyardInMemoryTransport()
-        ))
+        try registry.register(
+            Service(
+                ServiceID("bench")!,
+                baseURL: "https://api.example.com",
+                stages: (0..<stages).map { noop ? NoopStage() as any Middleware : HeaderStage(index: $0) },
+                transport: SwitchyardInMemoryTransport()
+            )
+        )
         client = APIClient(registry: registry)
         pipeline = try registry.pipeline(for: ServiceID("bench")!)
     }
@@ -69,7 +79,9 @@ struct SwitchyardChain: Sendable {
         var statusSum = 0
         let start = ContinuousClock.now
         for index in 0..<requests {
-            let request = Switchyard.Request(head: HTTPRequest(method: .get, scheme: "https", authority: "api.example.com", path: "/users/\(index & 1)"))
+            let request = Switchyard.Request(
+                head: HTTPRequest(method: .get, scheme: "https", authority: "api.example.com", path: "/users/\(index & 1)")
+            )
             let response = try await pipeline.send(request, context: CallContext(serviceID: service))
             statusSum &+= response.status.code
         }
@@ -80,7 +92,12 @@ struct SwitchyardChain: Sendable {
 
     /// Nanoseconds per request through the whole client call.
     func measureClient(requests: Int) async throws -> Double {
-        let endpoint = DynamicEndpoint<Switchyard.Response>(service: ServiceID("bench")!, method: .get, path: "/users/{id}", pathParameters: ["id": "1"])
+        let endpoint = DynamicEndpoint<Switchyard.Response>(
+            service: ServiceID("bench")!,
+            method: .get,
+            path: "/users/{id}",
+            pathParameters: ["id": "1"]
+        )
         var statusSum = 0
         let start = ContinuousClock.now
         for _ in 0..<requests {

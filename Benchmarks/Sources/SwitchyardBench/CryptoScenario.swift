@@ -22,26 +22,46 @@ struct CryptoScenario: AsyncParsableCommand {
 
         let nonce = Data(count: 12)
         var fixed: [Double] = []
-        var evpGCM: [Double] = [], seal: [Double] = [], open: [Double] = [], evpHMAC: [Double] = [], hmac: [Double] = []
+        var evpGCM: [Double] = []
+        var seal: [Double] = []
+        var open: [Double] = []
+        var evpHMAC: [Double] = []
+        var hmac: [Double] = []
         for _ in 0..<rounds {
-            evpGCM.append(try rate {
-                guard switchyard_evp_gcm_seal_loop(keyBytes, messageBytes, messageBytes.count, messages) == messages else { throw ValidationError("EVP GCM loop failed") }
-            })
-            seal.append(try rate {
-                for _ in 0..<messages { _ = try AESGCM.seal(message, using: key, authenticating: aad) }
-            })
-            fixed.append(try rate {
-                for _ in 0..<messages { _ = try AESGCM.seal(message, using: key, nonce: nonce, authenticating: aad) }
-            })
-            open.append(try rate {
-                for _ in 0..<messages { _ = try AESGCM.open(sealed, using: key, authenticating: aad) }
-            })
-            evpHMAC.append(try rate {
-                guard switchyard_evp_hmac_loop(keyBytes, messageBytes, messageBytes.count, messages) == messages else { throw ValidationError("EVP HMAC loop failed") }
-            })
-            hmac.append(try rate {
-                for _ in 0..<messages { _ = try HMAC.authenticationCode(for: message, using: key) }
-            })
+            evpGCM.append(
+                try rate {
+                    guard switchyard_evp_gcm_seal_loop(keyBytes, messageBytes, messageBytes.count, messages) == messages else {
+                        throw ValidationError("EVP GCM loop failed")
+                    }
+                }
+            )
+            seal.append(
+                try rate {
+                    for _ in 0..<messages { _ = try AESGCM.seal(message, using: key, authenticating: aad) }
+                }
+            )
+            fixed.append(
+                try rate {
+                    for _ in 0..<messages { _ = try AESGCM.seal(message, using: key, nonce: nonce, authenticating: aad) }
+                }
+            )
+            open.append(
+                try rate {
+                    for _ in 0..<messages { _ = try AESGCM.open(sealed, using: key, authenticating: aad) }
+                }
+            )
+            evpHMAC.append(
+                try rate {
+                    guard switchyard_evp_hmac_loop(keyBytes, messageBytes, messageBytes.count, messages) == messages else {
+                        throw ValidationError("EVP HMAC loop failed")
+                    }
+                }
+            )
+            hmac.append(
+                try rate {
+                    for _ in 0..<messages { _ = try HMAC.authenticationCode(for: message, using: key) }
+                }
+            )
         }
         let results = [
             ("openssl-evp aes-256-gcm", evpGCM), ("switchyard aes-256-gcm seal", seal), ("switchyard aes-256-gcm open", open),

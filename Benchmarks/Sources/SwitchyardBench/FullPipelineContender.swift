@@ -29,29 +29,44 @@ struct FullPipelineContender: Sendable {
 
     let client: APIClient
     let endpoint = DynamicEndpoint<Order>(
-        service: FullPipelineContender.shop, method: .post, path: "/orders", parameters: ["sku": "A-1", "qty": 2],
-        options: CallOptions(timeout: .seconds(30)), as: Order.self
+        service: FullPipelineContender.shop,
+        method: .post,
+        path: "/orders",
+        parameters: ["sku": "A-1", "qty": 2],
+        options: CallOptions(timeout: .seconds(30)),
+        as: Order.self
     )
 
     /// Registers the shop service on `registry` over `transport`, without the stages named in `dropping`.
-    static func register(in registry: ServiceRegistry, backend: SampleBackend, transport: AsyncHTTPClientTransport, dropping: Set<String> = []) throws {
+    static func register(
+        in registry: ServiceRegistry,
+        backend: SampleBackend,
+        transport: AsyncHTTPClientTransport,
+        dropping: Set<String> = []
+    ) throws {
         var logger = Logger(label: "bench.shop", factory: { _ in DiscardingLogHandler() })
         logger.logLevel = .info
         let tokens = ClosureTokenProvider(current: { "shop-token-1" }, refresh: { _ in throw CancellationError() })
-        try registry.register(Service(
-            shop, baseURL: backend.baseURL + "/shop-api",
-            stages: ([
-                CommonParametersStage([.fixed("app", "bench"), .dynamic("ts") { _ in .int(Int(Date().timeIntervalSince1970)) }]),
-                HeadersStage([.fixed(HTTPField.Name("X-App-Version")!, "2.1.0"), .fixed(.acceptLanguage, "en")]),
-                AuthorizationStage(provider: tokens),
-                LoggingStage(logger: logger),
-                NullStrippingStage(),
-                EnvelopeStage(successCodes: [0]),
-                EncryptionStage(keyRing: try KeyRing(keyID: SampleBackend.shopKeyID, key: SymmetricKey(SampleBackend.shopKey))),
-                SigningStage(keyRing: try KeyRing(keyID: SampleBackend.shopKeyID, key: SymmetricKey(SampleBackend.shopSigningKey)), responseVerification: .required),
-            ] as [any Middleware]).filter { !dropping.contains($0.name) },
-            transport: transport
-        ))
+        try registry.register(
+            Service(
+                shop,
+                baseURL: backend.baseURL + "/shop-api",
+                stages: ([
+                    CommonParametersStage([.fixed("app", "bench"), .dynamic("ts") { _ in .int(Int(Date().timeIntervalSince1970)) }]),
+                    HeadersStage([.fixed(HTTPField.Name("X-App-Version")!, "2.1.0"), .fixed(.acceptLanguage, "en")]),
+                    AuthorizationStage(provider: tokens),
+                    LoggingStage(logger: logger),
+                    NullStrippingStage(),
+                    EnvelopeStage(successCodes: [0]),
+                    EncryptionStage(keyRing: try KeyRing(keyID: SampleBackend.shopKeyID, key: SymmetricKey(SampleBackend.shopKey))),
+                    SigningStage(
+                        keyRing: try KeyRing(keyID: SampleBackend.shopKeyID, key: SymmetricKey(SampleBackend.shopSigningKey)),
+                        responseVerification: .required
+                    ),
+                ] as [any Middleware]).filter { !dropping.contains($0.name) },
+                transport: transport
+            )
+        )
     }
 
     func call() async throws -> Int {

@@ -30,13 +30,18 @@ struct LoopbackScenario: AsyncParsableCommand {
         do {
             let url = backend.baseURL + "/bench"
             let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, store: nil))
-            try registry.register(Service(
-                ServiceID("bench")!, baseURL: backend.baseURL,
-                stages: (0..<stages).map { HeaderStage(index: $0) },
-                transport: AsyncHTTPClientTransport(client: httpClient)
-            ))
+            try registry.register(
+                Service(
+                    ServiceID("bench")!,
+                    baseURL: backend.baseURL,
+                    stages: (0..<stages).map { HeaderStage(index: $0) },
+                    transport: AsyncHTTPClientTransport(client: httpClient)
+                )
+            )
             try FullPipelineContender.register(
-                in: registry, backend: backend, transport: AsyncHTTPClientTransport(client: httpClient),
+                in: registry,
+                backend: backend,
+                transport: AsyncHTTPClientTransport(client: httpClient),
                 dropping: Set(dropStages.split(separator: ",").map(String.init))
             )
             let client = APIClient(registry: registry)
@@ -56,7 +61,9 @@ struct LoopbackScenario: AsyncParsableCommand {
             if fullOnly {
                 var fullRates: [Double] = []
                 for _ in 0..<rounds { fullRates.append(try await Self.drive(concurrency: concurrency, requests: requests, full.call)) }
-                print("switchyard pipeline=full concurrency=\(concurrency) \(Statistics.format(Statistics.median(fullRates), decimals: 0)) requests/s")
+                print(
+                    "switchyard pipeline=full concurrency=\(concurrency) \(Statistics.format(Statistics.median(fullRates), decimals: 0)) requests/s"
+                )
                 try await httpClient.shutdown()
                 try await backend.shutdown()
                 return
@@ -65,7 +72,11 @@ struct LoopbackScenario: AsyncParsableCommand {
             _ = try await Self.drive(concurrency: concurrency, requests: requests / 4, second)
             _ = try await Self.drive(concurrency: concurrency, requests: requests / 4, full.call)
             _ = try await Self.drive(concurrency: concurrency, requests: requests / 4, rawShop.call)
-            var rawRates: [Double] = [], ourRates: [Double] = [], headerRates: [Double] = [], fullRates: [Double] = [], rawShopRates: [Double] = []
+            var rawRates: [Double] = []
+            var ourRates: [Double] = []
+            var headerRates: [Double] = []
+            var fullRates: [Double] = []
+            var rawShopRates: [Double] = []
             for _ in 0..<rounds {
                 rawRates.append(try await Self.drive(concurrency: concurrency, requests: requests, raw.call))
                 ourRates.append(try await Self.drive(concurrency: concurrency, requests: requests, second))
@@ -73,7 +84,8 @@ struct LoopbackScenario: AsyncParsableCommand {
                 fullRates.append(try await Self.drive(concurrency: concurrency, requests: requests, full.call))
                 rawShopRates.append(try await Self.drive(concurrency: concurrency, requests: requests, rawShop.call))
             }
-            let rawRate = Statistics.median(rawRates), ourRate = Statistics.median(ourRates)
+            let rawRate = Statistics.median(rawRates)
+            let ourRate = Statistics.median(ourRates)
             print("raw-ahc concurrency=\(concurrency) \(Statistics.format(rawRate, decimals: 0)) requests/s")
             print("switchyard pipeline=headers concurrency=\(concurrency) \(Statistics.format(ourRate, decimals: 0)) requests/s")
             let headerRate = Statistics.median(headerRates)
@@ -82,7 +94,9 @@ struct LoopbackScenario: AsyncParsableCommand {
             print("switchyard pipeline=full concurrency=\(concurrency) \(Statistics.format(fullRate, decimals: 0)) requests/s")
             print("ratio switchyard/raw-ahc \(Statistics.format(ourRate / rawRate, decimals: 3))")
             let rawShopRate = Statistics.median(rawShopRates)
-            print("raw-ahc-shop concurrency=\(concurrency) \(Statistics.format(rawShopRate, decimals: 0)) requests/s (pre-sealed, pre-signed order; same server work)")
+            print(
+                "raw-ahc-shop concurrency=\(concurrency) \(Statistics.format(rawShopRate, decimals: 0)) requests/s (pre-sealed, pre-signed order; same server work)"
+            )
             print("ratio switchyard-full/raw-ahc \(Statistics.format(fullRate / rawRate, decimals: 3))")
             print("ratio switchyard-full/raw-ahc-shop \(Statistics.format(fullRate / rawShopRate, decimals: 3))")
             print("ratio switchyard/raw-ahc+headers \(Statistics.format(ourRate / headerRate, decimals: 3))")

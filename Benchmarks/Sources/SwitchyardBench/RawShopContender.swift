@@ -22,7 +22,14 @@ struct RawShopContender: Sendable {
         let sealed = try EncryptionScheme.aes256GCM.seal(plaintext, key: SymmetricKey(SampleBackend.shopKey), aad: aad)
         let timestamp = Int64(Date().timeIntervalSince1970)
         let nonce = "0123456789abcdef0123456789abcdef"
-        let canonical = SigningWireFormat.canonicalRequest(method: "POST", target: path, timestamp: timestamp, nonce: nonce, keyID: keyID, body: sealed)
+        let canonical = SigningWireFormat.canonicalRequest(
+            method: "POST",
+            target: path,
+            timestamp: timestamp,
+            nonce: nonce,
+            keyID: keyID,
+            body: sealed
+        )
         let signature = try SigningWireFormat.signature(of: canonical, using: SymmetricKey(SampleBackend.shopSigningKey))
         self.client = client
         self.url = baseURL + path

@@ -17,21 +17,30 @@ struct SanitizeScenario: AsyncParsableCommand {
         let sanitizer = JSONSanitizer()
         try Self.check(envelope, sanitizer: sanitizer)
         let duration = seconds
-        var parse: [Double] = [], naive: [Double] = [], ours: [Double] = []
+        var parse: [Double] = []
+        var naive: [Double] = []
+        var ours: [Double] = []
         for _ in 0..<rounds {
-            parse.append(try Self.rate(of: envelope, seconds: duration) { data in
-                _ = try JSONSerialization.jsonObject(with: data)
-                return data.count
-            })
-            naive.append(try Self.rate(of: envelope, seconds: duration) { data in
-                let object = try JSONSerialization.jsonObject(with: data)
-                return try JSONSerialization.data(withJSONObject: Self.removingNulls(object)).count
-            })
-            ours.append(try Self.rate(of: envelope, seconds: duration) { data in
-                try sanitizer.stripNulls(data).count
-            })
+            parse.append(
+                try Self.rate(of: envelope, seconds: duration) { data in
+                    _ = try JSONSerialization.jsonObject(with: data)
+                    return data.count
+                }
+            )
+            naive.append(
+                try Self.rate(of: envelope, seconds: duration) { data in
+                    let object = try JSONSerialization.jsonObject(with: data)
+                    return try JSONSerialization.data(withJSONObject: Self.removingNulls(object)).count
+                }
+            )
+            ours.append(
+                try Self.rate(of: envelope, seconds: duration) { data in
+                    try sanitizer.stripNulls(data).count
+                }
+            )
         }
-        let parseRate = Statistics.median(parse), oursRate = Statistics.median(ours)
+        let parseRate = Statistics.median(parse)
+        let oursRate = Statistics.median(ours)
         print("jsonserialization-parse \(Statistics.format(parseRate)) MB/s")
         print("naive-strip \(Statistics.format(Statistics.median(naive))) MB/s")
         print("switchyard-sanitize \(Statistics.format(oursRate)) MB/s")
@@ -43,7 +52,8 @@ struct SanitizeScenario: AsyncParsableCommand {
         let clock = ContinuousClock()
         let deadline = clock.now + .milliseconds(Int64(seconds * 1000))
         let start = clock.now
-        var iterations = 0, checksum = 0
+        var iterations = 0
+        var checksum = 0
         repeat {
             checksum &+= try work(data)
             iterations += 1
@@ -90,7 +100,8 @@ struct SanitizeScenario: AsyncParsableCommand {
             size += item.utf8.count + 1
             index += 1
         }
-        let text = #"{"code":0,"msg":"ok","data":{"page":1,"pageSize":\#(items.count),"total":1234,"next":null,"prev":null,"items":["#
+        let text =
+            #"{"code":0,"msg":"ok","data":{"page":1,"pageSize":\#(items.count),"total":1234,"next":null,"prev":null,"items":["#
             + items.joined(separator: ",") + #"]}}"#
         return Data(text.utf8)
     }

@@ -7,6 +7,9 @@ struct SwitchyardBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "switchyard-bench",
         abstract: "Measures Switchyard against its baselines in the same run.",
-        subcommands: [ChainScenario.self, LoopbackScenario.self, CryptoScenario.self, SanitizeScenario.self, CacheScenario.self, TransferScenario.self]
+        subcommands: [
+            ChainScenario.self, LoopbackScenario.self, CryptoScenario.self, SanitizeScenario.self, CacheScenario.self,
+            TransferScenario.self,
+        ]
     )
 }

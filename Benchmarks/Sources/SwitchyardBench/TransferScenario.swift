@@ -84,7 +84,12 @@ struct TransferScenario: AsyncParsableCommand {
             guard result.status == .ok else { throw ValidationError("upload answered \(result.status.code)") }
         default:
             if streamed {
-                let result = try await client.download(service, "/files/blob/\(size)", to: directory.appendingPathComponent("download.bin"), options: options)
+                let result = try await client.download(
+                    service,
+                    "/files/blob/\(size)",
+                    to: directory.appendingPathComponent("download.bin"),
+                    options: options
+                )
                 guard result.value.byteCount == size else { throw ValidationError("downloaded \(result.value.byteCount) bytes") }
             } else {
                 let result = try await client.send(service, .get, "/files/blob/\(size)", options: options)
@@ -95,9 +100,12 @@ struct TransferScenario: AsyncParsableCommand {
         let peak = Self.peakResidentKiB()
         try await backend.shutdown()
         let line = [
-            kind.padding(toLength: 15, withPad: " ", startingAt: 0), (streamed ? "streamed" : "in-memory").padding(toLength: 10, withPad: " ", startingAt: 0),
-            "\(size / 1_000_000) MB".padding(toLength: 8, withPad: " ", startingAt: 0), Self.mib(baseline).padding(toLength: 13, withPad: " ", startingAt: 0),
-            Self.mib(peak).padding(toLength: 10, withPad: " ", startingAt: 0), Self.mib(peak - baseline).padding(toLength: 9, withPad: " ", startingAt: 0),
+            kind.padding(toLength: 15, withPad: " ", startingAt: 0),
+            (streamed ? "streamed" : "in-memory").padding(toLength: 10, withPad: " ", startingAt: 0),
+            "\(size / 1_000_000) MB".padding(toLength: 8, withPad: " ", startingAt: 0),
+            Self.mib(baseline).padding(toLength: 13, withPad: " ", startingAt: 0),
+            Self.mib(peak).padding(toLength: 10, withPad: " ", startingAt: 0),
+            Self.mib(peak - baseline).padding(toLength: 9, withPad: " ", startingAt: 0),
             Statistics.format(Double(size) / 1e6 / seconds),
         ]
         print(line.joined(separator: " "))

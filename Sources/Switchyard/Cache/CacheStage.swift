@@ -41,7 +41,11 @@ public struct CacheStage: Middleware {
     public var name: String { "Cache" }
 
     /// Creates the stage.
-    public init(cache: ResponseCache, defaultPolicy: CachePolicy = .networkOnly, excludedParameters: Set<String> = CacheStage.defaultExcludedParameters) {
+    public init(
+        cache: ResponseCache,
+        defaultPolicy: CachePolicy = .networkOnly,
+        excludedParameters: Set<String> = CacheStage.defaultExcludedParameters
+    ) {
         self.cache = cache
         self.defaultPolicy = defaultPolicy
         self.excludedParameters = Set(excludedParameters.map { $0.lowercased() })
@@ -106,13 +110,20 @@ public struct CacheStage: Middleware {
     /// Stores a 2xx response unless the key was written or invalidated while it was fetched.
     private func store(_ response: Response, key: CacheKey, ifUnchangedSince version: ResponseCache.Version) {
         guard (200...299).contains(response.status.code), response.file == nil else { return }
-        cache.store(CachedResponse(key: key, status: response.status.code, headerFields: response.headerFields, body: response.body), ifUnchangedSince: version)
+        cache.store(
+            CachedResponse(key: key, status: response.status.code, headerFields: response.headerFields, body: response.body),
+            ifUnchangedSince: version
+        )
     }
 
     private func invalidateAfterWrite(_ response: Response, context: CallContext) {
         guard (200...299).contains(response.status.code), let targets = context[Invalidation.self] else { return }
         for target in targets {
-            if let endpoint = target.endpoint { cache.invalidate(service: target.service, endpoint: endpoint) } else { cache.invalidate(service: target.service) }
+            if let endpoint = target.endpoint {
+                cache.invalidate(service: target.service, endpoint: endpoint)
+            } else {
+                cache.invalidate(service: target.service)
+            }
         }
     }
 

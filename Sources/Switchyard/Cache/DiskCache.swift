@@ -20,7 +20,11 @@ final class DiskCache: Sendable {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            throw SwitchyardError(code: .storage, message: "the cache directory \(directory.path) cannot be created: \(error)", underlyingError: error)
+            throw SwitchyardError(
+                code: .storage,
+                message: "the cache directory \(directory.path) cannot be created: \(error)",
+                underlyingError: error
+            )
         }
     }
 
@@ -111,8 +115,12 @@ final class DiskCache: Sendable {
 
     private func encode(_ entry: CachedResponse) -> Data? {
         let metadata = Metadata(
-            key: entry.key, status: entry.status, fields: entry.headerFields.map { [$0.name.rawName, $0.value] }, storedAt: entry.storedAt,
-            bodyLength: entry.body.count, bodyDigest: Self.digest(entry.body)
+            key: entry.key,
+            status: entry.status,
+            fields: entry.headerFields.map { [$0.name.rawName, $0.value] },
+            storedAt: entry.storedAt,
+            bodyLength: entry.body.count,
+            bodyDigest: Self.digest(entry.body)
         )
         guard let json = try? JSONEncoder().encode(metadata) else { return nil }
         var blob = Data(Self.magic)
@@ -135,7 +143,9 @@ final class DiskCache: Sendable {
         let bytes = [UInt8](blob)
         guard bytes.count >= 8, Array(bytes[0..<4]) == Self.magic else { return nil }
         let length = Int(bytes[4]) << 24 | Int(bytes[5]) << 16 | Int(bytes[6]) << 8 | Int(bytes[7])
-        guard length <= bytes.count - 8, let metadata = try? JSONDecoder().decode(Metadata.self, from: Data(bytes[8..<(8 + length)])) else { return nil }
+        guard length <= bytes.count - 8, let metadata = try? JSONDecoder().decode(Metadata.self, from: Data(bytes[8..<(8 + length)])) else {
+            return nil
+        }
         let body = Data(bytes[(8 + length)...])
         guard body.count == metadata.bodyLength, Self.digest(body) == metadata.bodyDigest else { return nil }
         var fields = HTTPFields()

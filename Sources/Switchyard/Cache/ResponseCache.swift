@@ -43,7 +43,12 @@ public final class ResponseCache: Sendable {
     ///   - diskBudget: bytes kept on disk.
     ///   - sealing: how entries are sealed at rest, if at all.
     /// - Throws: ``SwitchyardError/Code/storage`` when the directory cannot be created.
-    public init(memoryBudget: Int = 8 << 20, directory: URL? = nil, diskBudget: Int = 64 << 20, sealing: CacheSealing? = nil) throws(SwitchyardError) {
+    public init(
+        memoryBudget: Int = 8 << 20,
+        directory: URL? = nil,
+        diskBudget: Int = 64 << 20,
+        sealing: CacheSealing? = nil
+    ) throws(SwitchyardError) {
         memory = MemoryCache(budget: memoryBudget)
         disk = try directory.map { url throws(SwitchyardError) in try DiskCache(directory: url, budget: diskBudget, sealing: sealing) }
     }

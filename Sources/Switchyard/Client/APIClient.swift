@@ -1,6 +1,6 @@
+import Foundation
 public import HTTPTypes
 public import Logging
-import Foundation
 
 /// Sends calls through the pipelines of a ``ServiceRegistry``.
 ///
@@ -115,8 +115,12 @@ public struct APIClient: Sendable {
         let request: Request
         do {
             request = try RequestBuilder.build(
-                spec, baseURL: resolution.baseURL, defaults: defaults, encoder: entry.encoder,
-                callHeaderFields: callOptions.headerFields, encoding: encoding,
+                spec,
+                baseURL: resolution.baseURL,
+                defaults: defaults,
+                encoder: entry.encoder,
+                callHeaderFields: callOptions.headerFields,
+                encoding: encoding,
                 expectedStageFields: min(entry.pipeline.stageNames.count + callOptions.additionalStages.count + 2, 32)
             )
         } catch {
@@ -158,14 +162,26 @@ public struct APIClient: Sendable {
     /// - Returns: the response with the call's metadata.
     /// - Throws: ``SwitchyardError``.
     public func send(
-        _ service: ServiceID, _ method: HTTPRequest.Method, _ path: String,
-        pathParameters: [String: String] = [:], parameters: Parameters = [:], body: RequestBody? = nil, headerFields: HTTPFields = [:],
-        encoding: ParameterEncoding? = nil, options: CallOptions? = nil
+        _ service: ServiceID,
+        _ method: HTTPRequest.Method,
+        _ path: String,
+        pathParameters: [String: String] = [:],
+        parameters: Parameters = [:],
+        body: RequestBody? = nil,
+        headerFields: HTTPFields = [:],
+        encoding: ParameterEncoding? = nil,
+        options: CallOptions? = nil
     ) async throws(SwitchyardError) -> CallResult<Response> {
         try await send(
             DynamicEndpoint<Response>(
-                service: service, method: method, path: path, pathParameters: pathParameters, parameters: parameters, body: body,
-                headerFields: headerFields, encoding: encoding
+                service: service,
+                method: method,
+                path: path,
+                pathParameters: pathParameters,
+                parameters: parameters,
+                body: body,
+                headerFields: headerFields,
+                encoding: encoding
             ),
             options: options
         )
@@ -187,14 +203,28 @@ public struct APIClient: Sendable {
     /// - Returns: the decoded output with the call's metadata.
     /// - Throws: ``SwitchyardError``.
     public func send<Output: Decodable & Sendable>(
-        _ service: ServiceID, _ method: HTTPRequest.Method, _ path: String,
-        pathParameters: [String: String] = [:], parameters: Parameters = [:], body: RequestBody? = nil, headerFields: HTTPFields = [:],
-        encoding: ParameterEncoding? = nil, options: CallOptions? = nil, as type: Output.Type
+        _ service: ServiceID,
+        _ method: HTTPRequest.Method,
+        _ path: String,
+        pathParameters: [String: String] = [:],
+        parameters: Parameters = [:],
+        body: RequestBody? = nil,
+        headerFields: HTTPFields = [:],
+        encoding: ParameterEncoding? = nil,
+        options: CallOptions? = nil,
+        as type: Output.Type
     ) async throws(SwitchyardError) -> CallResult<Output> {
         try await send(
             DynamicEndpoint<Output>(
-                service: service, method: method, path: path, pathParameters: pathParameters, parameters: parameters, body: body,
-                headerFields: headerFields, encoding: encoding, as: type
+                service: service,
+                method: method,
+                path: path,
+                pathParameters: pathParameters,
+                parameters: parameters,
+                body: body,
+                headerFields: headerFields,
+                encoding: encoding,
+                as: type
             ),
             options: options
         )

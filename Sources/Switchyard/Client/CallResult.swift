@@ -29,8 +29,15 @@ public struct CallResult<Output: Sendable>: Sendable {
     /// The same metadata with another value (for wrappers that transform outputs).
     public func map<NewOutput: Sendable>(_ transform: (Output) throws -> NewOutput) rethrows -> CallResult<NewOutput> {
         CallResult<NewOutput>(
-            value: try transform(value), status: status, headerFields: headerFields, requestID: requestID,
-            serviceID: serviceID, environment: environment, attempts: attempts, duration: duration, source: source
+            value: try transform(value),
+            status: status,
+            headerFields: headerFields,
+            requestID: requestID,
+            serviceID: serviceID,
+            environment: environment,
+            attempts: attempts,
+            duration: duration,
+            source: source
         )
     }
 }

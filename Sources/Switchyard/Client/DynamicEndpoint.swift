@@ -1,5 +1,5 @@
-public import HTTPTypes
 public import Foundation
+public import HTTPTypes
 
 /// An endpoint assembled at the call site: the machinery behind the "intensive" style
 /// (``APIClient/send(_:_:_:pathParameters:parameters:headerFields:encoding:options:)``).
@@ -68,13 +68,29 @@ public struct DynamicEndpoint<Output: Sendable>: Endpoint {
 extension DynamicEndpoint where Output == Response {
     /// Creates an endpoint whose output is the raw ``Response``.
     public init(
-        service: ServiceID, method: HTTPRequest.Method, path: String, pathParameters: [String: String] = [:],
-        parameters: Parameters = [:], body: RequestBody? = nil, headerFields: HTTPFields = [:],
-        encoding: ParameterEncoding? = nil, options: CallOptions = CallOptions(), name: String? = nil
+        service: ServiceID,
+        method: HTTPRequest.Method,
+        path: String,
+        pathParameters: [String: String] = [:],
+        parameters: Parameters = [:],
+        body: RequestBody? = nil,
+        headerFields: HTTPFields = [:],
+        encoding: ParameterEncoding? = nil,
+        options: CallOptions = CallOptions(),
+        name: String? = nil
     ) {
         self.init(
-            service: service, method: method, path: path, pathParameters: pathParameters, parameters: parameters, body: body,
-            headerFields: headerFields, encoding: encoding, options: options, name: name, decode: { response, _ in response }
+            service: service,
+            method: method,
+            path: path,
+            pathParameters: pathParameters,
+            parameters: parameters,
+            body: body,
+            headerFields: headerFields,
+            encoding: encoding,
+            options: options,
+            name: name,
+            decode: { response, _ in response }
         )
     }
 }
@@ -83,13 +99,29 @@ extension DynamicEndpoint where Output: Decodable {
     /// Creates an endpoint whose output is decoded from JSON (`Data` receives the raw body and
     /// ``NoContent`` ignores it, as in the discrete style).
     public init(
-        service: ServiceID, method: HTTPRequest.Method, path: String, pathParameters: [String: String] = [:],
-        parameters: Parameters = [:], body: RequestBody? = nil, headerFields: HTTPFields = [:],
-        encoding: ParameterEncoding? = nil, options: CallOptions = CallOptions(), name: String? = nil, as type: Output.Type
+        service: ServiceID,
+        method: HTTPRequest.Method,
+        path: String,
+        pathParameters: [String: String] = [:],
+        parameters: Parameters = [:],
+        body: RequestBody? = nil,
+        headerFields: HTTPFields = [:],
+        encoding: ParameterEncoding? = nil,
+        options: CallOptions = CallOptions(),
+        name: String? = nil,
+        as type: Output.Type
     ) {
         self.init(
-            service: service, method: method, path: path, pathParameters: pathParameters, parameters: parameters, body: body,
-            headerFields: headerFields, encoding: encoding, options: options, name: name,
+            service: service,
+            method: method,
+            path: path,
+            pathParameters: pathParameters,
+            parameters: parameters,
+            body: body,
+            headerFields: headerFields,
+            encoding: encoding,
+            options: options,
+            name: name,
             decode: { response, decoder in
                 // Outputs that are not JSON documents, as in the discrete style.
                 if let value = NoContent() as? Output { return value }

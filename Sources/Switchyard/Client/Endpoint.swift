@@ -1,5 +1,5 @@
-public import HTTPTypes
 public import Foundation
+public import HTTPTypes
 
 /// One API, described as a value (the "discrete" style): where it lives, what it sends, and what it
 /// returns.

@@ -1,5 +1,5 @@
-import HTTPTypes
 import Foundation
+import HTTPTypes
 
 /// Turns an endpoint's description into a ``Request`` against a base URL.
 ///
@@ -12,8 +12,13 @@ enum RequestBuilder {
     ///   ``SwitchyardError/Code/invalidBaseURL`` for a bad absolute URL, ``SwitchyardError/Code/encoding``
     ///   when parameters or the body cannot be encoded.
     static func build(
-        _ endpoint: CallSpec, baseURL: BaseURL, defaults: ServiceDefaults, encoder: JSONEncoder, callHeaderFields: HTTPFields,
-        encoding: ParameterEncoding, expectedStageFields: Int
+        _ endpoint: CallSpec,
+        baseURL: BaseURL,
+        defaults: ServiceDefaults,
+        encoder: JSONEncoder,
+        callHeaderFields: HTTPFields,
+        encoding: ParameterEncoding,
+        expectedStageFields: Int
     ) throws(SwitchyardError) -> Request {
         let pathParameters = endpoint.pathParameters
         var template = endpoint.path
@@ -21,7 +26,16 @@ enum RequestBuilder {
         var separator = UInt8(ascii: "?")
         let composed: Result<BaseURL, SwitchyardError> = template.withUTF8 { utf8 in
             do throws(SwitchyardError) {
-                return .success(try composeTarget(utf8, template: endpoint.path, baseURL: baseURL, parameters: pathParameters, into: &target, separator: &separator))
+                return .success(
+                    try composeTarget(
+                        utf8,
+                        template: endpoint.path,
+                        baseURL: baseURL,
+                        parameters: pathParameters,
+                        into: &target,
+                        separator: &separator
+                    )
+                )
             } catch {
                 return .failure(error)
             }
@@ -71,14 +85,18 @@ enum RequestBuilder {
                 setContentType("application/json")
             case .jsonFormField(let name):
                 let json = try jsonObject(parameters)
-                let field = PercentEncoding.encodeComponent(name) + "=" + PercentEncoding.encodeComponent(String(decoding: json, as: UTF8.self))
+                let field =
+                    PercentEncoding.encodeComponent(name) + "=" + PercentEncoding.encodeComponent(String(decoding: json, as: UTF8.self))
                 body = Data(field.utf8)
                 setContentType("application/x-www-form-urlencoded; charset=utf-8")
             }
         }
         let head = HTTPRequest(
-            method: endpoint.method, scheme: base.scheme, authority: base.authority,
-            path: String(decoding: target, as: UTF8.self), headerFields: fields
+            method: endpoint.method,
+            scheme: base.scheme,
+            authority: base.authority,
+            path: String(decoding: target, as: UTF8.self),
+            headerFields: fields
         )
         var request = Request(head: head, body: body)
         request.streamedBody = streamed
@@ -96,8 +114,12 @@ enum RequestBuilder {
     }
 
     private static func composeTarget(
-        _ utf8: UnsafeBufferPointer<UInt8>, template: String, baseURL: BaseURL, parameters: [String: String],
-        into target: inout [UInt8], separator: inout UInt8
+        _ utf8: UnsafeBufferPointer<UInt8>,
+        template: String,
+        baseURL: BaseURL,
+        parameters: [String: String],
+        into target: inout [UInt8],
+        separator: inout UInt8
     ) throws(SwitchyardError) -> BaseURL {
         var base = baseURL
         var start = 0
@@ -125,7 +147,15 @@ enum RequestBuilder {
         if pathEnd + 1 < utf8.count {
             target.append(separator)
             separator = UInt8(ascii: "&")
-            try expand(utf8, (pathEnd + 1)..<utf8.count, literal: .queryLiteral, parameters: parameters, template: template, used: &used, into: &target)
+            try expand(
+                utf8,
+                (pathEnd + 1)..<utf8.count,
+                literal: .queryLiteral,
+                parameters: parameters,
+                template: template,
+                used: &used,
+                into: &target
+            )
         }
         if used.count < parameters.count {
             let unused = parameters.keys.filter { !used.contains($0) }.sorted()
@@ -148,8 +178,13 @@ enum RequestBuilder {
 
     /// Replaces `{name}` placeholders in `range` with percent-encoded values and encodes the literal text.
     private static func expand(
-        _ utf8: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, literal: PercentEncoding.Allowed, parameters: [String: String],
-        template: String, used: inout [String], into output: inout [UInt8]
+        _ utf8: UnsafeBufferPointer<UInt8>,
+        _ range: Range<Int>,
+        literal: PercentEncoding.Allowed,
+        parameters: [String: String],
+        template: String,
+        used: inout [String],
+        into output: inout [UInt8]
     ) throws(SwitchyardError) {
         var cursor = range.lowerBound
         var index = cursor

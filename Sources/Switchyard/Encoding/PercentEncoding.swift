@@ -16,7 +16,8 @@ enum PercentEncoding {
             if byte.isUnreserved { return true }
             switch self {
             case .component: return false
-            case .pathLiteral: return byte.isSubDelimiter || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "@") || byte == UInt8(ascii: "/")
+            case .pathLiteral:
+                return byte.isSubDelimiter || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "@") || byte == UInt8(ascii: "/")
             case .queryLiteral:
                 return byte.isSubDelimiter || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "@") || byte == UInt8(ascii: "/")
                     || byte == UInt8(ascii: "?")
@@ -38,7 +39,9 @@ enum PercentEncoding {
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
-            if byte == UInt8(ascii: "%"), index + 2 < bytes.count, let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
+            if byte == UInt8(ascii: "%"), index + 2 < bytes.count, let high = hexValue(bytes[index + 1]),
+                let low = hexValue(bytes[index + 2])
+            {
                 output.append(high << 4 | low)
                 index += 3
                 continue
@@ -98,12 +101,13 @@ enum PercentEncoding {
 
 extension UInt8 {
     var isUnreserved: Bool {
-        isASCIILetter || isASCIIDigit || self == UInt8(ascii: "-") || self == UInt8(ascii: ".") || self == UInt8(ascii: "_") || self == UInt8(ascii: "~")
+        isASCIILetter || isASCIIDigit || self == UInt8(ascii: "-") || self == UInt8(ascii: ".") || self == UInt8(ascii: "_")
+            || self == UInt8(ascii: "~")
     }
     var isSubDelimiter: Bool {
         switch self {
         case UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
-             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="):
+            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="):
             true
         default: false
         }

@@ -28,7 +28,11 @@ extension SwitchyardError {
     /// error names this call's stage and keeps the nested error as its underlying error.
     static func wrapping(_ error: any Error, as code: Code = .stageFailure, stage: String, in context: CallContext) -> SwitchyardError {
         if let existing = error as? SwitchyardError, let other = existing.requestID, other != context.requestID {
-            var wrapped = SwitchyardError(code: existing.code, message: "a nested call failed: \(existing.message)", underlyingError: existing)
+            var wrapped = SwitchyardError(
+                code: existing.code,
+                message: "a nested call failed: \(existing.message)",
+                underlyingError: existing
+            )
             wrapped.stage = stage
             wrapped.status = existing.status
             return wrapped

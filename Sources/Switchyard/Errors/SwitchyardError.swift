@@ -1,5 +1,5 @@
-public import HTTPTypes
 public import Foundation
+public import HTTPTypes
 
 /// The one error type every Switchyard call throws.
 ///

@@ -65,7 +65,13 @@ enum JSONMembers {
             index = JSONScan.skipSpace(bytes, from: index)
             let valueStart = index
             let valueEnd = JSONScan.endOfValue(bytes, from: index)
-            members.append(Entry(name: key, start: keyStart, member: Member(valueRange: valueStart..<valueEnd, isString: bytes[valueStart] == UInt8(ascii: "\""))))
+            members.append(
+                Entry(
+                    name: key,
+                    start: keyStart,
+                    member: Member(valueRange: valueStart..<valueEnd, isString: bytes[valueStart] == UInt8(ascii: "\""))
+                )
+            )
             index = JSONScan.skipSpace(bytes, from: valueEnd)
             guard index < bytes.count, bytes[index] == UInt8(ascii: ",") else { break }
             index += 1

@@ -69,7 +69,8 @@ public struct JSONSanitizer: Sendable, Hashable {
         let count = json.count
         guard count > 0 else { throw Self.error(.unexpectedEnd(at: 0, expected: .value)) }
         let output = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
-        let removeNullArrayElements = removeNullArrayElements, maximumDepth = maximumDepth
+        let removeNullArrayElements = removeNullArrayElements
+        let maximumDepth = maximumDepth
         let outcome: Result<Int, JSONSanitizerFailure> = json.withUnsafeBytes { raw in
             guard let input = raw.bindMemory(to: UInt8.self).baseAddress else {
                 return .failure(.unexpectedEnd(at: 0, expected: .value))

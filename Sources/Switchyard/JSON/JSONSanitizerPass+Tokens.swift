@@ -82,7 +82,7 @@ extension JSONSanitizerPass {
         guard next < count else { throw .unexpectedEnd(at: next, expected: .closingQuote) }
         switch input[next] {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
-             UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
             return next &+ 1
         case UInt8(ascii: "u"):
             var digit = next &+ 1
@@ -110,13 +110,27 @@ extension JSONSanitizerPass {
         let second: ClosedRange<UInt8>
         let length: Int
         switch lead {
-        case 0xC2...0xDF: second = 0x80...0xBF; length = 2
-        case 0xE0: second = 0xA0...0xBF; length = 3
-        case 0xE1...0xEC, 0xEE...0xEF: second = 0x80...0xBF; length = 3
-        case 0xED: second = 0x80...0x9F; length = 3
-        case 0xF0: second = 0x90...0xBF; length = 4
-        case 0xF1...0xF3: second = 0x80...0xBF; length = 4
-        case 0xF4: second = 0x80...0x8F; length = 4
+        case 0xC2...0xDF:
+            second = 0x80...0xBF
+            length = 2
+        case 0xE0:
+            second = 0xA0...0xBF
+            length = 3
+        case 0xE1...0xEC, 0xEE...0xEF:
+            second = 0x80...0xBF
+            length = 3
+        case 0xED:
+            second = 0x80...0x9F
+            length = 3
+        case 0xF0:
+            second = 0x90...0xBF
+            length = 4
+        case 0xF1...0xF3:
+            second = 0x80...0xBF
+            length = 4
+        case 0xF4:
+            second = 0x80...0x8F
+            length = 4
         default: throw .invalidUTF8(lead, at: index)
         }
         let end = index &+ length

@@ -6,7 +6,9 @@ enum JSONScan {
     /// The index of the first byte at or after `start` that is not JSON whitespace.
     static func skipSpace(_ bytes: [UInt8], from start: Int) -> Int {
         var index = start
-        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D { index += 1 }
+        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D {
+            index += 1
+        }
         return index
     }
 
@@ -14,7 +16,10 @@ enum JSONScan {
     static func endOfString(_ bytes: [UInt8], from start: Int) -> Int {
         var index = start + 1
         while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "\\") { index += 2; continue }
+            if bytes[index] == UInt8(ascii: "\\") {
+                index += 2
+                continue
+            }
             if bytes[index] == UInt8(ascii: "\"") { return index + 1 }
             index += 1
         }
@@ -32,7 +37,9 @@ enum JSONScan {
             var index = start
             while index < bytes.count {
                 switch bytes[index] {
-                case UInt8(ascii: "\""): index = endOfString(bytes, from: index); continue
+                case UInt8(ascii: "\""):
+                    index = endOfString(bytes, from: index)
+                    continue
                 case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
                 case UInt8(ascii: "}"), UInt8(ascii: "]"):
                     depth -= 1
@@ -44,7 +51,9 @@ enum JSONScan {
             return bytes.count
         default:
             var index = start
-            while index < bytes.count, ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+            while index < bytes.count,
+                ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D].contains(bytes[index])
+            { index += 1 }
             return index
         }
     }
@@ -81,7 +90,8 @@ enum JSONScan {
             }
             let end = endOfString(bytes, from: index)
             let colon = skipSpace(bytes, from: end)
-            let action: MemberRewrite = colon < bytes.count && bytes[colon] == UInt8(ascii: ":") ? rewrite(stringValue(bytes, index..<end)) : .keep
+            let action: MemberRewrite =
+                colon < bytes.count && bytes[colon] == UInt8(ascii: ":") ? rewrite(stringValue(bytes, index..<end)) : .keep
             switch action {
             case .keep:
                 output.append(contentsOf: bytes[index..<end])

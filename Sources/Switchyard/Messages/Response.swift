@@ -1,5 +1,5 @@
-public import HTTPTypes
 public import Foundation
+public import HTTPTypes
 
 /// An HTTP response on its way back through a pipeline: a `swift-http-types` head, the body as
 /// contiguous bytes, and where it came from.

@@ -39,7 +39,11 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     ///   - additionalStages: stages for this call only, run outside the service's stages.
     /// - Returns: the response as the outermost stage returned it.
     /// - Throws: a ``SwitchyardError`` naming the failing stage.
-    public func send(_ request: consuming Request, context: CallContext, additionalStages: [any Middleware] = []) async throws(SwitchyardError) -> Response {
+    public func send(
+        _ request: consuming Request,
+        context: CallContext,
+        additionalStages: [any Middleware] = []
+    ) async throws(SwitchyardError) -> Response {
         do {
             if additionalStages.isEmpty { return try await entry(request, context) }
             let chain = Self.fold(additionalStages, around: entry, skippable: false)
@@ -105,7 +109,11 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     }
 
     /// A run of request-only stages, outermost first.
-    private static func requestLink(_ run: [(name: String, stage: any RequestStage)], rest: @escaping NextStage, skippable: Bool) -> NextStage {
+    private static func requestLink(
+        _ run: [(name: String, stage: any RequestStage)],
+        rest: @escaping NextStage,
+        skippable: Bool
+    ) -> NextStage {
         { (request: consuming Request, context: CallContext) in
             let skipping = skippable && !context.skippedStages.isEmpty
             for (name, stage) in run where !(skipping && context.skippedStages.contains(name)) {
@@ -120,7 +128,11 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     }
 
     /// A run of response-only stages, outermost first; their `process` methods run innermost first.
-    private static func responseLink(_ run: [(name: String, stage: any ResponseStage)], rest: @escaping NextStage, skippable: Bool) -> NextStage {
+    private static func responseLink(
+        _ run: [(name: String, stage: any ResponseStage)],
+        rest: @escaping NextStage,
+        skippable: Bool
+    ) -> NextStage {
         { (request: consuming Request, context: CallContext) in
             let sent = request
             var response = try await rest(sent, context)

@@ -6,28 +6,49 @@ extension APIClient {
     ///
     /// - Throws: what ``send(_:options:)`` throws; a reformer's failure becomes
     ///   ``SwitchyardError/Code/decoding`` with the response's status and body.
-    public func send<E: Endpoint, R: Reformer>(_ endpoint: E, reformer: R, options: CallOptions? = nil) async throws(SwitchyardError) -> CallResult<R.Output> {
+    public func send<E: Endpoint, R: Reformer>(
+        _ endpoint: E,
+        reformer: R,
+        options: CallOptions? = nil
+    ) async throws(SwitchyardError) -> CallResult<R.Output> {
         try await reformed(CallSpec(endpoint), reformer: reformer, options: options)
     }
 
     /// Calls a service by method and path and reforms the response (see ``Reformer``).
     public func send<R: Reformer>(
-        _ service: ServiceID, _ method: HTTPRequest.Method, _ path: String,
-        pathParameters: [String: String] = [:], parameters: Parameters = [:], headerFields: HTTPFields = [:],
-        encoding: ParameterEncoding? = nil, options: CallOptions? = nil, reformer: R
+        _ service: ServiceID,
+        _ method: HTTPRequest.Method,
+        _ path: String,
+        pathParameters: [String: String] = [:],
+        parameters: Parameters = [:],
+        headerFields: HTTPFields = [:],
+        encoding: ParameterEncoding? = nil,
+        options: CallOptions? = nil,
+        reformer: R
     ) async throws(SwitchyardError) -> CallResult<R.Output> {
         let endpoint = DynamicEndpoint<Response>(
-            service: service, method: method, path: path, pathParameters: pathParameters, parameters: parameters,
-            headerFields: headerFields, encoding: encoding
+            service: service,
+            method: method,
+            path: path,
+            pathParameters: pathParameters,
+            parameters: parameters,
+            headerFields: headerFields,
+            encoding: encoding
         )
         return try await reformed(CallSpec(endpoint), reformer: reformer, options: options)
     }
 
-    private func reformed<R: Reformer>(_ spec: CallSpec, reformer: R, options: CallOptions?) async throws(SwitchyardError) -> CallResult<R.Output> {
+    private func reformed<R: Reformer>(
+        _ spec: CallSpec,
+        reformer: R,
+        options: CallOptions?
+    ) async throws(SwitchyardError) -> CallResult<R.Output> {
         let exchange = try await perform(spec, options: options)
         let response = exchange.response
         let context = ReformContext(
-            requestID: exchange.context.requestID, serviceID: exchange.context.serviceID, endpointName: exchange.context.endpointName,
+            requestID: exchange.context.requestID,
+            serviceID: exchange.context.serviceID,
+            endpointName: exchange.context.endpointName,
             decoder: exchange.decoder
         )
         let value: R.Output

@@ -35,7 +35,10 @@ final class BaseURL: Sendable {
 
     /// The validated parts of an absolute `http`/`https` URL; the path is kept as written (with any
     /// trailing slash) and is empty or starts with `/`.
-    static func parse(_ string: String, allowFragment: Bool) throws(SwitchyardError) -> (scheme: String, authority: String, path: String, query: String?) {
+    static func parse(
+        _ string: String,
+        allowFragment: Bool
+    ) throws(SwitchyardError) -> (scheme: String, authority: String, path: String, query: String?) {
         func invalid(_ reason: String) -> SwitchyardError {
             SwitchyardError(code: .invalidBaseURL, message: "'\(string)' is not a usable base URL: \(reason)")
         }
@@ -52,7 +55,8 @@ final class BaseURL: Sendable {
         let isIPLiteral = host.hasPrefix("[") || host.contains(":")
         let hostIsValid = host.utf8.allSatisfy { byte in
             byte.isASCIILetter || byte.isASCIIDigit || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
-                || byte == UInt8(ascii: "_") || (isIPLiteral && (byte == UInt8(ascii: ":") || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]")))
+                || byte == UInt8(ascii: "_")
+                || (isIPLiteral && (byte == UInt8(ascii: ":") || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]")))
         }
         guard hostIsValid else {
             throw invalid("the host '\(host)' may hold only letters, digits, '-', '.' and '_' (use the punycode form of a non-ASCII name)")

@@ -21,7 +21,8 @@ public struct FileEnvironmentStore: EnvironmentStore {
     ///   - app: the app's folder; the bundle identifier, or the process name where there is none, by default.
     ///   - fileName: the file's name.
     public static func applicationSupport(app: String? = nil, fileName: String = "environment.json") -> FileEnvironmentStore {
-        let base = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+        let base =
+            FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
             ?? FileManager.default.temporaryDirectory
         let folder = app ?? Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
         return FileEnvironmentStore(

@@ -1,5 +1,5 @@
-public import HTTPTypes
 public import Foundation
+public import HTTPTypes
 
 /// What a service's calls use unless an endpoint or a call says otherwise.
 ///

@@ -46,7 +46,9 @@ public struct ServiceID: Sendable, Hashable, Comparable, CustomStringConvertible
     static func isValid(_ name: String) -> Bool {
         let utf8 = name.utf8
         guard (1...64).contains(utf8.count), let first = utf8.first, first.isASCIILetter else { return false }
-        return utf8.allSatisfy { $0.isASCIILetter || $0.isASCIIDigit || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") }
+        return utf8.allSatisfy {
+            $0.isASCIILetter || $0.isASCIIDigit || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".")
+        }
     }
 
     /// The name as it was given.

@@ -1,6 +1,6 @@
-import Synchronization
 import Foundation
 public import Logging
+import Synchronization
 
 /// Maps service identifiers to services, folds each service's pipeline once at registration, and
 /// holds the current ``ServerEnvironment``.
@@ -103,7 +103,10 @@ public final class ServiceRegistry: Sendable {
                     initial.environment = stored.environment
                     for (name, url) in stored.customBaseURLs {
                         guard let id = ServiceID(name), let base = try? BaseURL(url) else {
-                            configuration.logger.warning("ignoring stored custom base URL", metadata: ["service": "\(name)", "url": "\(url)"])
+                            configuration.logger.warning(
+                                "ignoring stored custom base URL",
+                                metadata: ["service": "\(name)", "url": "\(url)"]
+                            )
                             continue
                         }
                         initial.customBaseURLs[id] = base

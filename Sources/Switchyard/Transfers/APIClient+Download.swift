@@ -34,7 +34,10 @@ extension APIClient {
     /// - Returns: the downloaded file with the call's metadata.
     /// - Throws: ``SwitchyardError``.
     public func download<E: Endpoint>(
-        _ endpoint: E, to destination: URL, download: DownloadOptions = DownloadOptions(), options: CallOptions? = nil
+        _ endpoint: E,
+        to destination: URL,
+        download: DownloadOptions = DownloadOptions(),
+        options: CallOptions? = nil
     ) async throws(SwitchyardError) -> CallResult<DownloadedFile> {
         try await performDownload(CallSpec(endpoint), to: destination, download: download, options: options)
     }
@@ -54,24 +57,39 @@ extension APIClient {
     /// - Returns: the downloaded file with the call's metadata.
     /// - Throws: ``SwitchyardError``.
     public func download(
-        _ service: ServiceID, _ path: String, pathParameters: [String: String] = [:], parameters: Parameters = [:],
-        headerFields: HTTPFields = [:], to destination: URL, download: DownloadOptions = DownloadOptions(), options: CallOptions? = nil
+        _ service: ServiceID,
+        _ path: String,
+        pathParameters: [String: String] = [:],
+        parameters: Parameters = [:],
+        headerFields: HTTPFields = [:],
+        to destination: URL,
+        download: DownloadOptions = DownloadOptions(),
+        options: CallOptions? = nil
     ) async throws(SwitchyardError) -> CallResult<DownloadedFile> {
         let endpoint = DynamicEndpoint<Response>(
-            service: service, method: .get, path: path, pathParameters: pathParameters, parameters: parameters,
-            headerFields: headerFields, encoding: .query
+            service: service,
+            method: .get,
+            path: path,
+            pathParameters: pathParameters,
+            parameters: parameters,
+            headerFields: headerFields,
+            encoding: .query
         )
         return try await performDownload(CallSpec(endpoint), to: destination, download: download, options: options)
     }
 
     /// The download loop: resume what is on disk, send, resume after interruptions, verify, rename.
     private func performDownload(
-        _ spec: CallSpec, to destination: URL, download: DownloadOptions, options: CallOptions?
+        _ spec: CallSpec,
+        to destination: URL,
+        download: DownloadOptions,
+        options: CallOptions?
     ) async throws(SwitchyardError) -> CallResult<DownloadedFile> {
         let files = DownloadFiles(destination: destination)
         var parameterText: [UInt8] = []
         try? JSONValueWriter.append(.object(spec.parameters), name: "", sortingKeys: true, to: &parameterText)
-        let resource = "\(spec.service.rawValue) \(spec.method.rawValue) \(spec.path) "
+        let resource =
+            "\(spec.service.rawValue) \(spec.method.rawValue) \(spec.path) "
             + spec.pathParameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
             + " " + String(decoding: parameterText, as: UTF8.self)
         if !download.resume { files.discard() }

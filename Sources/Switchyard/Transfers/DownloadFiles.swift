@@ -55,7 +55,11 @@ struct DownloadFiles {
             }
             try FileManager.default.moveItem(at: partial, to: destination)
         } catch {
-            throw SwitchyardError(code: .storage, message: "cannot move the download to \(destination.path): \(error.localizedDescription)", underlyingError: error)
+            throw SwitchyardError(
+                code: .storage,
+                message: "cannot move the download to \(destination.path): \(error.localizedDescription)",
+                underlyingError: error
+            )
         }
         try? FileManager.default.removeItem(at: recordFile)
     }

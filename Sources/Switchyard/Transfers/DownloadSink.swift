@@ -75,7 +75,11 @@ public final class DownloadSink {
             try handle.truncate(atOffset: UInt64(start))
             try handle.seek(toOffset: UInt64(start))
         } catch {
-            throw SwitchyardError(code: .storage, message: "cannot open \(path) for the download: \(error.localizedDescription)", underlyingError: error)
+            throw SwitchyardError(
+                code: .storage,
+                message: "cannot open \(path) for the download: \(error.localizedDescription)",
+                underlyingError: error
+            )
         }
         if let recordURL = target.recordURL {
             DownloadResumeRecord(head: head, total: total, start: start, resource: target.resource)?.save(to: recordURL)
@@ -102,7 +106,11 @@ public final class DownloadSink {
         do {
             try handle.write(contentsOf: bytes)
         } catch {
-            throw SwitchyardError(code: .storage, message: "cannot write to \(target.fileURL.path): \(error.localizedDescription)", underlyingError: error)
+            throw SwitchyardError(
+                code: .storage,
+                message: "cannot write to \(target.fileURL.path): \(error.localizedDescription)",
+                underlyingError: error
+            )
         }
         written += Int64(bytes.count)
         observer?.received(TransferProgress(completed: start + written, total: total))
@@ -126,7 +134,8 @@ public final class DownloadSink {
         if let total, start + written < total {
             throw SwitchyardError(
                 code: .transport,
-                message: "the connection ended after \(start + written) of \(total) bytes of the download; the partial file is kept for resuming"
+                message:
+                    "the connection ended after \(start + written) of \(total) bytes of the download; the partial file is kept for resuming"
             )
         }
         return DownloadedFile(url: target.fileURL, byteCount: start + written, resumedFrom: start)
@@ -145,7 +154,9 @@ public final class DownloadSink {
             let halves = spec.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
             guard halves.count == 2 else { return nil }
             let bounds = halves[0].split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
-            guard bounds.count == 2, let first = Int64(bounds[0]), let last = Int64(bounds[1]), first >= 0, last >= first else { return nil }
+            guard bounds.count == 2, let first = Int64(bounds[0]), let last = Int64(bounds[1]), first >= 0, last >= first else {
+                return nil
+            }
             let total = halves[1] == "*" ? nil : Int64(halves[1])
             if halves[1] != "*" && (total == nil || total! <= last) { return nil }
             self.first = first

@@ -67,7 +67,11 @@ public struct StreamedBody: Sendable, Hashable {
         do {
             attributes = try FileManager.default.attributesOfItem(atPath: url.path)
         } catch {
-            throw SwitchyardError(code: .encoding, message: "the file \(url.path) cannot be read for upload: it does not exist or is not readable", underlyingError: error)
+            throw SwitchyardError(
+                code: .encoding,
+                message: "the file \(url.path) cannot be read for upload: it does not exist or is not readable",
+                underlyingError: error
+            )
         }
         guard (attributes[.type] as? FileAttributeType) == .typeRegular, let size = attributes[.size] as? NSNumber else {
             throw SwitchyardError(code: .encoding, message: "\(url.path) is not a regular file, so it cannot be uploaded")
@@ -80,7 +84,9 @@ public struct StreamedBody: Sendable, Hashable {
 
     /// Whether the body is exactly one whole file (transports that upload from a path use it directly).
     public var wholeFile: URL? {
-        guard segments.count == 1, case .file(let url, 0, let length) = segments[0], (try? Self.fileSize(of: url)) == length else { return nil }
+        guard segments.count == 1, case .file(let url, 0, let length) = segments[0], (try? Self.fileSize(of: url)) == length else {
+            return nil
+        }
         return url
     }
 
@@ -120,7 +126,11 @@ public struct StreamedBody: Sendable, Hashable {
         var reader = Reader(body: self, chunkSize: 256 << 10)
         while let chunk = try reader.next() {
             do { try output.write(contentsOf: chunk) } catch {
-                throw SwitchyardError(code: .storage, message: "cannot write \(destination.path) to stage an upload", underlyingError: error)
+                throw SwitchyardError(
+                    code: .storage,
+                    message: "cannot write \(destination.path) to stage an upload",
+                    underlyingError: error
+                )
             }
         }
     }
@@ -200,13 +210,20 @@ public struct StreamedBody: Sendable, Hashable {
                 }
                 let chunk = try handle?.read(upToCount: count) ?? Data()
                 guard !chunk.isEmpty else {
-                    throw SwitchyardError(code: .encoding, message: "the file \(url.path) ended at byte \(position), before the length declared for the upload")
+                    throw SwitchyardError(
+                        code: .encoding,
+                        message: "the file \(url.path) ended at byte \(position), before the length declared for the upload"
+                    )
                 }
                 return chunk
             } catch let error as SwitchyardError {
                 throw error
             } catch {
-                throw SwitchyardError(code: .encoding, message: "the file \(url.path) cannot be read for upload: \(error.localizedDescription)", underlyingError: error)
+                throw SwitchyardError(
+                    code: .encoding,
+                    message: "the file \(url.path) cannot be read for upload: \(error.localizedDescription)",
+                    underlyingError: error
+                )
             }
         }
     }

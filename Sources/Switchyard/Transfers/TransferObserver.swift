@@ -14,7 +14,8 @@ public struct TransferObserver: Sendable {
 
     /// Creates an observer.
     public init(
-        started: @escaping @Sendable () -> Void = {}, sent: @escaping @Sendable (TransferProgress) -> Void = { _ in },
+        started: @escaping @Sendable () -> Void = {},
+        sent: @escaping @Sendable (TransferProgress) -> Void = { _ in },
         received: @escaping @Sendable (TransferProgress) -> Void = { _ in }
     ) {
         self.started = started
@@ -26,9 +27,18 @@ public struct TransferObserver: Sendable {
     public func combined(with other: TransferObserver?) -> TransferObserver {
         guard let other else { return self }
         return TransferObserver(
-            started: { self.started(); other.started() },
-            sent: { self.sent($0); other.sent($0) },
-            received: { self.received($0); other.received($0) }
+            started: {
+                self.started()
+                other.started()
+            },
+            sent: {
+                self.sent($0)
+                other.sent($0)
+            },
+            received: {
+                self.received($0)
+                other.received($0)
+            }
         )
     }
 

@@ -1,5 +1,5 @@
-public import Foundation
 import COpenSSL
+public import Foundation
 
 /// AES-CBC with PKCS#7 padding (AES-128/192/256 by key size) through OpenSSL EVP.
 ///
@@ -57,7 +57,12 @@ public enum AESCBC {
             return try ciphertext.withCryptoBytes { input throws(CryptoError) in
                 try EVPCipher.checkWholeBlocks(input, algorithm: "AES-CBC")
                 return try EVPCipher.runPadded(
-                    cipher, encrypt: false, key: key, iv: ivBytes, input: input, algorithm: "AES-CBC"
+                    cipher,
+                    encrypt: false,
+                    key: key,
+                    iv: ivBytes,
+                    input: input,
+                    algorithm: "AES-CBC"
                 )
             }
         }

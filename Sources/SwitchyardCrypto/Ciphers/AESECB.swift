@@ -1,5 +1,5 @@
-public import Foundation
 import COpenSSL
+public import Foundation
 
 /// AES-ECB with PKCS#7 padding (AES-128/192/256 by key size) through OpenSSL EVP.
 ///
@@ -24,7 +24,11 @@ public enum AESECB {
         let cipher = try cipher(for: key)
         return try plaintext.withCryptoBytes { input throws(CryptoError) in
             try EVPCipher.runPadded(
-                cipher, encrypt: true, key: key, iv: UnsafeRawBufferPointer(start: nil, count: 0), input: input,
+                cipher,
+                encrypt: true,
+                key: key,
+                iv: UnsafeRawBufferPointer(start: nil, count: 0),
+                input: input,
                 algorithm: "AES-ECB"
             )
         }
@@ -41,7 +45,11 @@ public enum AESECB {
         return try ciphertext.withCryptoBytes { input throws(CryptoError) in
             try EVPCipher.checkWholeBlocks(input, algorithm: "AES-ECB")
             return try EVPCipher.runPadded(
-                cipher, encrypt: false, key: key, iv: UnsafeRawBufferPointer(start: nil, count: 0), input: input,
+                cipher,
+                encrypt: false,
+                key: key,
+                iv: UnsafeRawBufferPointer(start: nil, count: 0),
+                input: input,
                 algorithm: "AES-ECB"
             )
         }

@@ -1,5 +1,5 @@
-public import Foundation
 import COpenSSL
+public import Foundation
 
 /// AES-GCM authenticated encryption (AES-128-GCM or AES-256-GCM, by key size) through OpenSSL EVP.
 ///
@@ -55,7 +55,8 @@ public enum AESGCM {
     ///
     /// - Throws: ``CryptoError/Code/invalidKeySize``, ``CryptoError/Code/randomFailure``,
     ///   ``CryptoError/Code/openSSLFailure``.
-    public static func seal(_ plaintext: Data, using key: SymmetricKey, authenticating aad: Data = Data()) throws(CryptoError) -> SealedBox {
+    public static func seal(_ plaintext: Data, using key: SymmetricKey, authenticating aad: Data = Data()) throws(CryptoError) -> SealedBox
+    {
         let cipher = try cipher(for: key)
         var nonce = Data(count: nonceByteCount)
         try nonce.withMutableCryptoBytes { buffer throws(CryptoError) in try SecureRandom.fill(buffer) }

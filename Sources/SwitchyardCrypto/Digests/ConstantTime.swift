@@ -1,5 +1,5 @@
-public import Foundation
 import COpenSSL
+public import Foundation
 
 /// Comparison whose running time does not depend on where two byte strings differ.
 ///

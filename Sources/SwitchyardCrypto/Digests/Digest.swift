@@ -1,5 +1,5 @@
-public import Foundation
 import COpenSSL
+public import Foundation
 
 /// Hash functions through OpenSSL's `EVP_Digest`, and hex formatting for their output.
 ///

@@ -1,5 +1,5 @@
-public import Foundation
 import COpenSSL
+public import Foundation
 
 /// HMAC message authentication (RFC 2104) through OpenSSL's `EVP_MAC`.
 ///
@@ -63,9 +63,13 @@ public enum HMAC {
                 key.withUnsafeBytes { keyBytes in
                     switchyard_hmac(
                         algorithm.openSSLName,
-                        keyBytes.bytePointer, keyBytes.count,
-                        messageBytes.bytePointer, messageBytes.count,
-                        output.bytePointer, output.count, &written
+                        keyBytes.bytePointer,
+                        keyBytes.count,
+                        messageBytes.bytePointer,
+                        messageBytes.count,
+                        output.bytePointer,
+                        output.count,
+                        &written
                     )
                 }
             }

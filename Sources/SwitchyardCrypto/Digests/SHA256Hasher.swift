@@ -1,6 +1,6 @@
-public import Switchyard
-public import Foundation
 import COpenSSL
+public import Foundation
+public import Switchyard
 
 /// SHA-256 over bytes fed in pieces, through OpenSSL's `EVP_DigestUpdate`: for checking large files
 /// (downloads) without loading them.
@@ -39,7 +39,9 @@ public final class SHA256Hasher: IncrementalHasher {
     public func finalize() -> Data {
         var digest = Data(count: 32)
         var written: UInt32 = 0
-        let status = digest.withUnsafeMutableBytes { EVP_DigestFinal_ex(context, $0.baseAddress?.assumingMemoryBound(to: UInt8.self), &written) }
+        let status = digest.withUnsafeMutableBytes {
+            EVP_DigestFinal_ex(context, $0.baseAddress?.assumingMemoryBound(to: UInt8.self), &written)
+        }
         guard status == 1, written == 32, EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else {
             preconditionFailure("\(CryptoError.openSSL("EVP_DigestFinal_ex SHA-256"))")
         }

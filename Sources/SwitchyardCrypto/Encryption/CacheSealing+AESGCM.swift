@@ -1,5 +1,5 @@
-public import Switchyard
 import Foundation
+public import Switchyard
 
 extension CacheSealing {
     /// Seals cache entries at rest with AES-256-GCM under `key` (32 bytes); an entry sealed with

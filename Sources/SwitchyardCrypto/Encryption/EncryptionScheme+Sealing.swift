@@ -46,13 +46,20 @@ extension EncryptionScheme {
         case .cbcHMAC:
             try Self.requireKeySize(key, [32])
             guard body.count >= 16 + 16 + 32 else {
-                throw CryptoError(code: .truncatedInput, message: "an aes-256-cbc-hmac-sha256 body needs at least 64 bytes, got \(body.count)")
+                throw CryptoError(
+                    code: .truncatedInput,
+                    message: "an aes-256-cbc-hmac-sha256 body needs at least 64 bytes, got \(body.count)"
+                )
             }
             let iv = body.prefix(16)
             let ciphertext = body.dropFirst(16).dropLast(32)
             let mac = body.suffix(32)
             let (encryptionKey, macKey) = try Self.subkeys(key)
-            let valid = try HMAC.isValidAuthenticationCode(mac, for: Self.macInput(aad: aad, iv: Data(iv), ciphertext: Data(ciphertext)), using: macKey)
+            let valid = try HMAC.isValidAuthenticationCode(
+                mac,
+                for: Self.macInput(aad: aad, iv: Data(iv), ciphertext: Data(ciphertext)),
+                using: macKey
+            )
             guard valid else { throw CryptoError(code: .authenticationFailed, message: "the body's HMAC does not match") }
             return try AESCBC.decrypt(Data(ciphertext), using: encryptionKey, iv: Data(iv))
         case .legacyECB:
@@ -66,13 +73,26 @@ extension EncryptionScheme {
 
     private static func requireKeySize(_ key: SymmetricKey, _ sizes: [Int]) throws(CryptoError) {
         guard sizes.contains(key.byteCount) else {
-            throw CryptoError(code: .invalidKeySize, message: "this scheme needs a key of \(sizes.map(String.init).joined(separator: " or ")) bytes, got \(key.byteCount)")
+            throw CryptoError(
+                code: .invalidKeySize,
+                message: "this scheme needs a key of \(sizes.map(String.init).joined(separator: " or ")) bytes, got \(key.byteCount)"
+            )
         }
     }
 
     private static func subkeys(_ key: SymmetricKey) throws(CryptoError) -> (SymmetricKey, SymmetricKey) {
-        let encryption = try HKDF.deriveKey(inputKeyMaterial: key, salt: Data(), info: Data("switchyard/1 aes-256-cbc-hmac-sha256 enc".utf8), outputByteCount: 32)
-        let mac = try HKDF.deriveKey(inputKeyMaterial: key, salt: Data(), info: Data("switchyard/1 aes-256-cbc-hmac-sha256 mac".utf8), outputByteCount: 32)
+        let encryption = try HKDF.deriveKey(
+            inputKeyMaterial: key,
+            salt: Data(),
+            info: Data("switchyard/1 aes-256-cbc-hmac-sha256 enc".utf8),
+            outputByteCount: 32
+        )
+        let mac = try HKDF.deriveKey(
+            inputKeyMaterial: key,
+            salt: Data(),
+            info: Data("switchyard/1 aes-256-cbc-hmac-sha256 mac".utf8),
+            outputByteCount: 32
+        )
         return (encryption, mac)
     }
 

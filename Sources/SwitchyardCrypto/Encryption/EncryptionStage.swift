@@ -1,6 +1,6 @@
-public import Switchyard
-import HTTPTypes
 import Foundation
+import HTTPTypes
+public import Switchyard
 
 /// Encrypts request bodies and decrypts response bodies of one service (module).
 ///
@@ -53,12 +53,19 @@ public struct EncryptionStage: Middleware {
         if request.streamedBody != nil {
             throw SwitchyardError(
                 code: .crypto,
-                message: "a streamed upload cannot be encrypted by the stage, which seals whole bodies; skip the stage for this call or send the body in memory"
+                message:
+                    "a streamed upload cannot be encrypted by the stage, which seals whole bodies; skip the stage for this call or send the body in memory"
             )
         }
         if let body = request.body, !body.isEmpty {
             let keyID = keyRing.currentKeyID
-            let aad = EncryptionWireFormat.associatedData(direction: .request, scheme: scheme, keyID: keyID, method: request.method.rawValue, path: path)
+            let aad = EncryptionWireFormat.associatedData(
+                direction: .request,
+                scheme: scheme,
+                keyID: keyID,
+                method: request.method.rawValue,
+                path: path
+            )
             request.body = try SwitchyardError.crypto { () throws(CryptoError) in try scheme.seal(body, key: keyRing.currentKey, aad: aad) }
             let originalType = request.headerFields[.contentType]
             request.headerFields[EncryptionWireFormat.encryptionHeader] = EncryptionWireFormat.headerValue(scheme: scheme, keyID: keyID)
@@ -66,10 +73,12 @@ public struct EncryptionStage: Middleware {
             request.headerFields[.contentType] = scheme.isBinary ? "application/octet-stream" : "text/plain; charset=us-ascii"
         }
         var response = try await next(request, context)
-        if response.file != nil, responsePolicy == .requireEncrypted || response.headerFields[EncryptionWireFormat.encryptionHeader] != nil {
+        if response.file != nil, responsePolicy == .requireEncrypted || response.headerFields[EncryptionWireFormat.encryptionHeader] != nil
+        {
             throw SwitchyardError(
                 code: .crypto,
-                message: "a download written to a file cannot be decrypted by the stage, which opens whole bodies; the file was not accepted"
+                message:
+                    "a download written to a file cannot be decrypted by the stage, which opens whole bodies; the file was not accepted"
             )
         }
         guard let header = response.headerFields[EncryptionWireFormat.encryptionHeader] else {
@@ -80,12 +89,24 @@ public struct EncryptionStage: Middleware {
         }
         let (schemeName, keyID) = try SwitchyardError.crypto { () throws(CryptoError) in try EncryptionWireFormat.parseHeader(header) }
         guard schemeName == scheme.name else {
-            throw SwitchyardError(code: .crypto, message: "the response is encrypted with '\(schemeName)', but this service uses '\(scheme.name)'")
+            throw SwitchyardError(
+                code: .crypto,
+                message: "the response is encrypted with '\(schemeName)', but this service uses '\(scheme.name)'"
+            )
         }
         guard let key = keyRing.key(for: keyID) else {
-            throw SwitchyardError(code: .crypto, message: "the response is sealed with key id '\(keyID)', which is not in the service's key ring")
+            throw SwitchyardError(
+                code: .crypto,
+                message: "the response is sealed with key id '\(keyID)', which is not in the service's key ring"
+            )
         }
-        let aad = EncryptionWireFormat.associatedData(direction: .response, scheme: scheme, keyID: keyID, method: request.method.rawValue, path: path)
+        let aad = EncryptionWireFormat.associatedData(
+            direction: .response,
+            scheme: scheme,
+            keyID: keyID,
+            method: request.method.rawValue,
+            path: path
+        )
         let body = response.body
         response.body = try SwitchyardError.crypto { () throws(CryptoError) in try scheme.open(body, key: key, aad: aad) }
         response.headerFields[EncryptionWireFormat.encryptionHeader] = nil

@@ -1,5 +1,5 @@
-public import HTTPTypes
 public import Foundation
+public import HTTPTypes
 
 /// The header fields and associated data of the encryption wire format (`Docs/WireFormat.md`),
 /// public so that a server written in Swift — like the sample backend — speaks it exactly.
@@ -35,7 +35,8 @@ public enum EncryptionWireFormat {
         // Byte-level: `<scheme>; kid=<id>`, spaces and tabs around either part allowed.
         let utf8 = Array(value.utf8)
         func trimmed(_ range: Range<Int>) -> ArraySlice<UInt8> {
-            var lower = range.lowerBound, upper = range.upperBound
+            var lower = range.lowerBound
+            var upper = range.upperBound
             while lower < upper, utf8[lower] == 0x20 || utf8[lower] == 0x09 { lower += 1 }
             while upper > lower, utf8[upper - 1] == 0x20 || utf8[upper - 1] == 0x09 { upper -= 1 }
             return utf8[lower..<upper]

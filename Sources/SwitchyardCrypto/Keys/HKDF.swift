@@ -1,5 +1,5 @@
-public import Foundation
 import COpenSSL
+public import Foundation
 
 /// HKDF-SHA256 key derivation (RFC 5869, extract then expand) through OpenSSL's `EVP_KDF` "HKDF".
 ///
@@ -41,10 +41,14 @@ public enum HKDF {
                 salt.withUnsafeBytes { saltBytes in
                     info.withUnsafeBytes { infoBytes in
                         switchyard_hkdf_sha256(
-                            key.bytePointer, key.count,
-                            saltBytes.bytePointer, saltBytes.count,
-                            infoBytes.bytePointer, infoBytes.count,
-                            output.bytePointer, output.count
+                            key.bytePointer,
+                            key.count,
+                            saltBytes.bytePointer,
+                            saltBytes.count,
+                            infoBytes.bytePointer,
+                            infoBytes.count,
+                            output.bytePointer,
+                            output.count
                         )
                     }
                 }

@@ -45,8 +45,10 @@ public struct KeyRing: Sendable, CustomStringConvertible {
 
     static func isValidID(_ id: String) -> Bool {
         let utf8 = id.utf8
-        return (1...64).contains(utf8.count) && utf8.allSatisfy {
-            ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2D || $0 == 0x5F || $0 == 0x2E
-        }
+        return (1...64).contains(utf8.count)
+            && utf8.allSatisfy {
+                ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2D || $0 == 0x5F
+                    || $0 == 0x2E
+            }
     }
 }

@@ -1,5 +1,5 @@
-public import Foundation
 import COpenSSL
+public import Foundation
 
 /// Cryptographically secure random bytes from OpenSSL's `RAND_bytes`.
 ///

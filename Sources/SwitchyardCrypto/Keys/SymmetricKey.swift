@@ -1,5 +1,5 @@
-public import Foundation
 import COpenSSL
+public import Foundation
 
 /// A secret key for AES, HMAC and HKDF.
 ///

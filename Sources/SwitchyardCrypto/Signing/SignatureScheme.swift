@@ -32,7 +32,11 @@ public struct CanonicalRequestV1: SignatureCanonicalizer {
     /// Method, path, canonical query, timestamp, nonce, key id and body hash.
     public func canonicalString(for request: Request, timestamp: Int64, nonce: String, keyID: String) -> String {
         SigningWireFormat.canonicalRequest(
-            method: request.method.rawValue, target: request.path, timestamp: timestamp, nonce: nonce, keyID: keyID,
+            method: request.method.rawValue,
+            target: request.path,
+            timestamp: timestamp,
+            nonce: nonce,
+            keyID: keyID,
             body: request.body ?? .init()
         )
     }

@@ -1,6 +1,6 @@
-public import Switchyard
-import HTTPTypes
 public import Foundation
+import HTTPTypes
+public import Switchyard
 
 /// Signs every request of one service (module) and, optionally, verifies the server's response
 /// signatures.
@@ -64,12 +64,17 @@ public struct SigningStage: Middleware {
     public func intercept(_ request: Request, context: CallContext, next: NextStage) async throws -> Response {
         var request = request
         if request.streamedBody != nil {
-            throw SwitchyardError(code: .crypto, message: "a streamed upload cannot be signed by the stage, whose signature covers the whole body")
+            throw SwitchyardError(
+                code: .crypto,
+                message: "a streamed upload cannot be signed by the stage, whose signature covers the whole body"
+            )
         }
         let nonce = try SwitchyardError.crypto { () throws(CryptoError) in Digest.hex(try SecureRandom.bytes(count: 16)) }
         let timestamp = Int64(now().timeIntervalSince1970)
         let keyID = keyRing.currentKeyID
-        try SwitchyardError.crypto { () throws(CryptoError) in try scheme.sign(&request, key: keyRing.currentKey, keyID: keyID, timestamp: timestamp, nonce: nonce) }
+        try SwitchyardError.crypto { () throws(CryptoError) in
+            try scheme.sign(&request, key: keyRing.currentKey, keyID: keyID, timestamp: timestamp, nonce: nonce)
+        }
         let response = try await next(request, context)
         if responseVerification == .required { try verify(response, requestNonce: nonce) }
         return response
@@ -77,11 +82,15 @@ public struct SigningStage: Middleware {
 
     private func verify(_ response: Response, requestNonce: String) throws(SwitchyardError) {
         if response.file != nil {
-            throw SwitchyardError(code: .crypto, message: "a download written to a file cannot have its signature checked by the stage; skip it for the call and use a checksum")
+            throw SwitchyardError(
+                code: .crypto,
+                message:
+                    "a download written to a file cannot have its signature checked by the stage; skip it for the call and use a checksum"
+            )
         }
         let fields = response.headerFields
         guard let signature = fields[SigningWireFormat.signatureHeader], let keyID = fields[SigningWireFormat.keyIDHeader],
-              let timestampText = fields[SigningWireFormat.timestampHeader]
+            let timestampText = fields[SigningWireFormat.timestampHeader]
         else {
             throw SwitchyardError(code: .crypto, message: "the response is not signed, and this service requires signed responses")
         }
@@ -90,17 +99,30 @@ public struct SigningStage: Middleware {
         }
         let skew = abs(now().timeIntervalSince1970 - Double(timestamp))
         guard skew <= Double(allowedClockSkew.components.seconds) else {
-            throw SwitchyardError(code: .crypto, message: "the response's timestamp is \(Int(skew)) s away from the local clock, outside the allowed \(allowedClockSkew)")
+            throw SwitchyardError(
+                code: .crypto,
+                message: "the response's timestamp is \(Int(skew)) s away from the local clock, outside the allowed \(allowedClockSkew)"
+            )
         }
         guard let key = keyRing.key(for: keyID) else {
-            throw SwitchyardError(code: .crypto, message: "the response is signed with key id '\(keyID)', which is not in the service's key ring")
+            throw SwitchyardError(
+                code: .crypto,
+                message: "the response is signed with key id '\(keyID)', which is not in the service's key ring"
+            )
         }
         let canonical = SigningWireFormat.canonicalResponse(
-            status: response.status.code, timestamp: timestamp, requestNonce: requestNonce, keyID: keyID, body: response.body
+            status: response.status.code,
+            timestamp: timestamp,
+            requestNonce: requestNonce,
+            keyID: keyID,
+            body: response.body
         )
         let expected = try SwitchyardError.crypto { () throws(CryptoError) in try SigningWireFormat.signature(of: canonical, using: key) }
         guard ConstantTime.equals(Data(expected.utf8), Data(signature.lowercased().utf8)) else {
-            throw SwitchyardError(code: .crypto, message: "the response's signature does not match: it was altered or signed with another key")
+            throw SwitchyardError(
+                code: .crypto,
+                message: "the response's signature does not match: it was altered or signed with another key"
+            )
         }
     }
 }

@@ -1,5 +1,5 @@
-public import HTTPTypes
 public import Foundation
+public import HTTPTypes
 
 /// The header fields and canonical strings of the signing wire format (`Docs/WireFormat.md`),
 /// public so that a server written in Swift signs and verifies exactly as Switchyard does.
@@ -24,7 +24,14 @@ public enum SigningWireFormat {
     ///   - nonce: the request's nonce.
     ///   - keyID: the signing key's id.
     ///   - body: the body as sent (empty for none).
-    public static func canonicalRequest(method: String, target: String, timestamp: Int64, nonce: String, keyID: String, body: Data) -> String {
+    public static func canonicalRequest(
+        method: String,
+        target: String,
+        timestamp: Int64,
+        nonce: String,
+        keyID: String,
+        body: Data
+    ) -> String {
         let mark = target.firstIndex(of: "?")
         let path = mark.map { String(target[..<$0]) } ?? target
         let query = mark.map { String(target[target.index(after: $0)...]) } ?? ""
@@ -36,7 +43,9 @@ public enum SigningWireFormat {
     /// The canonical response: `switchyard/1 response`, status code, timestamp, the *request's*
     /// nonce, key id and the hex SHA-256 of the body as received, joined with `\n`.
     public static func canonicalResponse(status: Int, timestamp: Int64, requestNonce: String, keyID: String, body: Data) -> String {
-        ["switchyard/1 response", String(status), String(timestamp), requestNonce, keyID, Digest.hex(Digest.sha256(body))].joined(separator: "\n")
+        ["switchyard/1 response", String(status), String(timestamp), requestNonce, keyID, Digest.hex(Digest.sha256(body))].joined(
+            separator: "\n"
+        )
     }
 
     /// A query in canonical form: pairs split at the first `=`, names and values percent-decoded and
@@ -51,7 +60,9 @@ public enum SigningWireFormat {
             pairs.append((name, value))
         }
         pairs.sort { lhs, rhs in
-            lhs.0 == rhs.0 ? Array(lhs.1.utf8).lexicographicallyPrecedes(Array(rhs.1.utf8)) : Array(lhs.0.utf8).lexicographicallyPrecedes(Array(rhs.0.utf8))
+            lhs.0 == rhs.0
+                ? Array(lhs.1.utf8).lexicographicallyPrecedes(Array(rhs.1.utf8))
+                : Array(lhs.0.utf8).lexicographicallyPrecedes(Array(rhs.0.utf8))
         }
         return pairs.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
     }
@@ -68,7 +79,9 @@ public enum SigningWireFormat {
         decoded.reserveCapacity(bytes.count)
         var index = 0
         while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count, let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
+            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count, let high = hexValue(bytes[index + 1]),
+                let low = hexValue(bytes[index + 2])
+            {
                 decoded.append(high << 4 | low)
                 index += 3
             } else {
@@ -79,7 +92,8 @@ public enum SigningWireFormat {
         let digits = Array("0123456789ABCDEF".utf8)
         var encoded: [UInt8] = []
         for byte in decoded {
-            let isUnreserved = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+            let isUnreserved =
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
                 || byte == 0x2D || byte == 0x2E || byte == 0x5F || byte == 0x7E
             if isUnreserved {
                 encoded.append(byte)

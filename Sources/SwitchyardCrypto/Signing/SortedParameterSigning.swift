@@ -1,5 +1,5 @@
-public import Switchyard
 import Foundation
+public import Switchyard
 
 /// LEGACY, weaker: the sorted-parameter signature many payment and open-platform backends still
 /// require (WeChat Pay v2 style). Prefer ``CanonicalRequestSigning`` wherever the server allows.
@@ -27,14 +27,19 @@ public struct SortedParameterSigning: SignatureScheme {
     public init(algorithm: Algorithm) { self.algorithm = algorithm }
 
     /// The upper-case hex signature of `parameters` with `secret` (the key's bytes as UTF-8 text).
-    public static func signature(of parameters: [(name: String, value: String)], secret: SymmetricKey, algorithm: Algorithm) throws(CryptoError) -> String {
+    public static func signature(
+        of parameters: [(name: String, value: String)],
+        secret: SymmetricKey,
+        algorithm: Algorithm
+    ) throws(CryptoError) -> String {
         let kept = parameters.filter { !$0.value.isEmpty && $0.name != "sign" }
             .sorted { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }
         let secretText = secret.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
         let string = kept.map { "\($0.name)=\($0.value)" }.joined(separator: "&") + "&key=" + secretText
         switch algorithm {
         case .md5: return Digest.hex(Digest.md5(Data(string.utf8)), uppercase: true)
-        case .hmacSHA256: return Digest.hex(try HMAC.authenticationCode(for: Data(string.utf8), using: secret, algorithm: .sha256), uppercase: true)
+        case .hmacSHA256:
+            return Digest.hex(try HMAC.authenticationCode(for: Data(string.utf8), using: secret, algorithm: .sha256), uppercase: true)
         }
     }
 
@@ -45,7 +50,9 @@ public struct SortedParameterSigning: SignatureScheme {
         var parameters = Self.decode(encoded)
         var added: [(name: String, value: String)] = []
         if !parameters.contains(where: { $0.name == "nonce_str" }) { added.append(("nonce_str", nonce)) }
-        if algorithm == .hmacSHA256, !parameters.contains(where: { $0.name == "sign_type" }) { added.append(("sign_type", algorithm.rawValue)) }
+        if algorithm == .hmacSHA256, !parameters.contains(where: { $0.name == "sign_type" }) {
+            added.append(("sign_type", algorithm.rawValue))
+        }
         parameters += added
         added.append(("sign", try Self.signature(of: parameters, secret: key, algorithm: algorithm)))
         let suffix = added.map { "\(Self.encode($0.name))=\(Self.encode($0.value))" }.joined(separator: "&")

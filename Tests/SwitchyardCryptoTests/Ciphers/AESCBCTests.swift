@@ -22,8 +22,10 @@ struct AESCBCTests {
         #expect(Data(output.suffix(16)) == paddingBlock)
     }
 
-    @Test("NIST vectors: published ciphertext ‖ PKCS#7 block decrypts to the published plaintext",
-          arguments: BlockCipherVectors.cbc)
+    @Test(
+        "NIST vectors: published ciphertext ‖ PKCS#7 block decrypts to the published plaintext",
+        arguments: BlockCipherVectors.cbc
+    )
     func decryptMatchesNIST(_ vector: BlockVector) throws {
         let key = SymmetricKey(hex(vector.key))
         let ciphertext = hex(vector.ciphertext)
@@ -32,8 +34,10 @@ struct AESCBCTests {
         #expect(hexString(plaintext) == vector.plaintext)
     }
 
-    @Test("partial blocks are padded per RFC 5652 §6.3 (reference CBC built from the AES block function)",
-          arguments: [0, 1, 15, 16, 17, 33])
+    @Test(
+        "partial blocks are padded per RFC 5652 §6.3 (reference CBC built from the AES block function)",
+        arguments: [0, 1, 15, 16, 17, 33]
+    )
     func pkcs7Reference(size: Int) throws {
         var generator = SplitMix64(seed: UInt64(size))
         let plaintext = generator.bytes(size)
@@ -87,12 +91,15 @@ struct AESCBCTests {
 
     /// The one-block ciphertext of an empty plaintext decrypts to sixteen 0x10 bytes; changing the IV
     /// changes that block byte for byte, which gives padding that is wrong in known ways.
-    @Test("wrong PKCS#7 padding throws badPadding", arguments: [
-        (15, 0x10),  // last byte 0x00
-        (15, 0x10 ^ 0x11),  // last byte 17, longer than a block
-        (15, 0x10 ^ 0x02),  // claims 2 bytes, but the byte before is 0x10
-        (0, 0x01),  // claims 16 bytes of 0x10, but the first is 0x11
-    ] as [(Int, UInt8)])
+    @Test(
+        "wrong PKCS#7 padding throws badPadding",
+        arguments: [
+            (15, 0x10),  // last byte 0x00
+            (15, 0x10 ^ 0x11),  // last byte 17, longer than a block
+            (15, 0x10 ^ 0x02),  // claims 2 bytes, but the byte before is 0x10
+            (0, 0x01),  // claims 16 bytes of 0x10, but the first is 0x11
+        ] as [(Int, UInt8)]
+    )
     func badPadding(position: Int, mask: UInt8) throws {
         let ciphertext = try AESCBC.encrypt(Data(), using: Self.key, iv: Self.iv)
         var iv = Self.iv

@@ -19,8 +19,10 @@ struct AESECBTests {
         #expect(Data(output.suffix(16)) == (try AESECB.encrypt(Data(), using: key)))
     }
 
-    @Test("NIST vectors: published ciphertext ‖ PKCS#7 block decrypts to the published plaintext",
-          arguments: BlockCipherVectors.ecb)
+    @Test(
+        "NIST vectors: published ciphertext ‖ PKCS#7 block decrypts to the published plaintext",
+        arguments: BlockCipherVectors.ecb
+    )
     func decryptMatchesNIST(_ vector: BlockVector) throws {
         let key = SymmetricKey(hex(vector.key))
         let paddingBlock = try AESECB.encrypt(Data(), using: key)
@@ -73,12 +75,15 @@ struct AESECBTests {
     }
 
     /// A single block E_K(P) decrypts to P, which is then read as the padding block.
-    @Test("wrong PKCS#7 padding throws badPadding", arguments: [
-        "000102030405060708090a0b0c0d0e00",  // padding length 0
-        "000102030405060708090a0b0c0d0e11",  // padding length 17
-        "00010203040506070809101112131405",  // claims 5 bytes, the others differ
-        "10101010101010101010101010101011",  // claims 17
-    ])
+    @Test(
+        "wrong PKCS#7 padding throws badPadding",
+        arguments: [
+            "000102030405060708090a0b0c0d0e00",  // padding length 0
+            "000102030405060708090a0b0c0d0e11",  // padding length 17
+            "00010203040506070809101112131405",  // claims 5 bytes, the others differ
+            "10101010101010101010101010101011",  // claims 17
+        ]
+    )
     func badPadding(block: String) throws {
         let ciphertext = try aesBlock(hex(block), key: Self.key)
         expectCryptoError(.badPadding) { () throws(CryptoError) in try AESECB.decrypt(ciphertext, using: Self.key) }

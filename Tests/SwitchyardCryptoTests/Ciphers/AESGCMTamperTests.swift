@@ -4,8 +4,10 @@ import Testing
 
 @Suite("AES-GCM tampering: every byte of nonce, ciphertext, tag and AAD")
 struct AESGCMTamperTests {
-    @Test("flipping any bit pattern in any byte of nonce ‖ ciphertext ‖ tag fails authentication",
-          arguments: [UInt8(0x01), 0x80, 0xFF])
+    @Test(
+        "flipping any bit pattern in any byte of nonce ‖ ciphertext ‖ tag fails authentication",
+        arguments: [UInt8(0x01), 0x80, 0xFF]
+    )
     func tamperCombined(mask: UInt8) throws {
         let key = try SymmetricKey.random(byteCount: 32)
         let aad = Data("GET /v1/users/7 kid=2025-01".utf8)

@@ -1,15 +1,19 @@
 import Foundation
 import HTTPTypes
-import Testing
 import Switchyard
 import SwitchyardCrypto
 import SwitchyardTesting
+import Testing
 
 private let serviceID = ServiceID("secure")!
 
 /// A server speaking the same wire format: opens the request and answers with a sealed echo of it.
 private func sealedEchoServer(
-    scheme: EncryptionScheme, ring: KeyRing, answerKeyID: String? = nil, tamper: Bool = false, recorder: EventRecorder? = nil
+    scheme: EncryptionScheme,
+    ring: KeyRing,
+    answerKeyID: String? = nil,
+    tamper: Bool = false,
+    recorder: EventRecorder? = nil
 ) -> MockTransport {
     MockTransport { request, _ in
         let path = String(request.pathWithoutQuery)
@@ -17,12 +21,28 @@ private func sealedEchoServer(
         if let body = request.body, !body.isEmpty {
             recorder?.record(String(decoding: body, as: UTF8.self))
             let header = try EncryptionWireFormat.parseHeader(request.headerFields[EncryptionWireFormat.encryptionHeader] ?? "")
-            let aad = EncryptionWireFormat.associatedData(direction: .request, scheme: scheme, keyID: header.keyID, method: request.method.rawValue, path: path)
+            let aad = EncryptionWireFormat.associatedData(
+                direction: .request,
+                scheme: scheme,
+                keyID: header.keyID,
+                method: request.method.rawValue,
+                path: path
+            )
             plaintext = try scheme.open(body, key: ring.key(for: header.keyID) ?? ring.currentKey, aad: aad)
         }
         let keyID = answerKeyID ?? ring.currentKeyID
-        let aad = EncryptionWireFormat.associatedData(direction: .response, scheme: scheme, keyID: keyID, method: request.method.rawValue, path: path)
-        var sealed = try scheme.seal(Data(#"{"echo":"#.utf8) + plaintext + Data("}".utf8), key: ring.key(for: keyID) ?? ring.currentKey, aad: aad)
+        let aad = EncryptionWireFormat.associatedData(
+            direction: .response,
+            scheme: scheme,
+            keyID: keyID,
+            method: request.method.rawValue,
+            path: path
+        )
+        var sealed = try scheme.seal(
+            Data(#"{"echo":"#.utf8) + plaintext + Data("}".utf8),
+            key: ring.key(for: keyID) ?? ring.currentKey,
+            aad: aad
+        )
         if tamper { sealed[sealed.count / 2] ^= 0x01 }
         return Response(
             status: .ok,
@@ -50,7 +70,8 @@ private func client(stage: EncryptionStage, transport: MockTransport) throws -> 
 @Suite("Encryption stage")
 struct EncryptionStageTests {
     static let schemes: [EncryptionScheme] = [
-        .aes256GCM, .aes256CBCHMACSHA256, .legacyAESECBBase64, .legacyAESCBCBase64(fixedIV: Data(repeating: 7, count: 16)), .legacyAESCBCKeyIVBase64,
+        .aes256GCM, .aes256CBCHMACSHA256, .legacyAESECBBase64, .legacyAESCBCBase64(fixedIV: Data(repeating: 7, count: 16)),
+        .legacyAESCBCKeyIVBase64,
     ]
 
     @Test("every scheme round-trips a JSON body and a sealed response; the wire never shows the plaintext", arguments: schemes)
@@ -78,17 +99,25 @@ struct EncryptionStageTests {
             return try await next(request, context.nextAttempt())
         }
         let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, store: nil))
-        try registry.register(Service(serviceID, baseURL: "https://secure.example", stages: [retry, EncryptionStage(keyRing: ring)], transport: transport))
+        try registry.register(
+            Service(serviceID, baseURL: "https://secure.example", stages: [retry, EncryptionStage(keyRing: ring)], transport: transport)
+        )
         _ = try await APIClient(registry: registry).send(serviceID, .post, "/vault", parameters: ["secret": "x"], as: Echo.self)
         let bodies = transport.requests.compactMap(\.body)
         #expect(bodies.count == 2)
         #expect(bodies[0].prefix(12) != bodies[1].prefix(12))
     }
 
-    @Test("a tampered response fails authentication with a crypto error naming the stage", arguments: [EncryptionScheme.aes256GCM, .aes256CBCHMACSHA256])
+    @Test(
+        "a tampered response fails authentication with a crypto error naming the stage",
+        arguments: [EncryptionScheme.aes256GCM, .aes256CBCHMACSHA256]
+    )
     func tamperedResponse(scheme: EncryptionScheme) async throws {
         let ring = try KeyRing(keyID: "k1", key: SymmetricKey.random(byteCount: 32))
-        let client = try client(stage: EncryptionStage(scheme: scheme, keyRing: ring), transport: sealedEchoServer(scheme: scheme, ring: ring, tamper: true))
+        let client = try client(
+            stage: EncryptionStage(scheme: scheme, keyRing: ring),
+            transport: sealedEchoServer(scheme: scheme, ring: ring, tamper: true)
+        )
         let error = await #expect(throws: SwitchyardError.self) { _ = try await client.send(serviceID, .get, "/vault", as: Echo.self) }
         #expect(error?.code == .crypto)
         #expect(error?.stage == "Encryption")
@@ -102,7 +131,8 @@ struct EncryptionStageTests {
         let transport = MockTransport { _, _ in
             let aad = EncryptionWireFormat.associatedData(direction: .response, scheme: scheme, keyID: "k1", method: "GET", path: "/other")
             return Response(
-                status: .ok, headerFields: [EncryptionWireFormat.encryptionHeader: "aes-256-gcm; kid=k1"],
+                status: .ok,
+                headerFields: [EncryptionWireFormat.encryptionHeader: "aes-256-gcm; kid=k1"],
                 body: try scheme.seal(Data("{}".utf8), key: ring.currentKey, aad: aad)
             )
         }
@@ -150,16 +180,28 @@ struct EncryptionStageTests {
             let nonce = request.headerFields[SigningWireFormat.nonceHeader] ?? ""
             let timestamp = Int64(request.headerFields[SigningWireFormat.timestampHeader] ?? "") ?? 0
             let canonical = SigningWireFormat.canonicalRequest(
-                method: request.method.rawValue, target: request.path, timestamp: timestamp, nonce: nonce, keyID: "k1", body: request.body ?? Data()
+                method: request.method.rawValue,
+                target: request.path,
+                timestamp: timestamp,
+                nonce: nonce,
+                keyID: "k1",
+                body: request.body ?? Data()
             )
-            seen.record(request.headerFields[SigningWireFormat.signatureHeader] == (try SigningWireFormat.signature(of: canonical, using: ring.currentKey)) ? "signature ok" : "signature bad")
+            seen.record(
+                request.headerFields[SigningWireFormat.signatureHeader]
+                    == (try SigningWireFormat.signature(of: canonical, using: ring.currentKey)) ? "signature ok" : "signature bad"
+            )
             return try await inner.send(request, context: context)
         }
         let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, store: nil))
-        try registry.register(Service(
-            serviceID, baseURL: "https://secure.example",
-            stages: [envelopeCheck, EncryptionStage(keyRing: ring), SigningStage(keyRing: ring)], transport: transport
-        ))
+        try registry.register(
+            Service(
+                serviceID,
+                baseURL: "https://secure.example",
+                stages: [envelopeCheck, EncryptionStage(keyRing: ring), SigningStage(keyRing: ring)],
+                transport: transport
+            )
+        )
         _ = try await APIClient(registry: registry).send(serviceID, .post, "/vault", parameters: ["secret": "s"])
         #expect(seen.events == ["signature ok", #"envelope saw {"echo":{"secret":"s"}}"#])
     }
@@ -208,7 +250,12 @@ struct EncryptionStageTests {
         defer { try? FileManager.default.removeItem(at: file) }
         let transport = sealedEchoServer(scheme: .aes256GCM, ring: ring)
         let upload = await #expect(throws: SwitchyardError.self) {
-            _ = try await client(stage: EncryptionStage(keyRing: ring), transport: transport).send(serviceID, .post, "/vault", body: try .file(file))
+            _ = try await client(stage: EncryptionStage(keyRing: ring), transport: transport).send(
+                serviceID,
+                .post,
+                "/vault",
+                body: try .file(file)
+            )
         }
         #expect(upload?.code == .crypto && upload?.stage == "Encryption")
         #expect(transport.requestCount == 0)
@@ -217,7 +264,11 @@ struct EncryptionStageTests {
         let encryptedFile = MockTransport { _, context in
             let sink = try DownloadSink(
                 target: try #require(context.downloadTarget),
-                head: HTTPResponse(status: .ok, headerFields: [EncryptionWireFormat.encryptionHeader: "aes-256-gcm; kid=k1", .contentLength: "4"]), observer: nil
+                head: HTTPResponse(
+                    status: .ok,
+                    headerFields: [EncryptionWireFormat.encryptionHeader: "aes-256-gcm; kid=k1", .contentLength: "4"]
+                ),
+                observer: nil
             )
             try sink.write(Data("abcd".utf8))
             var response = Response(status: .ok, headerFields: [EncryptionWireFormat.encryptionHeader: "aes-256-gcm; kid=k1"])
@@ -225,7 +276,11 @@ struct EncryptionStageTests {
             return response
         }
         let download = await #expect(throws: SwitchyardError.self) {
-            _ = try await client(stage: EncryptionStage(keyRing: ring), transport: encryptedFile).download(serviceID, "/vault/file", to: destination)
+            _ = try await client(stage: EncryptionStage(keyRing: ring), transport: encryptedFile).download(
+                serviceID,
+                "/vault/file",
+                to: destination
+            )
         }
         #expect(download?.code == .crypto)
         #expect(!FileManager.default.fileExists(atPath: destination.path))

@@ -15,8 +15,11 @@ struct HKDFVector: Sendable, CustomTestStringConvertible {
 struct HKDFTests {
     static let vectors: [HKDFVector] = [
         .init(
-            source: "rfc-5869-HKDF-SHA256.txt COUNT = 1", ikm: "0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b",
-            salt: "000102030405060708090a0b0c", info: "f0f1f2f3f4f5f6f7f8f9", length: 42,
+            source: "rfc-5869-HKDF-SHA256.txt COUNT = 1",
+            ikm: "0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b",
+            salt: "000102030405060708090a0b0c",
+            info: "f0f1f2f3f4f5f6f7f8f9",
+            length: 42,
             okm: "3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf34007208d5b887185865"
         ),
         .init(
@@ -37,7 +40,10 @@ struct HKDFTests {
         ),
         .init(
             source: "rfc-5869-HKDF-SHA256.txt COUNT = 3 (empty salt and info)",
-            ikm: "0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b", salt: "", info: "", length: 42,
+            ikm: "0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b",
+            salt: "",
+            info: "",
+            length: 42,
             okm: "8da4e775a563c18f715f802a063c5a31b8a11f5c5ee1879ec3454e5f3c738d2d9d201395faa4b61a96c8"
         ),
     ]
@@ -45,7 +51,9 @@ struct HKDFTests {
     @Test("RFC 5869 known answers", arguments: vectors)
     func knownAnswer(_ vector: HKDFVector) throws {
         let key = try HKDF.deriveKey(
-            inputKeyMaterial: SymmetricKey(hex(vector.ikm)), salt: hex(vector.salt), info: hex(vector.info),
+            inputKeyMaterial: SymmetricKey(hex(vector.ikm)),
+            salt: hex(vector.salt),
+            info: hex(vector.info),
             outputByteCount: vector.length
         )
         #expect(key.byteCount == vector.length)
@@ -56,23 +64,35 @@ struct HKDFTests {
     /// Expected value computed with Python's hmac module: HMAC(HMAC(32 zero bytes, ""), "x" ‖ 0x01).
     @Test("empty input key material is allowed")
     func emptyInputKeyMaterial() throws {
-        let key = try HKDF.deriveKey(inputKeyMaterial: SymmetricKey(Data()), salt: Data(), info: Data("x".utf8),
-                                     outputByteCount: 32)
+        let key = try HKDF.deriveKey(
+            inputKeyMaterial: SymmetricKey(Data()),
+            salt: Data(),
+            info: Data("x".utf8),
+            outputByteCount: 32
+        )
         #expect(key == SymmetricKey(hex("0dfd7b633e54fd3c77e68749c2c9a8899dd4a0e86dec0043242e714f6cc75913")))
     }
 
     @Test("output sizes at the limits work", arguments: [1, 32, 8160])
     func limits(size: Int) throws {
-        let key = try HKDF.deriveKey(inputKeyMaterial: SymmetricKey(Data(repeating: 9, count: 32)), salt: [UInt8](),
-                                     info: [UInt8](), outputByteCount: size)
+        let key = try HKDF.deriveKey(
+            inputKeyMaterial: SymmetricKey(Data(repeating: 9, count: 32)),
+            salt: [UInt8](),
+            info: [UInt8](),
+            outputByteCount: size
+        )
         #expect(key.byteCount == size)
     }
 
     @Test("output sizes outside 1...8160 throw invalidInput", arguments: [Int.min, -1, 0, 8161, 1 << 20])
     func outOfRange(size: Int) {
         expectCryptoError(.invalidInput) { () throws(CryptoError) in
-            try HKDF.deriveKey(inputKeyMaterial: SymmetricKey(Data(count: 32)), salt: Data(), info: Data(),
-                               outputByteCount: size)
+            try HKDF.deriveKey(
+                inputKeyMaterial: SymmetricKey(Data(count: 32)),
+                salt: Data(),
+                info: Data(),
+                outputByteCount: size
+            )
         }
     }
 }

@@ -11,8 +11,10 @@ struct KeyRandomAndComparisonTests {
             let bytes = key.withUnsafeBytes { Data($0) }
             var dumped = ""
             dump(key, to: &dumped)
-            let texts = [key.description, key.debugDescription, String(reflecting: key), "\(key)", dumped,
-                         String(describing: [key])]
+            let texts = [
+                key.description, key.debugDescription, String(reflecting: key), "\(key)", dumped,
+                String(describing: [key]),
+            ]
             #expect(key.description == "SymmetricKey(\(size) bytes, redacted)")
             #expect(key.debugDescription == key.description)
             for text in texts {
@@ -95,10 +97,12 @@ struct KeyRandomAndComparisonTests {
             .invalidKeySize, .invalidNonceSize, .invalidIVSize, .authenticationFailed, .badPadding, .truncatedInput,
             .invalidInput, .randomFailure, .openSSLFailure,
         ]
-        #expect(codes.map(\.rawValue) == [
-            "invalidKeySize", "invalidNonceSize", "invalidIVSize", "authenticationFailed", "badPadding",
-            "truncatedInput", "invalidInput", "randomFailure", "openSSLFailure",
-        ])
+        #expect(
+            codes.map(\.rawValue) == [
+                "invalidKeySize", "invalidNonceSize", "invalidIVSize", "authenticationFailed", "badPadding",
+                "truncatedInput", "invalidInput", "randomFailure", "openSSLFailure",
+            ]
+        )
         #expect(Set(codes).count == codes.count)
         #expect(CryptoError(code: .badPadding, message: "m") == CryptoError(code: .badPadding, message: "m"))
         #expect(CryptoError(code: .badPadding, message: "m") != CryptoError(code: .truncatedInput, message: "m"))

@@ -1,10 +1,10 @@
 import Foundation
-import Synchronization
 import HTTPTypes
-import Testing
 import Switchyard
 import SwitchyardCrypto
 import SwitchyardTesting
+import Synchronization
+import Testing
 
 @Suite("Signing stage")
 struct SigningStageTests {
@@ -14,25 +14,32 @@ struct SigningStageTests {
     @Test("the canonical request is exactly as documented: sorted, re-encoded query and the body hash")
     func canonicalRequestKnownAnswer() {
         let canonical = SigningWireFormat.canonicalRequest(
-            method: "POST", target: "/v1/items?b=2&a=x%20y&a=1&c&q=%e4%b8%ad+", timestamp: 1_700_000_000,
-            nonce: "00112233445566778899aabbccddeeff", keyID: "k1", body: Data("abc".utf8)
+            method: "POST",
+            target: "/v1/items?b=2&a=x%20y&a=1&c&q=%e4%b8%ad+",
+            timestamp: 1_700_000_000,
+            nonce: "00112233445566778899aabbccddeeff",
+            keyID: "k1",
+            body: Data("abc".utf8)
         )
-        #expect(canonical == """
-            switchyard/1 request
-            POST
-            /v1/items
-            a=1&a=x%20y&b=2&c=&q=%E4%B8%AD%2B
-            1700000000
-            00112233445566778899aabbccddeeff
-            k1
-            ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad
-            """)
+        #expect(
+            canonical == """
+                switchyard/1 request
+                POST
+                /v1/items
+                a=1&a=x%20y&b=2&c=&q=%E4%B8%AD%2B
+                1700000000
+                00112233445566778899aabbccddeeff
+                k1
+                ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad
+                """
+        )
     }
 
     @Test("the published WeChat Pay v2 examples (MD5 and HMAC-SHA256)")
     func weChatPayV2() throws {
         let parameters: [(name: String, value: String)] = [
-            ("appid", "wxd930ea5d5a258f4f"), ("mch_id", "10000100"), ("device_info", "1000"), ("body", "test"), ("nonce_str", "ibuaiVcKdpRxkhJA"),
+            ("appid", "wxd930ea5d5a258f4f"), ("mch_id", "10000100"), ("device_info", "1000"), ("body", "test"),
+            ("nonce_str", "ibuaiVcKdpRxkhJA"),
         ]
         let secret = SymmetricKey(Data("192006250b4c09247ec02edce69f6a2d".utf8))
         #expect(try SortedParameterSigning.signature(of: parameters, secret: secret, algorithm: .md5) == "9A0A8659F005D6984697E2CA0A9CF3B7")
@@ -52,7 +59,12 @@ struct SigningStageTests {
         let nonce = try #require(sent.headerFields[SigningWireFormat.nonceHeader])
         #expect(nonce.count == 32)
         let canonical = SigningWireFormat.canonicalRequest(
-            method: "POST", target: "/v1/items?b=2&a=1", timestamp: 1_700_000_000, nonce: nonce, keyID: "k1", body: Data(#"{"x":1}"#.utf8)
+            method: "POST",
+            target: "/v1/items?b=2&a=1",
+            timestamp: 1_700_000_000,
+            nonce: nonce,
+            keyID: "k1",
+            body: Data(#"{"x":1}"#.utf8)
         )
         #expect(sent.headerFields[SigningWireFormat.signatureHeader] == (try SigningWireFormat.signature(of: canonical, using: Self.key)))
     }
@@ -67,9 +79,14 @@ struct SigningStageTests {
             return try await next(request, context.nextAttempt())
         }
         let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, store: nil))
-        try registry.register(Service(
-            ServiceID("signed")!, baseURL: "https://api.test", stages: [retry, SigningStage(keyRing: Self.ring, now: clock.now)], transport: transport
-        ))
+        try registry.register(
+            Service(
+                ServiceID("signed")!,
+                baseURL: "https://api.test",
+                stages: [retry, SigningStage(keyRing: Self.ring, now: clock.now)],
+                transport: transport
+            )
+        )
         _ = try await APIClient(registry: registry).send(ServiceID("signed")!, .post, "/pay", parameters: ["amount": 1])
         let sent = transport.requests
         #expect(sent.count == 2)
@@ -82,7 +99,13 @@ struct SigningStageTests {
         MockResponse { request, _ in
             let nonce = request.headerFields[SigningWireFormat.nonceHeader] ?? ""
             let body = Data(#"{"paid":true}"#.utf8)
-            let canonical = SigningWireFormat.canonicalResponse(status: 200, timestamp: timestamp, requestNonce: nonce, keyID: keyID, body: body)
+            let canonical = SigningWireFormat.canonicalResponse(
+                status: 200,
+                timestamp: timestamp,
+                requestNonce: nonce,
+                keyID: keyID,
+                body: body
+            )
             var fields: HTTPFields = [.contentType: "application/json"]
             if !unsigned {
                 fields[SigningWireFormat.keyIDHeader] = keyID
@@ -119,13 +142,17 @@ struct SigningStageTests {
         let stage = SigningStage(scheme: SortedParameterSigning(algorithm: .md5), keyRing: secret)
         let run = await StageHarness(stage).run(try .fixture(.get, "https://pay.test/order?appid=wxd930ea5d5a258f4f&body=test&empty="))
         let query = String(try #require(run.forwardedRequest?.query))
-        let items = Dictionary(uniqueKeysWithValues: query.split(separator: "&").map { item -> (String, String) in
-            let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
-        })
+        let items = Dictionary(
+            uniqueKeysWithValues: query.split(separator: "&").map { item -> (String, String) in
+                let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
+            }
+        )
         let nonce = try #require(items["nonce_str"])
         let expected = try SortedParameterSigning.signature(
-            of: [("appid", "wxd930ea5d5a258f4f"), ("body", "test"), ("nonce_str", nonce)], secret: secret.currentKey, algorithm: .md5
+            of: [("appid", "wxd930ea5d5a258f4f"), ("body", "test"), ("nonce_str", nonce)],
+            secret: secret.currentKey,
+            algorithm: .md5
         )
         #expect(items["sign"] == expected)
     }
@@ -135,12 +162,17 @@ struct SigningStageTests {
         let secret = try KeyRing(keyID: "mch", key: SymmetricKey(Data("s3cr3t".utf8)))
         let stage = SigningStage(scheme: SortedParameterSigning(algorithm: .hmacSHA256), keyRing: secret)
         let request = try Request.fixture(
-            .post, "https://pay.test/order", headerFields: [.contentType: "application/x-www-form-urlencoded"], body: "total_fee=1&nonce_str=abc"
+            .post,
+            "https://pay.test/order",
+            headerFields: [.contentType: "application/x-www-form-urlencoded"],
+            body: "total_fee=1&nonce_str=abc"
         )
         let run = await StageHarness(stage).run(request)
         let body = try #require(run.forwardedRequest?.bodyText)
         let expected = try SortedParameterSigning.signature(
-            of: [("total_fee", "1"), ("nonce_str", "abc"), ("sign_type", "HMAC-SHA256")], secret: secret.currentKey, algorithm: .hmacSHA256
+            of: [("total_fee", "1"), ("nonce_str", "abc"), ("sign_type", "HMAC-SHA256")],
+            secret: secret.currentKey,
+            algorithm: .hmacSHA256
         )
         #expect(body == "total_fee=1&nonce_str=abc&sign_type=HMAC-SHA256&sign=\(expected)")
         #expect(run.forwardedRequest?.query == nil)

@@ -1,8 +1,8 @@
 import Foundation
 import HTTPTypes
-import Testing
 import Switchyard
 import SwitchyardTesting
+import Testing
 
 @Suite("Response cache")
 struct CacheStageTests {
@@ -10,8 +10,15 @@ struct CacheStageTests {
     static func countingTransport() -> (MockTransport, Locked<Int>) {
         let count = Locked(0)
         let transport = MockTransport { request, _ in
-            let n = count.withLock { $0 += 1; return $0 }
-            return Response(status: .ok, headerFields: [.contentType: "application/json"], body: Data(#"{"n":\#(n),"path":"\#(request.pathWithoutQuery)"}"#.utf8))
+            let n = count.withLock {
+                $0 += 1
+                return $0
+            }
+            return Response(
+                status: .ok,
+                headerFields: [.contentType: "application/json"],
+                body: Data(#"{"n":\#(n),"path":"\#(request.pathWithoutQuery)"}"#.utf8)
+            )
         }
         return (transport, count)
     }
@@ -49,7 +56,14 @@ struct CacheStageTests {
         let (transport, count) = Self.countingTransport()
         let cache = try ResponseCache()
         let registry = makeRegistry(environment: .develop)
-        try registry.register(Service(.users, baseURLs: [.develop: "https://dev.example.com", .test: "https://test.example.com"], stages: [CacheStage(cache: cache)], transport: transport))
+        try registry.register(
+            Service(
+                .users,
+                baseURLs: [.develop: "https://dev.example.com", .test: "https://test.example.com"],
+                stages: [CacheStage(cache: cache)],
+                transport: transport
+            )
+        )
         let client = APIClient(registry: registry)
         let policy = CachePolicy.cacheElseNetwork(maxAge: .seconds(60))
         _ = try await client.send(.users, .get, "/list?b=2&a=1&ts=100&access_token=x", options: Self.options(policy, token: "t1"))
@@ -163,7 +177,9 @@ struct CacheStageTests {
         let fallback = try await client.send(.users, .get, "/a", options: Self.options(.networkElseCache))
         #expect(fallback.source == .memoryCache)
         #expect(fallback.value.bodyText == "fresh")
-        await #expect(throws: SwitchyardError.self) { try await client.send(.users, .get, "/other", options: Self.options(.networkElseCache)) }
+        await #expect(throws: SwitchyardError.self) {
+            try await client.send(.users, .get, "/other", options: Self.options(.networkElseCache))
+        }
     }
 
     @Test("cache then network delivers the stored value first and the fresh one after")
@@ -188,7 +204,9 @@ struct CacheStageTests {
         let client = try makeClient(stages: [stage], transport: transport)
         let policy = CachePolicy.cacheElseNetwork(maxAge: .seconds(60))
         func get(_ path: String, name: String) async throws -> ResponseSource {
-            try await client.send(DynamicEndpoint<Response>(service: .users, method: .get, path: path, options: Self.options(policy), name: name)).source
+            try await client.send(
+                DynamicEndpoint<Response>(service: .users, method: .get, path: path, options: Self.options(policy), name: name)
+            ).source
         }
         _ = try await get("/a", name: "A")
         _ = try await get("/b", name: "B")
@@ -202,7 +220,10 @@ struct CacheStageTests {
         #expect(try await get("/b", name: "B") == .network)
         cache.invalidateAll()
         #expect(try await get("/a", name: "A") == .network)
-        let key = stage.key(for: try .fixture(.get, "https://api.example.com/a"), context: CallContext(serviceID: .users, endpointName: "A", environment: .develop))
+        let key = stage.key(
+            for: try .fixture(.get, "https://api.example.com/a"),
+            context: CallContext(serviceID: .users, endpointName: "A", environment: .develop)
+        )
         cache.invalidate(key)
         #expect(try await get("/a", name: "A") == .network)
         #expect(count.withLock { $0 } == 7)

@@ -1,8 +1,8 @@
 import Foundation
 import HTTPTypes
-import Testing
 import Switchyard
 import SwitchyardTesting
+import Testing
 
 @Suite("APIClient: both styles, results, errors")
 struct APIClientTests {
@@ -68,7 +68,9 @@ struct APIClientTests {
             _ = try await APIClient(registry: registry).send(.catalog, .post, "/token")
         }
         try registry.register(Service(.users, baseURL: "https://api.example", stages: [refresh], transport: MockTransport(.status(.ok))))
-        let error = try #require(await #expect(throws: SwitchyardError.self) { _ = try await APIClient(registry: registry).send(GetUser(id: "1")) })
+        let error = try #require(
+            await #expect(throws: SwitchyardError.self) { _ = try await APIClient(registry: registry).send(GetUser(id: "1")) }
+        )
         #expect(error.stage == "TokenRefresh")
         #expect(error.serviceID == .users)
         #expect(error.endpoint == "GetUser")

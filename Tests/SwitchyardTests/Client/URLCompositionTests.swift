@@ -1,14 +1,17 @@
 import Foundation
 import HTTPTypes
-import Testing
 import Switchyard
 import SwitchyardTesting
+import Testing
 
 @Suite("URL composition")
 struct URLCompositionTests {
     /// Sends `path` with `pathParameters` against `baseURL` and returns the request the transport saw.
     private func target(
-        base baseURL: String, path: String, pathParameters: [String: String] = [:], parameters: Parameters = [:]
+        base baseURL: String,
+        path: String,
+        pathParameters: [String: String] = [:],
+        parameters: Parameters = [:]
     ) async throws -> Request {
         let transport = MockTransport(.status(.ok))
         let client = try makeClient(baseURL: baseURL, transport: transport)
@@ -16,17 +19,20 @@ struct URLCompositionTests {
         return try #require(transport.requests.first)
     }
 
-    @Test("base URLs with and without a trailing slash or path prefix join paths with exactly one slash", arguments: [
-        ("https://api.example.com", "/users", "/users"),
-        ("https://api.example.com/", "/users", "/users"),
-        ("https://api.example.com", "users", "/users"),
-        ("https://api.example.com/v1", "/users", "/v1/users"),
-        ("https://api.example.com/v1/", "/users", "/v1/users"),
-        ("https://api.example.com/v1//", "users/", "/v1/users/"),
-        ("https://api.example.com/v1", "", "/v1"),
-        ("https://api.example.com", "", "/"),
-        ("https://API.Example.com:8443/a/b", "/c", "/a/b/c"),
-    ])
+    @Test(
+        "base URLs with and without a trailing slash or path prefix join paths with exactly one slash",
+        arguments: [
+            ("https://api.example.com", "/users", "/users"),
+            ("https://api.example.com/", "/users", "/users"),
+            ("https://api.example.com", "users", "/users"),
+            ("https://api.example.com/v1", "/users", "/v1/users"),
+            ("https://api.example.com/v1/", "/users", "/v1/users"),
+            ("https://api.example.com/v1//", "users/", "/v1/users/"),
+            ("https://api.example.com/v1", "", "/v1"),
+            ("https://api.example.com", "", "/"),
+            ("https://API.Example.com:8443/a/b", "/c", "/a/b/c"),
+        ]
+    )
     func joining(base: String, path: String, expected: String) async throws {
         let request = try await target(base: base, path: path)
         #expect(request.path == expected)
@@ -39,17 +45,20 @@ struct URLCompositionTests {
         #expect(try await target(base: "http://[::1]:8080/api", path: "/x").head.authority == "[::1]:8080")
     }
 
-    @Test("path parameters are percent-encoded as one segment: spaces, slashes, non-ASCII, reserved characters", arguments: [
-        ("hello world", "/files/hello%20world"),
-        ("a/b", "/files/a%2Fb"),
-        ("张衡", "/files/%E5%BC%A0%E8%A1%A1"),
-        ("café", "/files/caf%C3%A9"),
-        ("50%", "/files/50%25"),
-        ("a?b#c", "/files/a%3Fb%23c"),
-        ("a+b&c=d", "/files/a%2Bb%26c%3Dd"),
-        ("...", "/files/..."),
-        ("~user_1-2.3", "/files/~user_1-2.3"),
-    ])
+    @Test(
+        "path parameters are percent-encoded as one segment: spaces, slashes, non-ASCII, reserved characters",
+        arguments: [
+            ("hello world", "/files/hello%20world"),
+            ("a/b", "/files/a%2Fb"),
+            ("张衡", "/files/%E5%BC%A0%E8%A1%A1"),
+            ("café", "/files/caf%C3%A9"),
+            ("50%", "/files/50%25"),
+            ("a?b#c", "/files/a%3Fb%23c"),
+            ("a+b&c=d", "/files/a%2Bb%26c%3Dd"),
+            ("...", "/files/..."),
+            ("~user_1-2.3", "/files/~user_1-2.3"),
+        ]
+    )
     func pathParameterEncoding(value: String, expected: String) async throws {
         let request = try await target(base: "https://api.example.com", path: "/files/{name}", pathParameters: ["name": value])
         #expect(request.path == expected)
@@ -58,7 +67,9 @@ struct URLCompositionTests {
     @Test("several placeholders, including adjacent text, are all replaced")
     func severalPlaceholders() async throws {
         let request = try await target(
-            base: "https://api.example.com/v2", path: "/users/{user}/posts/{post}.json", pathParameters: ["user": "7", "post": "x y"]
+            base: "https://api.example.com/v2",
+            path: "/users/{user}/posts/{post}.json",
+            pathParameters: ["user": "7", "post": "x y"]
         )
         #expect(request.path == "/v2/users/7/posts/x%20y.json")
     }
@@ -72,7 +83,9 @@ struct URLCompositionTests {
     @Test("query items in the base URL and in the template are kept, and parameters are appended")
     func existingQueryItems() async throws {
         let request = try await target(
-            base: "https://api.example.com/v1?appKey=k%201&lang=zh", path: "/search?type=all", parameters: ["q": "swift & nio", "page": 2]
+            base: "https://api.example.com/v1?appKey=k%201&lang=zh",
+            path: "/search?type=all",
+            parameters: ["q": "swift & nio", "page": 2]
         )
         #expect(request.path == "/v1/search?appKey=k%201&lang=zh&type=all&q=swift%20%26%20nio&page=2")
         #expect(request.query == "appKey=k%201&lang=zh&type=all&q=swift%20%26%20nio&page=2")
@@ -82,24 +95,29 @@ struct URLCompositionTests {
     @Test("an absolute URL in the path overrides the service's base URL")
     func absoluteOverride() async throws {
         let request = try await target(
-            base: "https://api.example.com/v1", path: "https://cdn.example.net:444/assets/{id}?v=1", pathParameters: ["id": "a b"]
+            base: "https://api.example.com/v1",
+            path: "https://cdn.example.net:444/assets/{id}?v=1",
+            pathParameters: ["id": "a b"]
         )
         #expect(request.head.authority == "cdn.example.net:444")
         #expect(request.path == "/assets/a%20b?v=1")
     }
 
-    @Test("template mistakes are invalidRequest errors that say what is wrong", arguments: [
-        ("/users/{id}", [String: String](), "needs a value for {id}"),
-        ("/users/{id}", ["id": ""], "is empty"),
-        ("/users/{id", ["id": "1"], "without a matching '}'"),
-        ("/users/id}", [String: String](), "without a matching '{'"),
-        ("/users/{}", [String: String](), "empty placeholder"),
-        ("/users/{id}/avatar", ["id": ".."], "dot segment"),
-        ("/users/{id}", ["id": "."], "dot segment"),
-        ("/a}/{id}", ["id": "1"], "without a matching '{'"),
-        ("/a/{b{c}", ["b": "1"], "without a matching '}'"),
-        ("/users", ["id": "1"], "no placeholder for {id}"),
-    ])
+    @Test(
+        "template mistakes are invalidRequest errors that say what is wrong",
+        arguments: [
+            ("/users/{id}", [String: String](), "needs a value for {id}"),
+            ("/users/{id}", ["id": ""], "is empty"),
+            ("/users/{id", ["id": "1"], "without a matching '}'"),
+            ("/users/id}", [String: String](), "without a matching '{'"),
+            ("/users/{}", [String: String](), "empty placeholder"),
+            ("/users/{id}/avatar", ["id": ".."], "dot segment"),
+            ("/users/{id}", ["id": "."], "dot segment"),
+            ("/a}/{id}", ["id": "1"], "without a matching '{'"),
+            ("/a/{b{c}", ["b": "1"], "without a matching '}'"),
+            ("/users", ["id": "1"], "no placeholder for {id}"),
+        ]
+    )
     func templateErrors(path: String, parameters: [String: String], fragment: String) async throws {
         let transport = MockTransport(.status(.ok))
         let client = try makeClient(transport: transport)
@@ -114,7 +132,11 @@ struct URLCompositionTests {
 
     @Test("placeholders in a template's literal query are expanded and encoded as components")
     func placeholdersInQuery() async throws {
-        let request = try await target(base: "https://a.example", path: "/search/{kind}?owner={id}&x=1", pathParameters: ["kind": "all", "id": "a&b c"])
+        let request = try await target(
+            base: "https://a.example",
+            path: "/search/{kind}?owner={id}&x=1",
+            pathParameters: ["kind": "all", "id": "a&b c"]
+        )
         #expect(request.path == "/search/all?owner=a%26b%20c&x=1")
     }
 

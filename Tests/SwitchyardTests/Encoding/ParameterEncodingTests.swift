@@ -1,22 +1,27 @@
 import Foundation
 import HTTPTypes
-import Testing
 import Switchyard
 import SwitchyardTesting
+import Testing
 
 @Suite("Parameter encoding")
 struct ParameterEncodingTests {
     private func echo(
-        _ method: HTTPRequest.Method, parameters: Parameters, encoding: ParameterEncoding? = nil,
+        _ method: HTTPRequest.Method,
+        parameters: Parameters,
+        encoding: ParameterEncoding? = nil,
         defaults: ServiceDefaults = ServiceDefaults()
     ) async throws -> Echo {
         let client = try makeClient(defaults: defaults, transport: echoTransport)
         return try await client.send(.users, method, "/e", parameters: parameters, encoding: encoding, as: Echo.self).value
     }
 
-    @Test("automatic encoding: query for GET, HEAD and DELETE; JSON body for POST, PUT and PATCH", arguments: [
-        (HTTPRequest.Method.get, true), (.head, true), (.delete, true), (.post, false), (.put, false), (.patch, false),
-    ])
+    @Test(
+        "automatic encoding: query for GET, HEAD and DELETE; JSON body for POST, PUT and PATCH",
+        arguments: [
+            (HTTPRequest.Method.get, true), (.head, true), (.delete, true), (.post, false), (.put, false), (.patch, false),
+        ]
+    )
     func automaticPerMethod(method: HTTPRequest.Method, inQuery: Bool) async throws {
         let transport = MockTransport(.status(.ok))
         let client = try makeClient(transport: transport)
@@ -82,10 +87,18 @@ struct ParameterEncodingTests {
 
     @Test("an explicit body is sent as given and parameters then go to the query")
     func explicitBody() async throws {
-        struct NewUser: Encodable, Sendable { let name: String; let age: Int }
+        struct NewUser: Encodable, Sendable {
+            let name: String
+            let age: Int
+        }
         let client = try makeClient(transport: echoTransport)
         let endpoint = DynamicEndpoint<Echo>(
-            service: .users, method: .post, path: "/users", parameters: ["dryRun": true], body: .json(NewUser(name: "Ada", age: 36)), as: Echo.self
+            service: .users,
+            method: .post,
+            path: "/users",
+            parameters: ["dryRun": true],
+            body: .json(NewUser(name: "Ada", age: 36)),
+            as: Echo.self
         )
         let echo = try await client.send(endpoint).value
         #expect(echo.body == #"{"age":36,"name":"Ada"}"#)
@@ -123,7 +136,12 @@ struct ParameterEncodingTests {
 
         let client = try makeClient(transport: echoTransport)
         let custom = try await client.send(
-            .users, .post, "/e", parameters: ["a": 1], headerFields: [.contentType: "application/vnd.api+json"], as: Echo.self
+            .users,
+            .post,
+            "/e",
+            parameters: ["a": 1],
+            headerFields: [.contentType: "application/vnd.api+json"],
+            as: Echo.self
         ).value
         #expect(custom.contentType == "application/vnd.api+json")
     }
@@ -139,7 +157,9 @@ struct ParameterEncodingTests {
         let parameters = try await echo(.post, parameters: ["pageSize": 20], defaults: defaults)
         #expect(parameters.body == #"{"pageSize":20}"#)
         let client = try makeClient(defaults: defaults, transport: echoTransport)
-        let model = try await client.send(DynamicEndpoint<Echo>(service: .users, method: .post, path: "/e", body: .json(Model(pageSize: 20)), as: Echo.self))
+        let model = try await client.send(
+            DynamicEndpoint<Echo>(service: .users, method: .post, path: "/e", body: .json(Model(pageSize: 20)), as: Echo.self)
+        )
         #expect(model.value.body == #"{"page_size":20}"#)
     }
 

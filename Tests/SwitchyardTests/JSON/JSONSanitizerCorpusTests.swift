@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import Switchyard
+import Testing
 
 /// The JSONTestSuite parsing corpus (`y_` must be accepted, `n_` must be rejected, `i_` may go
 /// either way), beside the clone at `../shared/corpora/JSONTestSuite/test_parsing`.
@@ -40,7 +40,10 @@ struct JSONSanitizerCorpusTests {
                 }
                 let expected = FoundationOracle.strippingNulls(try FoundationOracle.parse(bytes), arrays: arrays)
                 let actual = try FoundationOracle.parse(output)
-                #expect(FoundationOracle.equal(actual, expected), "\(name) (removeNullArrayElements: \(arrays)): \(String(decoding: output, as: UTF8.self))")
+                #expect(
+                    FoundationOracle.equal(actual, expected),
+                    "\(name) (removeNullArrayElements: \(arrays)): \(String(decoding: output, as: UTF8.self))"
+                )
             }
         }
     }

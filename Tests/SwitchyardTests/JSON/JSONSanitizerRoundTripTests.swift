@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import Switchyard
+import Testing
 
 @Suite("JSON sanitizer: randomized round trips against Foundation's parser")
 struct JSONSanitizerRoundTripTests {
@@ -10,7 +10,8 @@ struct JSONSanitizerRoundTripTests {
         var stripped = 0
         for index in 0..<2_000 {
             let value = generator.value(depth: 0)
-            let options: JSONSerialization.WritingOptions = index.isMultiple(of: 5) ? [.fragmentsAllowed, .prettyPrinted] : [.fragmentsAllowed]
+            let options: JSONSerialization.WritingOptions =
+                index.isMultiple(of: 5) ? [.fragmentsAllowed, .prettyPrinted] : [.fragmentsAllowed]
             let input = try JSONSerialization.data(withJSONObject: value, options: options)
             let arrays = index.isMultiple(of: 2)
             let output: Data
@@ -73,7 +74,10 @@ struct RandomJSONGenerator {
 
     /// A short string drawn from ASCII, characters that need escaping, and non-ASCII text.
     private mutating func string() -> String {
-        let pieces = ["a", "null", "Z", " ", "\"", "\\", "/", "\n", "\t", "\r", "\u{01}", "\u{1F}", "é", "张衡", "🚀", "ß", "{", "]", ":", ",", "\u{2028}", "\u{7F}"]
+        let pieces = [
+            "a", "null", "Z", " ", "\"", "\\", "/", "\n", "\t", "\r", "\u{01}", "\u{1F}", "é", "张衡", "🚀", "ß", "{", "]", ":", ",",
+            "\u{2028}", "\u{7F}",
+        ]
         return (0..<below(9)).map { _ in pieces[below(pieces.count)] }.joined()
     }
 }

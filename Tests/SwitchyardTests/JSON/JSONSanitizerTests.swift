@@ -1,8 +1,8 @@
 import Foundation
 import HTTPTypes
-import Testing
 import Switchyard
 import SwitchyardTesting
+import Testing
 
 @Suite("JSON sanitizer: hand cases, errors and the null-stripping stage")
 struct JSONSanitizerTests {
@@ -82,7 +82,7 @@ struct JSONSanitizerTests {
                     characters.insert(special, at: offset)
                     let text = "\"" + characters.joined() + "\""
                     #expect(try strip("[ " + text + " , null ] ", arrays: true) == "[" + text + "]")
-                    #expect(try strip(#"{"a":null, "#  + text + ": " + text + "}") == "{" + text + ":" + text + "}")
+                    #expect(try strip(#"{"a":null, "# + text + ": " + text + "}") == "{" + text + ":" + text + "}")
                     #expect(try strip(" " + text) == text)
                 }
             }
@@ -113,27 +113,30 @@ struct JSONSanitizerTests {
         #expect(try JSONSanitizer().stripNulls(input) == input)
     }
 
-    @Test("malformed input is rejected with what was wrong and the byte offset", arguments: [
-        (#"{"a":1,}"#, "unexpected character '}' at byte 7, expected a member name in double quotes"),
-        ("[1,2,]", "unexpected character ']' at byte 5, expected a value"),
-        ("[1,2", "unexpected end of input at byte 4, expected ',' or ']'"),
-        (#"{"a" 1}"#, "unexpected character '1' at byte 5, expected ':'"),
-        ("[01]", "number with a leading zero at byte 1"),
-        ("[-]", "unexpected character ']' at byte 2, expected a digit"),
-        ("[1.]", "unexpected character ']' at byte 3, expected a digit"),
-        (#"["\x"]"#, "invalid escape sequence: character 'x' after a backslash at byte 3"),
-        (#"["\u12G4"]"#, "unexpected character 'G' at byte 6, expected a hexadecimal digit"),
-        ("[1]x", "unexpected character 'x' at byte 3, expected the end of the input"),
-        (#""abc"#, "unexpected end of input at byte 4, expected the closing '\"' of a string"),
-        ("[\"a\tb\"]", "unescaped control character 0x09 in a string at byte 3"),
-        ("", "unexpected end of input at byte 0, expected a value"),
-        ("  ", "unexpected end of input at byte 2, expected a value"),
-        (#"{"a":nul}"#, "unexpected character '}' at byte 8, expected 'null'"),
-        ("[tru", "unexpected end of input at byte 4, expected 'true'"),
-        ("[fals3]", "unexpected character '3' at byte 5, expected 'false'"),
-        ("\u{0C}[]", "unexpected byte 0x0C at byte 0, expected a value"),
-        ("{'a':1}", "unexpected character ''' at byte 1, expected a member name in double quotes"),
-    ])
+    @Test(
+        "malformed input is rejected with what was wrong and the byte offset",
+        arguments: [
+            (#"{"a":1,}"#, "unexpected character '}' at byte 7, expected a member name in double quotes"),
+            ("[1,2,]", "unexpected character ']' at byte 5, expected a value"),
+            ("[1,2", "unexpected end of input at byte 4, expected ',' or ']'"),
+            (#"{"a" 1}"#, "unexpected character '1' at byte 5, expected ':'"),
+            ("[01]", "number with a leading zero at byte 1"),
+            ("[-]", "unexpected character ']' at byte 2, expected a digit"),
+            ("[1.]", "unexpected character ']' at byte 3, expected a digit"),
+            (#"["\x"]"#, "invalid escape sequence: character 'x' after a backslash at byte 3"),
+            (#"["\u12G4"]"#, "unexpected character 'G' at byte 6, expected a hexadecimal digit"),
+            ("[1]x", "unexpected character 'x' at byte 3, expected the end of the input"),
+            (#""abc"#, "unexpected end of input at byte 4, expected the closing '\"' of a string"),
+            ("[\"a\tb\"]", "unescaped control character 0x09 in a string at byte 3"),
+            ("", "unexpected end of input at byte 0, expected a value"),
+            ("  ", "unexpected end of input at byte 2, expected a value"),
+            (#"{"a":nul}"#, "unexpected character '}' at byte 8, expected 'null'"),
+            ("[tru", "unexpected end of input at byte 4, expected 'true'"),
+            ("[fals3]", "unexpected character '3' at byte 5, expected 'false'"),
+            ("\u{0C}[]", "unexpected byte 0x0C at byte 0, expected a value"),
+            ("{'a':1}", "unexpected character ''' at byte 1, expected a member name in double quotes"),
+        ]
+    )
     func malformed(input: String, message: String) throws {
         let error = try #require(failure(input))
         #expect(error.code == .invalidJSON)
@@ -163,7 +166,8 @@ struct JSONSanitizerTests {
         #expect(try strip("7", maximumDepth: 0) == "7")
         // 300 levels alternating objects and arrays, past the 64 levels kept in a machine word.
         let levels = 300
-        var input = "", expected = ""
+        var input = ""
+        var expected = ""
         for level in 0..<levels {
             input += level.isMultiple(of: 2) ? #"{"n":null,"a":"# : "[null,"
             expected += level.isMultiple(of: 2) ? #"{"a":"# : "["
@@ -178,7 +182,10 @@ struct JSONSanitizerTests {
         #expect(failure(input, maximumDepth: levels - 1)?.message.contains("nesting deeper than \(levels - 1) levels") == true)
     }
 
-    @Test("the stage strips nulls from JSON bodies", arguments: ["application/json", "application/json; charset=utf-8", "application/problem+json", "Application/JSON"])
+    @Test(
+        "the stage strips nulls from JSON bodies",
+        arguments: ["application/json", "application/json; charset=utf-8", "application/problem+json", "Application/JSON"]
+    )
     func stageStripsJSON(contentType: String) async throws {
         let run = await StageHarness(NullStrippingStage()).run(
             try .fixture(.get, "https://api.test/users/1"),
@@ -193,7 +200,10 @@ struct JSONSanitizerTests {
         let sniffed = await StageHarness(NullStrippingStage(sanitizer: JSONSanitizer(removeNullArrayElements: true)))
             .run(request, respond: .status(.ok, body: " \n[{\"a\":null},null,2]"))
         #expect(sniffed.response?.bodyText == "[{},2]")
-        let text = await StageHarness(NullStrippingStage()).run(request, respond: .status(.ok, body: #"{"a":null}"#, headerFields: [.contentType: "text/plain"]))
+        let text = await StageHarness(NullStrippingStage()).run(
+            request,
+            respond: .status(.ok, body: #"{"a":null}"#, headerFields: [.contentType: "text/plain"])
+        )
         #expect(text.response?.bodyText == #"{"a":null}"#)
         let plain = await StageHarness(NullStrippingStage()).run(request, respond: .status(.ok, body: "null, not JSON {"))
         #expect(plain.response?.bodyText == "null, not JSON {")

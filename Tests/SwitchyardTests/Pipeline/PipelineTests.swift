@@ -1,8 +1,9 @@
 import Foundation
 import HTTPTypes
-import Testing
-@testable import Switchyard
 import SwitchyardTesting
+import Testing
+
+@testable import Switchyard
 
 @Suite("Pipeline: ordering, short-circuit, re-sending, skipping, description")
 struct PipelineTests {
@@ -157,11 +158,14 @@ struct PipelineTests {
     func describesItself() throws {
         let recorder = EventRecorder()
         let registry = makeRegistry()
-        try registry.register(Service(
-            .users, baseURL: "https://api.example.com",
-            stages: [RecordingStage("Sign", recorder), RequestModifier(name: "Headers") { _, _ in }],
-            transport: MockTransport(.status(.ok), name: "Mock")
-        ))
+        try registry.register(
+            Service(
+                .users,
+                baseURL: "https://api.example.com",
+                stages: [RecordingStage("Sign", recorder), RequestModifier(name: "Headers") { _, _ in }],
+                transport: MockTransport(.status(.ok), name: "Mock")
+            )
+        )
         let pipeline = try registry.pipeline(for: .users)
         #expect(pipeline.stageNames == ["Sign", "Headers"])
         #expect(pipeline.description == "users: [1] Sign → [2] Headers → transport Mock")

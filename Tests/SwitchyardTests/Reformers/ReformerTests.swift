@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import Switchyard
 import SwitchyardTesting
+import Testing
 
 @Suite("Reformers")
 struct ReformerTests {
@@ -17,7 +17,10 @@ struct ReformerTests {
     @Test("the key-map reformer renames member names at every depth and never values")
     func keyMap() throws {
         let renamed = KeyMapReformer<Profile>.renaming(Data(body.utf8), ["nick_nm": "displayName", "hd_img": "avatar"])
-        #expect(String(decoding: renamed, as: UTF8.self) == #"{"displayName":"Ada","avatar":"nick_nm","friends":[{"displayName":"Lin"}],"extra":null}"#)
+        #expect(
+            String(decoding: renamed, as: UTF8.self)
+                == #"{"displayName":"Ada","avatar":"nick_nm","friends":[{"displayName":"Lin"}],"extra":null}"#
+        )
         let profile = try KeyMapReformer<Profile>(["nick_nm": "displayName", "hd_img": "avatar"])
             .reform(Response(status: .ok, body: Data(body.utf8)), context: ReformContext(serviceID: .users))
         #expect(profile == Profile(displayName: "Ada", avatar: "nick_nm", friends: [.init(displayName: "Lin")]))
@@ -31,8 +34,16 @@ struct ReformerTests {
         let text = try await client.send(GetUser(id: "7"), reformer: DecodableReformer<User>().map { "\($0.name) (#\($0.id))" })
         #expect(text.value == "Ada (#7)")
         #expect(text.status == .ok)
-        struct Member: Decodable, Sendable { let memberName: String; let joinedAt: String }
-        let member = try await client.send(.users, .get, "/users/7", reformer: KeyMapReformer<Member>(["name": "memberName", "joined_at": "joinedAt"]))
+        struct Member: Decodable, Sendable {
+            let memberName: String
+            let joinedAt: String
+        }
+        let member = try await client.send(
+            .users,
+            .get,
+            "/users/7",
+            reformer: KeyMapReformer<Member>(["name": "memberName", "joined_at": "joinedAt"])
+        )
         #expect(member.value.memberName == "Ada" && member.value.joinedAt == "2026-01-02")
         let snake = JSONDecoder()
         snake.keyDecodingStrategy = .convertFromSnakeCase
@@ -54,6 +65,8 @@ struct ReformerTests {
         }
         struct Empty: Error {}
         let refusing = DecodableReformer<User>().map { user -> String in throw Empty() }
-        await #expect(throws: SwitchyardError.self) { try await makeClient(transport: MockTransport(.json(#"{"id":1,"name":"A"}"#))).send(GetUser(id: "1"), reformer: refusing) }
+        await #expect(throws: SwitchyardError.self) {
+            try await makeClient(transport: MockTransport(.json(#"{"id":1,"name":"A"}"#))).send(GetUser(id: "1"), reformer: refusing)
+        }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import Switchyard
 import SwitchyardTesting
+import Testing
 
 @Suite("Service registry and environments")
 struct RegistryTests {
@@ -31,9 +31,13 @@ struct RegistryTests {
         #expect(throws: SwitchyardError.self) { try client.registry.pipeline(for: .catalog) }
     }
 
-    @Test("malformed base URLs are rejected at registration with a clear error", arguments: [
-        "", "api.example.com", "ftp://example.com", "https://", "https://user:pw@example.com", "https://exa mple.com", "https://example.com/#frag",
-    ])
+    @Test(
+        "malformed base URLs are rejected at registration with a clear error",
+        arguments: [
+            "", "api.example.com", "ftp://example.com", "https://", "https://user:pw@example.com", "https://exa mple.com",
+            "https://example.com/#frag",
+        ]
+    )
     func malformedBaseURL(url: String) throws {
         let registry = makeRegistry()
         let error = #expect(throws: SwitchyardError.self) {
@@ -110,7 +114,9 @@ struct RegistryTests {
         let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, defaultEnvironment: .develop, store: store))
         try registry.register(Service(.users, baseURLs: [.develop: "https://dev.example.com"], transport: transport))
 
-        let bad = #expect(throws: SwitchyardError.self) { try registry.switchEnvironment(to: .custom, customBaseURLs: [.users: "not a url"]) }
+        let bad = #expect(throws: SwitchyardError.self) {
+            try registry.switchEnvironment(to: .custom, customBaseURLs: [.users: "not a url"])
+        }
         #expect(bad?.code == .invalidBaseURL)
         #expect(registry.environment == .develop)
 

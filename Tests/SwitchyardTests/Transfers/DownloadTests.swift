@@ -1,8 +1,8 @@
 import Foundation
 import HTTPTypes
-import Testing
 import Switchyard
 import SwitchyardTesting
+import Testing
 
 @Suite("Downloads: the sink, resumption records and the client loop without a network")
 struct DownloadTests {
@@ -27,7 +27,9 @@ struct DownloadTests {
             let events = EventRecorder()
             let observer = TransferObserver(received: { events.record("\($0.completed)/\($0.total ?? -1)") })
             let sink = try DownloadSink(
-                target: DownloadTarget(fileURL: file, resumeOffset: 5), head: Self.head(206, [("Content-Range", "bytes 5-10/11")]), observer: observer
+                target: DownloadTarget(fileURL: file, resumeOffset: 5),
+                head: Self.head(206, [("Content-Range", "bytes 5-10/11")]),
+                observer: observer
             )
             try sink.write(Data(" world".utf8))
             let result = try sink.finish()
@@ -42,18 +44,40 @@ struct DownloadTests {
         try await Self.withDirectory { directory in
             let file = directory.appendingPathComponent("f.partial")
             try Data("old bytes".utf8).write(to: file)
-            let whole = try DownloadSink(target: DownloadTarget(fileURL: file, resumeOffset: 4), head: Self.head(200, [("Content-Length", "3")]), observer: nil)
+            let whole = try DownloadSink(
+                target: DownloadTarget(fileURL: file, resumeOffset: 4),
+                head: Self.head(200, [("Content-Length", "3")]),
+                observer: nil
+            )
             try whole.write(Data("new".utf8))
             _ = try whole.finish()
             #expect(try Data(contentsOf: file) == Data("new".utf8))
 
-            #expect { _ = try DownloadSink(target: DownloadTarget(fileURL: file, resumeOffset: 3), head: Self.head(206, [("Content-Range", "bytes 0-9/10")]), observer: nil) }
-                throws: { ($0 as? SwitchyardError)?.code == .invalidResponse }
-            #expect { _ = try DownloadSink(target: DownloadTarget(fileURL: file, resumeOffset: 3), head: Self.head(206, [("Content-Range", "bytes 3-1/10")]), observer: nil) }
-                throws: { ($0 as? SwitchyardError)?.code == .invalidResponse }
-            let long = try DownloadSink(target: DownloadTarget(fileURL: file), head: Self.head(200, [("Content-Length", "2")]), observer: nil)
+            #expect {
+                _ = try DownloadSink(
+                    target: DownloadTarget(fileURL: file, resumeOffset: 3),
+                    head: Self.head(206, [("Content-Range", "bytes 0-9/10")]),
+                    observer: nil
+                )
+            } throws: { ($0 as? SwitchyardError)?.code == .invalidResponse }
+            #expect {
+                _ = try DownloadSink(
+                    target: DownloadTarget(fileURL: file, resumeOffset: 3),
+                    head: Self.head(206, [("Content-Range", "bytes 3-1/10")]),
+                    observer: nil
+                )
+            } throws: { ($0 as? SwitchyardError)?.code == .invalidResponse }
+            let long = try DownloadSink(
+                target: DownloadTarget(fileURL: file),
+                head: Self.head(200, [("Content-Length", "2")]),
+                observer: nil
+            )
             #expect { try long.write(Data("abc".utf8)) } throws: { ($0 as? SwitchyardError)?.code == .invalidResponse }
-            let short = try DownloadSink(target: DownloadTarget(fileURL: file), head: Self.head(200, [("Content-Length", "5")]), observer: nil)
+            let short = try DownloadSink(
+                target: DownloadTarget(fileURL: file),
+                head: Self.head(200, [("Content-Length", "5")]),
+                observer: nil
+            )
             try short.write(Data("ab".utf8))
             #expect { _ = try short.finish() } throws: { ($0 as? SwitchyardError)?.code == .transport }
             #expect(try Data(contentsOf: file) == Data("ab".utf8))  // kept for resuming
@@ -81,14 +105,19 @@ struct DownloadTests {
             // First call: the connection breaks after 4 of 10 bytes; no resumes allowed.
             let broken = MockTransport { request, context in
                 let target = try #require(context.downloadTarget)
-                let sink = try DownloadSink(target: target, head: Self.head(200, [("Content-Length", "10"), ("ETag", "\"v1\"")]), observer: nil)
+                let sink = try DownloadSink(
+                    target: target,
+                    head: Self.head(200, [("Content-Length", "10"), ("ETag", "\"v1\"")]),
+                    observer: nil
+                )
                 try sink.write(Data("0123".utf8))
                 _ = try sink.finish()
                 return Response(status: .ok)
             }
             let client = try makeClient(transport: broken)
-            await #expect { _ = try await client.download(.users, "/f", to: destination, download: DownloadOptions(maximumResumes: 0)) }
-                throws: { ($0 as? SwitchyardError)?.code == .transport }
+            await #expect {
+                _ = try await client.download(.users, "/f", to: destination, download: DownloadOptions(maximumResumes: 0))
+            } throws: { ($0 as? SwitchyardError)?.code == .transport }
             #expect(!FileManager.default.fileExists(atPath: destination.path))
 
             // Second call, another resource: starts over without Range.
@@ -98,12 +127,23 @@ struct DownloadTests {
 
             // A weak validator is never resumed: the record is not written.
             let weak = MockTransport { _, context in
-                let sink = try DownloadSink(target: try #require(context.downloadTarget), head: Self.head(200, [("Content-Length", "10"), ("ETag", "W/\"v1\"")]), observer: nil)
+                let sink = try DownloadSink(
+                    target: try #require(context.downloadTarget),
+                    head: Self.head(200, [("Content-Length", "10"), ("ETag", "W/\"v1\"")]),
+                    observer: nil
+                )
                 try sink.write(Data("0123".utf8))
                 _ = try sink.finish()
                 return Response(status: .ok)
             }
-            await #expect(throws: SwitchyardError.self) { _ = try await makeClient(transport: weak).download(.users, "/f", to: destination, download: DownloadOptions(maximumResumes: 0)) }
+            await #expect(throws: SwitchyardError.self) {
+                _ = try await makeClient(transport: weak).download(
+                    .users,
+                    "/f",
+                    to: destination,
+                    download: DownloadOptions(maximumResumes: 0)
+                )
+            }
             #expect(!FileManager.default.fileExists(atPath: destination.path + ".partial.resume"))
         }
     }
@@ -113,13 +153,22 @@ struct DownloadTests {
         try await Self.withDirectory { directory in
             let destination = directory.appendingPathComponent("out.bin")
             let broken = MockTransport { _, context in
-                let sink = try DownloadSink(target: try #require(context.downloadTarget), head: Self.head(200, [("Content-Length", "10"), ("ETag", "\"v1\"")]), observer: nil)
+                let sink = try DownloadSink(
+                    target: try #require(context.downloadTarget),
+                    head: Self.head(200, [("Content-Length", "10"), ("ETag", "\"v1\"")]),
+                    observer: nil
+                )
                 try sink.write(Data("0123".utf8))
                 _ = try sink.finish()
                 return Response(status: .ok)
             }
             await #expect(throws: SwitchyardError.self) {
-                _ = try await makeClient(transport: broken).download(.users, "/f", to: destination, download: DownloadOptions(resume: false))
+                _ = try await makeClient(transport: broken).download(
+                    .users,
+                    "/f",
+                    to: destination,
+                    download: DownloadOptions(resume: false)
+                )
             }
             let left = try FileManager.default.contentsOfDirectory(atPath: directory.path)
             #expect(left.isEmpty)

@@ -1,8 +1,8 @@
 import Foundation
 import HTTPTypes
-import Testing
 import Switchyard
 import SwitchyardTesting
+import Testing
 
 @Suite("Streamed bodies")
 struct StreamedBodyTests {
@@ -13,7 +13,8 @@ struct StreamedBodyTests {
     }
 
     static func collect(_ body: StreamedBody, chunkSize: Int) async throws -> (Data, [Int]) {
-        var all = Data(), sizes: [Int] = []
+        var all = Data()
+        var sizes: [Int] = []
         for try await chunk in body.chunks(size: chunkSize) {
             all += chunk
             sizes.append(chunk.count)
@@ -26,7 +27,10 @@ struct StreamedBodyTests {
         let content = Data((0..<10_000).map { UInt8(truncatingIfNeeded: $0 &* 13) })
         let file = try Self.temporaryFile(content)
         defer { try? FileManager.default.removeItem(at: file) }
-        let body = StreamedBody(segments: [.bytes(Data("ab".utf8)), .bytes(Data("c".utf8)), .file(file, offset: 100, length: 5_000), .bytes(Data()), .bytes(Data("z".utf8))])
+        let body = StreamedBody(segments: [
+            .bytes(Data("ab".utf8)), .bytes(Data("c".utf8)), .file(file, offset: 100, length: 5_000), .bytes(Data()),
+            .bytes(Data("z".utf8)),
+        ])
         #expect(body.segments.count == 3)  // adjacent bytes joined, empty dropped
         #expect(body.length == 5_004)
         let expected = Data("abc".utf8) + content[100..<5_100] + Data("z".utf8)
@@ -41,8 +45,12 @@ struct StreamedBodyTests {
 
     @Test("a missing file, a directory and a file shorter than declared are typed encoding errors")
     func failures() async throws {
-        #expect { _ = try StreamedBody.file(URL(fileURLWithPath: "/nonexistent/x.bin")) } throws: { ($0 as? SwitchyardError)?.code == .encoding }
-        #expect { _ = try StreamedBody.file(FileManager.default.temporaryDirectory) } throws: { ($0 as? SwitchyardError)?.code == .encoding }
+        #expect { _ = try StreamedBody.file(URL(fileURLWithPath: "/nonexistent/x.bin")) } throws: {
+            ($0 as? SwitchyardError)?.code == .encoding
+        }
+        #expect { _ = try StreamedBody.file(FileManager.default.temporaryDirectory) } throws: {
+            ($0 as? SwitchyardError)?.code == .encoding
+        }
         let file = try Self.temporaryFile(Data(count: 100))
         defer { try? FileManager.default.removeItem(at: file) }
         let body = StreamedBody(segments: [.file(file, offset: 0, length: 1_000)])
@@ -55,7 +63,10 @@ struct StreamedBodyTests {
     func writesAndIdentifies() throws {
         let file = try Self.temporaryFile(Data("0123456789".utf8))
         let copy = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-stream-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: file); try? FileManager.default.removeItem(at: copy) }
+        defer {
+            try? FileManager.default.removeItem(at: file)
+            try? FileManager.default.removeItem(at: copy)
+        }
         let body = StreamedBody(segments: [.bytes(Data("<".utf8)), .file(file, offset: 2, length: 3), .bytes(Data(">".utf8))])
         try body.write(to: copy)
         #expect(try Data(contentsOf: copy) == Data("<234>".utf8))

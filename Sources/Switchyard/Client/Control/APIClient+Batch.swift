@@ -17,7 +17,8 @@ public struct GroupObserver: Sendable {
 
     /// Creates an observer.
     public init(
-        willStart: (@Sendable (Int) -> Void)? = nil, progress: (@Sendable (Int, Int) -> Void)? = nil,
+        willStart: (@Sendable (Int) -> Void)? = nil,
+        progress: (@Sendable (Int, Int) -> Void)? = nil,
         didFinish: (@Sendable (Int, Int) -> Void)? = nil
     ) {
         self.willStart = willStart
@@ -39,7 +40,10 @@ extension APIClient {
     /// ``RequestScope/cancelAll()``) cancels the whole batch, as does cancelling the calling task.
     /// In ``BatchMode/failFast`` the first failure cancels the rest.
     public func batch<Output: Sendable>(
-        _ calls: [GroupCall<Output>], mode: BatchMode = .collectAll, scope: RequestScope? = nil, observer: GroupObserver = GroupObserver()
+        _ calls: [GroupCall<Output>],
+        mode: BatchMode = .collectAll,
+        scope: RequestScope? = nil,
+        observer: GroupObserver = GroupObserver()
     ) async -> [Result<Output, SwitchyardError>] {
         // Cancelling or releasing the caller's scope cancels the group's calls; the calls hold the
         // group's scope weakly, so it must live until the group ends.

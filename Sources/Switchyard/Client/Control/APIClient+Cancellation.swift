@@ -18,7 +18,8 @@ extension APIClient {
     /// Cancels every call in flight to `service`; returns their ids.
     @discardableResult
     public func cancelAll(of service: ServiceID) -> [RequestID] {
-        tracker.cancel(.cancelled("every call to \(service) was cancelled")) { calls in calls.filter { $0.1.serviceID == service }.map(\.0) }
+        tracker.cancel(.cancelled("every call to \(service) was cancelled")) { calls in calls.filter { $0.1.serviceID == service }.map(\.0)
+        }
     }
 
     /// Cancels every call in flight; returns their ids.

@@ -2,12 +2,22 @@ extension APIClient {
     /// Runs the pipeline for one call under the client's bookkeeping: registered in flight (so it
     /// can be cancelled by id, tag, service or scope), joined to or separated from identical calls
     /// by the same-request policy, and ended at its deadline.
-    func fly(_ request: Request, spec: CallSpec, context: CallContext, options: CallOptions, pipeline: Pipeline) async throws(SwitchyardError) -> Response {
+    func fly(
+        _ request: Request,
+        spec: CallSpec,
+        context: CallContext,
+        options: CallOptions,
+        pipeline: Pipeline
+    ) async throws(SwitchyardError) -> Response {
         let id = context.requestID
         let policy = options.sameRequest ?? .allow
-        let key = policy.action == .allow
-            ? nil : RequestIdentity.key(spec: spec, request: request, context: context, options: options, volatile: policy.volatileParameters)
-        let admission = tracker.admit(id, key: key, action: policy.action, serviceID: context.serviceID, tags: context.tags) { Flight(key: key) }
+        let key =
+            policy.action == .allow
+            ? nil
+            : RequestIdentity.key(spec: spec, request: request, context: context, options: options, volatile: policy.volatileParameters)
+        let admission = tracker.admit(id, key: key, action: policy.action, serviceID: context.serviceID, tags: context.tags) {
+            Flight(key: key)
+        }
         guard case .fly(let flight, let isNew, let superseded) = admission else {
             throw SwitchyardError(code: .refused, message: "an identical call is already in flight, and this endpoint refuses duplicates")
                 .filling(from: context)
@@ -16,9 +26,12 @@ extension APIClient {
         if isNew {
             let tracker = self.tracker
             let stages = options.additionalStages
-            flight.start({ () async throws(SwitchyardError) -> Response in
-                try await pipeline.send(request, context: context, additionalStages: stages)
-            }, finished: { tracker.finish(flight) })
+            flight.start(
+                { () async throws(SwitchyardError) -> Response in
+                    try await pipeline.send(request, context: context, additionalStages: stages)
+                },
+                finished: { tracker.finish(flight) }
+            )
         }
         // Only a weak reference is kept across the call: releasing the scope must be able to end it.
         let scope = WeakScope(scope: options.scope)

@@ -22,20 +22,24 @@ public struct CallChain<Value: Sendable>: Sendable {
     /// Adds a step built from the previous step's value.
     public func then<Next: Sendable>(_ step: @escaping @Sendable (Value, APIClient, CallOptions) async throws -> Next) -> CallChain<Next> {
         let body = self.body
-        return CallChain<Next>(steps: steps + 1, body: { client, options, stepEnded throws(SwitchyardError) in
-            let value = try await body(client, options, stepEnded)
-            guard !Task.isCancelled, options.scope?.isCancelled != true else {
-                throw SwitchyardError(code: .cancelled, message: "The chain was cancelled between steps.")
-            }
-            let next: Next
-            do {
-                next = try await step(value, client, options)
-            } catch {
-                throw SwitchyardError.wrapping(error)
-            }
-            stepEnded()
-            return next
-        }, client: client)
+        return CallChain<Next>(
+            steps: steps + 1,
+            body: { client, options, stepEnded throws(SwitchyardError) in
+                let value = try await body(client, options, stepEnded)
+                guard !Task.isCancelled, options.scope?.isCancelled != true else {
+                    throw SwitchyardError(code: .cancelled, message: "The chain was cancelled between steps.")
+                }
+                let next: Next
+                do {
+                    next = try await step(value, client, options)
+                } catch {
+                    throw SwitchyardError.wrapping(error)
+                }
+                stepEnded()
+                return next
+            },
+            client: client
+        )
     }
 
     /// Runs the steps in order and returns the last one's value.
@@ -67,7 +71,12 @@ public struct CallChain<Value: Sendable>: Sendable {
     /// Counts ended steps.
     final class Counter: Sendable {
         private let count = Mutex(0)
-        func increment() -> Int { count.withLock { $0 += 1; return $0 } }
+        func increment() -> Int {
+            count.withLock {
+                $0 += 1
+                return $0
+            }
+        }
         var value: Int { count.withLock { $0 } }
     }
 }
@@ -75,15 +84,19 @@ public struct CallChain<Value: Sendable>: Sendable {
 extension APIClient {
     /// Starts a chain with its first step (see ``CallChain``).
     public func chain<First: Sendable>(_ first: @escaping GroupCall<First>) -> CallChain<First> {
-        CallChain(steps: 1, body: { client, options, stepEnded throws(SwitchyardError) in
-            let value: First
-            do {
-                value = try await first(client, options)
-            } catch {
-                throw SwitchyardError.wrapping(error)
-            }
-            stepEnded()
-            return value
-        }, client: self)
+        CallChain(
+            steps: 1,
+            body: { client, options, stepEnded throws(SwitchyardError) in
+                let value: First
+                do {
+                    value = try await first(client, options)
+                } catch {
+                    throw SwitchyardError.wrapping(error)
+                }
+                stepEnded()
+                return value
+            },
+            client: self
+        )
     }
 }

@@ -34,7 +34,12 @@ final class CallTracker: Sendable {
 
     /// Registers call `id` under the same-request `action` for `key`, atomically with the check.
     func admit(
-        _ id: RequestID, key: String?, action: SameRequestPolicy.Action, serviceID: ServiceID, tags: Set<RequestTag>, make: () -> Flight
+        _ id: RequestID,
+        key: String?,
+        action: SameRequestPolicy.Action,
+        serviceID: ServiceID,
+        tags: Set<RequestTag>,
+        make: () -> Flight
     ) -> Admission {
         state.withLock { state in
             // An abandoned flight (its last waiter left, its task is being cancelled) counts as none.

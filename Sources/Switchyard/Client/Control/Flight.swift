@@ -82,7 +82,11 @@ final class Flight: Sendable {
         if let ready { return try ready.get() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Response, any Error>) in
-                enum Now { case wait, answer(Result<Response, SwitchyardError>), leave(Departure, Task<Void, Never>?) }
+                enum Now {
+                    case wait
+                    case answer(Result<Response, SwitchyardError>)
+                    case leave(Departure, Task<Void, Never>?)
+                }
                 let now: Now = state.withLock { state in
                     state.expected -= 1
                     if let departure = state.departed.removeValue(forKey: id) {

@@ -6,7 +6,9 @@ import Foundation
 /// callers who ask differently never share a response.
 enum RequestIdentity {
     static func key(spec: CallSpec, request: Request, context: CallContext, options: CallOptions, volatile: Set<String>) -> String {
-        var parts = [spec.service.rawValue.lowercased(), context.environment.description, request.method.rawValue, String(request.pathWithoutQuery)]
+        var parts = [
+            spec.service.rawValue.lowercased(), context.environment.description, request.method.rawValue, String(request.pathWithoutQuery),
+        ]
         parts.append(request.canonicalQuery(excluding: volatile))
         var parameterText: [UInt8] = []
         let kept = Parameters(spec.parameters.filter { !volatile.contains($0.name.lowercased()) }.map { ($0.name, $0.value) })

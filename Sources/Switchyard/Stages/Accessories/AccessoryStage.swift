@@ -30,8 +30,12 @@ public struct AccessoryStage: Middleware {
     public func intercept(_ request: Request, context: CallContext, next: NextStage) async throws -> Response {
         guard !accessories.isEmpty else { return try await next(request, context) }
         let call = AccessoryCall(
-            requestID: context.requestID, serviceID: context.serviceID, endpointName: context.endpointName, tags: context.tags,
-            method: request.method, path: String(request.pathWithoutQuery)
+            requestID: context.requestID,
+            serviceID: context.serviceID,
+            endpointName: context.endpointName,
+            tags: context.tags,
+            method: request.method,
+            path: String(request.pathWithoutQuery)
         )
         let sink = Sink(queue: queue, accessories: accessories, call: call)
         let started = Atomic<Bool>(false)
@@ -53,7 +57,17 @@ public struct AccessoryStage: Middleware {
         }
         if !started.exchange(true, ordering: .relaxed) { sink.yield(.didStart) }
         let duration = ContinuousClock.now - start
-        sink.yield(.didFinish(outcome.map { AccessoryCall.Outcome(status: $0.status, bodySize: $0.file.map { Int($0.byteCount) } ?? $0.body.count, duration: duration) }))
+        sink.yield(
+            .didFinish(
+                outcome.map {
+                    AccessoryCall.Outcome(
+                        status: $0.status,
+                        bodySize: $0.file.map { Int($0.byteCount) } ?? $0.body.count,
+                        duration: duration
+                    )
+                }
+            )
+        )
         sink.finish()
         if let thrown { throw thrown }
         return try outcome.get()
@@ -74,7 +88,8 @@ public struct AccessoryStage: Middleware {
 
         func yield(_ event: Event) {
             guard !finished.load(ordering: .acquiring) else { return }
-            let accessories = self.accessories, call = self.call
+            let accessories = self.accessories
+            let call = self.call
             queue.async {
                 for accessory in accessories { event.deliver(to: accessory, call: call) }
             }

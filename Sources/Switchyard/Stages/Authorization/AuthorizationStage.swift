@@ -46,7 +46,9 @@ public struct AuthorizationStage: Middleware {
 
     /// Creates the stage.
     public init(
-        provider: some TokenProvider, field: HTTPField.Name = .authorization, trigger: Trigger = Trigger(),
+        provider: some TokenProvider,
+        field: HTTPField.Name = .authorization,
+        trigger: Trigger = Trigger(),
         format: @escaping @Sendable (String) -> String = { "Bearer \($0)" }
     ) {
         self.field = field

@@ -19,7 +19,8 @@ public struct CommonParameter: Sendable {
     /// A parameter computed for each call (and for each attempt of it). Return `nil` to leave the
     /// parameter out of this call; a thrown error ends the call before anything is sent.
     public static func dynamic(
-        _ name: String, _ value: @escaping @Sendable (CallContext) async throws -> ParameterValue?
+        _ name: String,
+        _ value: @escaping @Sendable (CallContext) async throws -> ParameterValue?
     ) -> CommonParameter {
         CommonParameter(name: name, source: .dynamic(value))
     }

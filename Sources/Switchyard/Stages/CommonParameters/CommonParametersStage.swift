@@ -1,5 +1,5 @@
-import HTTPTypes
 import Foundation
+import HTTPTypes
 
 /// Adds a service's common parameters — app version, platform, timestamps, device ids — to every
 /// call, where the call's parameter encoding puts parameters.
@@ -62,7 +62,9 @@ public struct CommonParametersStage: RequestStage {
 
     /// Creates the stage.
     public init(
-        _ parameters: [CommonParameter], placement: Placement = .byEncoding, precedence: Precedence = .callWins,
+        _ parameters: [CommonParameter],
+        placement: Placement = .byEncoding,
+        precedence: Precedence = .callWins,
         arrayStyle: QueryArrayStyle = .brackets
     ) {
         self.parameters = parameters
@@ -154,7 +156,9 @@ public struct CommonParametersStage: RequestStage {
             entries = try JSONMembers.ordered(of: body)
         } catch {
             throw SwitchyardError(
-                code: .encoding, message: "common parameters cannot be merged into this JSON body: \(error.message)", underlyingError: error
+                code: .encoding,
+                message: "common parameters cannot be merged into this JSON body: \(error.message)",
+                underlyingError: error
             )
         }
         let present = Set(entries.map(\.name))

@@ -82,7 +82,11 @@ public struct EnvelopeStage: ResponseStage {
             members = try JSONMembers.topLevel(of: response.body)
         } catch {
             if errorStatus { return }
-            throw SwitchyardError(code: .invalidResponse, message: "the response is not a JSON envelope object: \(error.message)", underlyingError: error)
+            throw SwitchyardError(
+                code: .invalidResponse,
+                message: "the response is not a JSON envelope object: \(error.message)",
+                underlyingError: error
+            )
         }
         guard let codeMember = members[keys.code], let code = codeMember.scalarText(in: response.body) else {
             if errorStatus { return }

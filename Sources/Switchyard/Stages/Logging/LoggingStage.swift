@@ -1,6 +1,6 @@
-public import Logging
-import HTTPTypes
 public import Foundation
+import HTTPTypes
+public import Logging
 
 /// Logs every call on swift-log, with secrets redacted.
 ///
@@ -71,7 +71,9 @@ public struct LoggingStage: Middleware {
         do {
             let response = try await next(request, context)
             let elapsed = ContinuousClock.now - start
-            logger.info("← \(response.status.code) \(response.status.reasonPhrase) \(method) \(request.pathWithoutQuery) \(Self.milliseconds(elapsed)) \(response.file?.byteCount ?? Int64(response.body.count)) B")
+            logger.info(
+                "← \(response.status.code) \(response.status.reasonPhrase) \(method) \(request.pathWithoutQuery) \(Self.milliseconds(elapsed)) \(response.file?.byteCount ?? Int64(response.body.count)) B"
+            )
             if logger.logLevel <= .debug {
                 logger.debug("← headers: \(redaction.render(response.headerFields).joined(separator: "; "))")
                 if !response.body.isEmpty {
@@ -83,7 +85,9 @@ public struct LoggingStage: Middleware {
             let elapsed = ContinuousClock.now - start
             let failure = SwitchyardError.wrapping(error)
             let status = failure.status.map { " \($0.code)" } ?? ""
-            logger.warning("✗ \(method) \(request.pathWithoutQuery) failed after \(Self.milliseconds(elapsed)): \(failure.code)\(status) — \(redactedMessage(failure))")
+            logger.warning(
+                "✗ \(method) \(request.pathWithoutQuery) failed after \(Self.milliseconds(elapsed)): \(failure.code)\(status) — \(redactedMessage(failure))"
+            )
             throw error
         }
     }

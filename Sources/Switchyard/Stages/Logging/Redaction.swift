@@ -1,5 +1,5 @@
-public import HTTPTypes
 public import Foundation
+public import HTTPTypes
 
 /// What ``LoggingStage`` hides: header fields, query and form parameters, and JSON members whose
 /// names mark them as secrets.

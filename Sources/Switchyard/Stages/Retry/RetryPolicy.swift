@@ -29,8 +29,13 @@ public struct RetryPolicy: Sendable, Hashable {
 
     /// Creates a policy.
     public init(
-        maxAttempts: Int = 3, baseDelay: Duration = .milliseconds(200), maxDelay: Duration = .seconds(10), multiplier: Double = 2,
-        jitter: Double = 0.5, retryableStatuses: Set<Int> = [408, 429, 500, 502, 503, 504], honorsRetryAfter: Bool = true,
+        maxAttempts: Int = 3,
+        baseDelay: Duration = .milliseconds(200),
+        maxDelay: Duration = .seconds(10),
+        multiplier: Double = 2,
+        jitter: Double = 0.5,
+        retryableStatuses: Set<Int> = [408, 429, 500, 502, 503, 504],
+        honorsRetryAfter: Bool = true,
         retriesNonIdempotent: Bool = false
     ) {
         self.maxAttempts = max(1, maxAttempts)

@@ -1,5 +1,5 @@
-import HTTPTypes
 import Foundation
+import HTTPTypes
 
 /// Retries transient failures by a ``RetryPolicy``: exponential backoff with jitter, `Retry-After`
 /// honoured, idempotent methods only unless a call opts in, an optional shared ``RetryBudget``, and
@@ -37,7 +37,8 @@ public struct RetryStage: Middleware {
     ///
     /// - Parameter sleep: waits between attempts; tests pass one that records the delays.
     public init(
-        _ policy: RetryPolicy = RetryPolicy(), budget: RetryBudget? = nil,
+        _ policy: RetryPolicy = RetryPolicy(),
+        budget: RetryBudget? = nil,
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     ) {
         self.policy = policy

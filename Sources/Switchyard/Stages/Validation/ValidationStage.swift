@@ -54,14 +54,17 @@ public struct ValidationStage: ResponseStage {
         let rules = context[CallRules.self] ?? rules
         guard rules.statuses.contains(response.status.code) else {
             var error = SwitchyardError(
-                code: .httpStatus, message: "the server answered \(response.status.code) \(response.status.reasonPhrase), which is not acceptable"
+                code: .httpStatus,
+                message: "the server answered \(response.status.code) \(response.status.reasonPhrase), which is not acceptable"
             )
             error.status = response.status
             error.responseBody = response.body
             error.responseHeaderFields = response.headerFields
             throw error
         }
-        guard !rules.contentTypes.isEmpty, !(rules.emptyBodySkipsContentType && response.body.isEmpty && response.file == nil) else { return }
+        guard !rules.contentTypes.isEmpty, !(rules.emptyBodySkipsContentType && response.body.isEmpty && response.file == nil) else {
+            return
+        }
         let mediaType = response.headerFields[.contentType].map(Self.mediaType) ?? ""
         guard rules.contentTypes.contains(where: { Self.matches(mediaType, pattern: $0) }) else {
             var error = SwitchyardError(

@@ -1,9 +1,9 @@
 import Foundation
 import HTTPTypes
-import Synchronization
-import Testing
 import Switchyard
 import SwitchyardTesting
+import Synchronization
+import Testing
 
 @Suite("Batch, chain and paginator")
 struct BatchChainPaginatorTests {
@@ -23,7 +23,10 @@ struct BatchChainPaginatorTests {
         let calls: [GroupCall<String>] = paths.map { path in
             { client, options in String(decoding: try await client.send(.users, .get, path, options: options).value.body, as: UTF8.self) }
         }
-        let observer = GroupObserver(progress: { done, _ in progress.withLock { $0.append(done) } }, didFinish: { ok, failed in finished.withLock { $0 = (ok, failed) } })
+        let observer = GroupObserver(
+            progress: { done, _ in progress.withLock { $0.append(done) } },
+            didFinish: { ok, failed in finished.withLock { $0 = (ok, failed) } }
+        )
         let results = await client.batch(calls, observer: observer)
         #expect(results.count == 40)
         for (index, result) in results.enumerated() {
@@ -39,11 +42,13 @@ struct BatchChainPaginatorTests {
 
     @Test("fail-fast cancels the rest; cancelling the batch's scope cancels every call")
     func failFastAndCancel() async throws {
-        let client = try makeClient(transport: MockTransport { request, _ in
-            if request.path == "/fail" { return Response(status: .internalServerError) }
-            try await Task.sleep(for: .seconds(5))
-            return Response(status: .ok)
-        })
+        let client = try makeClient(
+            transport: MockTransport { request, _ in
+                if request.path == "/fail" { return Response(status: .internalServerError) }
+                try await Task.sleep(for: .seconds(5))
+                return Response(status: .ok)
+            }
+        )
         let calls: [GroupCall<Int>] = ["/slow", "/fail", "/slow"].map { path in
             { client, options in try await client.send(.users, .get, path, options: options).status.code }
         }
@@ -92,10 +97,12 @@ struct BatchChainPaginatorTests {
 
     @Test("cancelling a chain's scope cancels the step in flight and no later step starts")
     func cancelChain() async throws {
-        let client = try makeClient(transport: MockTransport { _, _ in
-            try await Task.sleep(for: .seconds(5))
-            return Response(status: .ok)
-        })
+        let client = try makeClient(
+            transport: MockTransport { _, _ in
+                try await Task.sleep(for: .seconds(5))
+                return Response(status: .ok)
+            }
+        )
         let scope = RequestScope()
         let later = Locked(false)
         let chain = client.chain { client, options in
@@ -105,7 +112,10 @@ struct BatchChainPaginatorTests {
             return try await client.send(.users, .get, "/never", options: options).status.code
         }
         let run = Task { () async -> SwitchyardError.Code? in
-            do throws(SwitchyardError) { _ = try await chain.run(scope: scope); return nil } catch { return error.code }
+            do throws(SwitchyardError) {
+                _ = try await chain.run(scope: scope)
+                return nil
+            } catch { return error.code }
         }
         for _ in 0..<2500 where client.callsInFlight.isEmpty { try await Task.sleep(for: .milliseconds(2)) }
         scope.cancelAll()

@@ -1,14 +1,16 @@
 import Foundation
 import HTTPTypes
-import Synchronization
-import Testing
 import Switchyard
 import SwitchyardTesting
+import Synchronization
+import Testing
 
 @Suite("Cancellation, scopes and same-request policies")
 struct RequestControlTests {
     /// A transport that answers after `delay`, honouring cancellation.
-    static func slow(_ delay: Duration = .seconds(5)) -> MockTransport { MockTransport(.delayed(by: delay, then: .json(#"{"id":1,"name":"Ada"}"#))) }
+    static func slow(_ delay: Duration = .seconds(5)) -> MockTransport {
+        MockTransport(.delayed(by: delay, then: .json(#"{"id":1,"name":"Ada"}"#)))
+    }
 
     static func waitUntil(_ condition: @Sendable () -> Bool) async {
         for _ in 0..<5000 where !condition() { try? await Task.sleep(for: .milliseconds(2)) }
@@ -65,7 +67,10 @@ struct RequestControlTests {
         scoped.scope = scope
         let options = scoped
         let call = Task { () async -> SwitchyardError.Code? in
-            do throws(SwitchyardError) { _ = try await client.send(.users, .get, "/a", options: options); return nil } catch { return error.code }
+            do throws(SwitchyardError) {
+                _ = try await client.send(.users, .get, "/a", options: options)
+                return nil
+            } catch { return error.code }
         }
         await Self.waitUntil { client.callsInFlight.count == 1 }
         #expect(scope?.inFlightCount == 1)
@@ -113,7 +118,10 @@ struct RequestControlTests {
         let leader = Task { try await client.send(.users, .get, "/a", options: options) }
         await Self.waitUntil { client.callsInFlight.count == 1 }
         let follower = Task { () async -> SwitchyardError.Code? in
-            do throws(SwitchyardError) { _ = try await client.send(.users, .get, "/a", options: options); return nil } catch { return error.code }
+            do throws(SwitchyardError) {
+                _ = try await client.send(.users, .get, "/a", options: options)
+                return nil
+            } catch { return error.code }
         }
         await Self.waitUntil { client.callsInFlight.count == 2 }
         follower.cancel()
@@ -132,7 +140,10 @@ struct RequestControlTests {
         coalescing.sameRequest = .coalesce
         let options = coalescing
         let first = Task { () async -> SwitchyardError.Code? in
-            do throws(SwitchyardError) { _ = try await client.send(.users, .get, "/a", options: options); return nil } catch { return error.code }
+            do throws(SwitchyardError) {
+                _ = try await client.send(.users, .get, "/a", options: options)
+                return nil
+            } catch { return error.code }
         }
         await Self.waitUntil { client.callsInFlight.count == 1 }
         client.cancelAll()
@@ -165,7 +176,10 @@ struct RequestControlTests {
         cancelling.sameRequest = .cancelPrevious
         let previous = cancelling
         let first = Task { () async -> SwitchyardError.Code? in
-            do throws(SwitchyardError) { _ = try await client.send(.users, .get, "/search", parameters: ["q": "a"], options: previous); return nil } catch { return error.code }
+            do throws(SwitchyardError) {
+                _ = try await client.send(.users, .get, "/search", parameters: ["q": "a"], options: previous)
+                return nil
+            } catch { return error.code }
         }
         await Self.waitUntil { client.callsInFlight.count == 1 }
         let second = try await client.send(.users, .get, "/search", parameters: ["q": "a"], options: previous)

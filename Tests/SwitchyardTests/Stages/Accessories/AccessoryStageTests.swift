@@ -1,9 +1,9 @@
 import Dispatch
 import Foundation
-import Synchronization
-import Testing
 import Switchyard
 import SwitchyardTesting
+import Synchronization
+import Testing
 
 @Suite("Accessory stage")
 struct AccessoryStageTests {
@@ -19,10 +19,12 @@ struct AccessoryStageTests {
         await service.waitForFinish()
         await call.waitForFinish()
         let serviceEvents = recorder.events.filter { $0.hasPrefix("service ") }
-        #expect(serviceEvents == [
-            "service willStart POST /users", "service didStart", "service sent 14/14 bytes (100%)",
-            "service received 21/21 bytes (100%)", "service finished 200 21 B",
-        ])
+        #expect(
+            serviceEvents == [
+                "service willStart POST /users", "service didStart", "service sent 14/14 bytes (100%)",
+                "service received 21/21 bytes (100%)", "service finished 200 21 B",
+            ]
+        )
         #expect(recorder.events.filter { $0.hasPrefix("call ") }.count == 5)
     }
 

@@ -1,9 +1,9 @@
 import Foundation
 import HTTPTypes
-import Synchronization
-import Testing
 import Switchyard
 import SwitchyardTesting
+import Synchronization
+import Testing
 
 /// A token provider that counts refreshes; a refresh takes `delay` and fails if told to.
 final class CountingTokenProvider: TokenProvider {
@@ -31,12 +31,14 @@ final class CountingTokenProvider: TokenProvider {
 }
 
 /// A transport that answers 401 unless the request carries `Bearer new-…`; one per test.
-func makeTokenCheckingTransport() -> MockTransport { MockTransport { request, _ in
-    guard request.headerFields[.authorization]?.hasPrefix("Bearer new-") == true else {
-        return Response(status: .unauthorized, headerFields: [.contentType: "application/json"], body: Data(#"{"code":401}"#.utf8))
+func makeTokenCheckingTransport() -> MockTransport {
+    MockTransport { request, _ in
+        guard request.headerFields[.authorization]?.hasPrefix("Bearer new-") == true else {
+            return Response(status: .unauthorized, headerFields: [.contentType: "application/json"], body: Data(#"{"code":401}"#.utf8))
+        }
+        return Response(status: .ok, headerFields: [.contentType: "application/json"], body: Data(#"{"id":1,"name":"Ada"}"#.utf8))
     }
-    return Response(status: .ok, headerFields: [.contentType: "application/json"], body: Data(#"{"id":1,"name":"Ada"}"#.utf8))
-} }
+}
 
 @Suite("Authorization stage")
 struct AuthorizationStageTests {
@@ -48,7 +50,9 @@ struct AuthorizationStageTests {
         let results = await withTaskGroup(of: Result<User, SwitchyardError>.self) { group in
             for _ in 0..<50 {
                 group.addTask {
-                    do throws(SwitchyardError) { return .success(try await client.send(GetUser(id: "1")).value) } catch { return .failure(error) }
+                    do throws(SwitchyardError) { return .success(try await client.send(GetUser(id: "1")).value) } catch {
+                        return .failure(error)
+                    }
                 }
             }
             return await group.reduce(into: []) { $0.append($1) }
@@ -100,7 +104,9 @@ struct AuthorizationStageTests {
             let body = ok ? #"{"code":0,"data":{"id":2,"name":"Lin"}}"# : #"{"code":4011,"msg":"token expired"}"#
             return Response(status: .ok, headerFields: [.contentType: "application/json"], body: Data(body.utf8))
         }
-        let stages: [any Middleware] = [AuthorizationStage(provider: provider, trigger: .init(businessCodes: ["4011"])), EnvelopeStage(successCodes: [0])]
+        let stages: [any Middleware] = [
+            AuthorizationStage(provider: provider, trigger: .init(businessCodes: ["4011"])), EnvelopeStage(successCodes: [0]),
+        ]
         let client = try makeClient(stages: stages, transport: envelope)
         #expect(try await client.send(GetUser(id: "2")).value == User(id: 2, name: "Lin"))
 

@@ -1,9 +1,9 @@
 import Foundation
 import HTTPTypes
-import Synchronization
-import Testing
 import Switchyard
 import SwitchyardTesting
+import Synchronization
+import Testing
 
 @Suite("Common parameters stage")
 struct CommonParametersStageTests {
@@ -21,7 +21,12 @@ struct CommonParametersStageTests {
 
     @Test("JSON: spliced into the object, the call's bytes untouched")
     func json() async throws {
-        let request = try Request.fixture(.post, "https://api.test/orders", headerFields: [.contentType: "application/json"], body: #"{ "v": 1.50, "名": "值" }"#)
+        let request = try Request.fixture(
+            .post,
+            "https://api.test/orders",
+            headerFields: [.contentType: "application/json"],
+            body: #"{ "v": 1.50, "名": "值" }"#
+        )
         let run = await StageHarness(stage).run(request, context: context(.json))
         #expect(run.forwardedRequest?.bodyText == #"{ "v": 1.50, "名": "值" ,"app":"demo"}"#)
         let empty = await StageHarness(stage).run(try .fixture(.post, "https://api.test/orders"), context: context(.json))
@@ -32,7 +37,12 @@ struct CommonParametersStageTests {
     @Test("commonWins replaces the call's value in JSON and query")
     func commonWins() async throws {
         let stage = CommonParametersStage([.fixed("v", 3)], precedence: .commonWins)
-        let request = try Request.fixture(.post, "https://api.test/o", headerFields: [.contentType: "application/json"], body: #"{"a":[1,{"v":0}],"v":1,"b":"x"}"#)
+        let request = try Request.fixture(
+            .post,
+            "https://api.test/o",
+            headerFields: [.contentType: "application/json"],
+            body: #"{"a":[1,{"v":0}],"v":1,"b":"x"}"#
+        )
         let run = await StageHarness(stage).run(request, context: context(.json))
         let body = try #require(run.forwardedRequest?.body)
         #expect(String(decoding: body, as: UTF8.self) == #"{"a":[1,{"v":0}],"b":"x","v":3}"#)
@@ -42,7 +52,12 @@ struct CommonParametersStageTests {
 
     @Test("form: appended as fields; POST with placement .query puts them in the query instead")
     func formAndForcedQuery() async throws {
-        let request = try Request.fixture(.post, "https://api.test/o", headerFields: [.contentType: "application/x-www-form-urlencoded"], body: "a=1&v=2")
+        let request = try Request.fixture(
+            .post,
+            "https://api.test/o",
+            headerFields: [.contentType: "application/x-www-form-urlencoded"],
+            body: "a=1&v=2"
+        )
         let run = await StageHarness(stage).run(request, context: context(.form))
         #expect(run.forwardedRequest?.bodyText == "a=1&v=2&app=demo")
         let forced = CommonParametersStage([.fixed("appid", "wx1"), .fixed("ts", 100)], placement: .query)
@@ -54,7 +69,8 @@ struct CommonParametersStageTests {
     @Test("the business parameters as one JSON form field, with common parameters beside it")
     func jsonFormField() async throws {
         let client = try makeClient(
-            stages: [CommonParametersStage([.fixed("appid", "wx1")])], defaults: ServiceDefaults(parameterEncoding: .jsonFormField("data")),
+            stages: [CommonParametersStage([.fixed("appid", "wx1")])],
+            defaults: ServiceDefaults(parameterEncoding: .jsonFormField("data")),
             transport: echoTransport
         )
         let echo = try await client.send(.users, .post, "/legacy", parameters: ["page": 2, "name": "a&b"], as: Echo.self).value
@@ -91,7 +107,10 @@ struct CommonParametersStageTests {
         let run2 = await StageHarness(failing).run(try .fixture(.get, "https://api.test/o"), context: context(.query))
         #expect(run2.error?.stage == "CommonParameters")
         #expect(!run2.calledNext)
-        let nan = await StageHarness(CommonParametersStage([.fixed("x", .double(.nan))])).run(try .fixture(.post, "https://api.test/o"), context: context(.json))
+        let nan = await StageHarness(CommonParametersStage([.fixed("x", .double(.nan))])).run(
+            try .fixture(.post, "https://api.test/o"),
+            context: context(.json)
+        )
         #expect(nan.error?.code == .encoding)
     }
 }
@@ -114,7 +133,11 @@ struct HeadersStageTests {
         #expect(fields[HTTPField.Name("X-Request-Id")!] == "\(context.requestID)")
 
         let transport = MockTransport(.status(.ok))
-        let client = try makeClient(stages: [stage], defaults: ServiceDefaults(headerFields: [HTTPField.Name("X-Base")!: "1"]), transport: transport)
+        let client = try makeClient(
+            stages: [stage],
+            defaults: ServiceDefaults(headerFields: [HTTPField.Name("X-Base")!: "1"]),
+            transport: transport
+        )
         var options = CallOptions()
         options.omitHeaders([HTTPField.Name("X-App")!, HTTPField.Name("X-Base")!])
         _ = try await client.send(.users, .get, "/a", options: options)

@@ -1,8 +1,8 @@
 import Foundation
 import HTTPTypes
-import Testing
 import Switchyard
 import SwitchyardTesting
+import Testing
 
 @Suite("Envelope stage")
 struct EnvelopeStageTests {
@@ -12,20 +12,29 @@ struct EnvelopeStageTests {
 
     @Test("a success code hands on the payload exactly as sent")
     func unwrapsPayload() async throws {
-        let run = try await run(EnvelopeStage(successCodes: [0]), body: #"{"code":0,"msg":"ok","data":{"id":1,"score":1.50,"name":"张衡","tags":[null]}}"#)
+        let run = try await run(
+            EnvelopeStage(successCodes: [0]),
+            body: #"{"code":0,"msg":"ok","data":{"id":1,"score":1.50,"name":"张衡","tags":[null]}}"#
+        )
         #expect(run.response?.bodyText == #"{"id":1,"score":1.50,"name":"张衡","tags":[null]}"#)
     }
 
     @Test("a null or missing payload becomes null")
     func nullPayload() async throws {
-        #expect(try await run(EnvelopeStage(successCodes: [100]), body: #"{"code":100,"msg":"success","data":null}"#).response?.bodyText == "null")
+        #expect(
+            try await run(EnvelopeStage(successCodes: [100]), body: #"{"code":100,"msg":"success","data":null}"#).response?.bodyText
+                == "null"
+        )
         #expect(try await run(EnvelopeStage(successCodes: [100]), body: #"{"code":100}"#).response?.bodyText == "null")
     }
 
     @Test("a business code becomes a typed error with the backend's message and code; its handler runs first")
     func businessFailure() async throws {
         let recorder = EventRecorder()
-        let stage = EnvelopeStage(successCodes: [0], handlers: [401001: { error, context in recorder.record("re-login for \(context.serviceID): \(error.businessCode ?? "")") }])
+        let stage = EnvelopeStage(
+            successCodes: [0],
+            handlers: [401001: { error, context in recorder.record("re-login for \(context.serviceID): \(error.businessCode ?? "")") }]
+        )
         let run = try await run(stage, body: #"{"code":401001,"msg":"login expired, please log in again","data":null}"#)
         let error = try #require(run.error)
         #expect(error.code == .business)
@@ -47,9 +56,12 @@ struct EnvelopeStageTests {
         #expect(failure.error?.message == "余额不足 (code FAIL)")
     }
 
-    @Test("bodies that are not an envelope are invalidResponse errors", arguments: [
-        "<html>maintenance</html>", "[1,2]", #"{"msg":"no code"}"#, #"{"code":{"nested":1}}"#, #"{"code":0,"data":"#, "",
-    ])
+    @Test(
+        "bodies that are not an envelope are invalidResponse errors",
+        arguments: [
+            "<html>maintenance</html>", "[1,2]", #"{"msg":"no code"}"#, #"{"code":{"nested":1}}"#, #"{"code":0,"data":"#, "",
+        ]
+    )
     func notAnEnvelope(body: String) async throws {
         let run = try await run(EnvelopeStage(successCodes: [0]), body: body)
         #expect(run.error?.code == .invalidResponse)
@@ -64,13 +76,20 @@ struct EnvelopeStageTests {
     @Test("an error status without an envelope passes on unchanged; with an envelope it is checked")
     func errorStatuses() async throws {
         let stage = EnvelopeStage(successCodes: [0])
-        let page = await StageHarness(stage).run(try .fixture(.get, "https://api.test/users/1"), respond: .status(.serviceUnavailable, body: "<html>busy</html>"))
+        let page = await StageHarness(stage).run(
+            try .fixture(.get, "https://api.test/users/1"),
+            respond: .status(.serviceUnavailable, body: "<html>busy</html>")
+        )
         #expect(page.error == nil && page.response?.status == .serviceUnavailable && page.response?.bodyText == "<html>busy</html>")
         let enveloped = await StageHarness(stage).run(
-            try .fixture(.get, "https://api.test/users/1"), respond: .json(#"{"code":4001,"msg":"bad input"}"#, status: .badRequest)
+            try .fixture(.get, "https://api.test/users/1"),
+            respond: .json(#"{"code":4001,"msg":"bad input"}"#, status: .badRequest)
         )
         #expect(enveloped.error?.code == .business && enveloped.error?.businessCode == "4001")
-        let malformed = await StageHarness(stage).run(try .fixture(.get, "https://api.test/users/1"), respond: .status(.ok, body: "<html>ok</html>"))
+        let malformed = await StageHarness(stage).run(
+            try .fixture(.get, "https://api.test/users/1"),
+            respond: .status(.ok, body: "<html>ok</html>")
+        )
         #expect(malformed.error?.code == .invalidResponse)
     }
 }

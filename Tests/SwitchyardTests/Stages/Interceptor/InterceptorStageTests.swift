@@ -1,11 +1,16 @@
 import Foundation
-import Testing
 import Switchyard
 import SwitchyardTesting
+import Testing
 
 @Suite("Interceptor stage")
 struct InterceptorStageTests {
-    private func hooks(_ recorder: EventRecorder, refuse: Bool = false, vetoSuccess: Bool = false, recover: Bool = false) -> InterceptorStage.Hooks {
+    private func hooks(
+        _ recorder: EventRecorder,
+        refuse: Bool = false,
+        vetoSuccess: Bool = false,
+        recover: Bool = false
+    ) -> InterceptorStage.Hooks {
         struct Invalid: Error, CustomStringConvertible { var description: String { "page must be positive" } }
         return InterceptorStage.Hooks(
             willSend: { request, _ in
@@ -52,7 +57,10 @@ struct InterceptorStageTests {
         #expect(vetoed.error?.code == .invalidResponse)
         #expect(recorder.events == ["willSend", "didSend", "willSucceed 200", "willFail invalidResponse", "didFail invalidResponse"])
         recorder.reset()
-        let recovered = await StageHarness(InterceptorStage(hooks(recorder, recover: true))).run(try .fixture(.get, "https://api.test/a"), respond: .connectionRefused)
+        let recovered = await StageHarness(InterceptorStage(hooks(recorder, recover: true))).run(
+            try .fixture(.get, "https://api.test/a"),
+            respond: .connectionRefused
+        )
         #expect(recovered.response?.bodyText == "[]")
         #expect(recorder.events == ["willSend", "didSend", "willFail transport", "didSucceed 200"])
     }
@@ -62,7 +70,9 @@ struct InterceptorStageTests {
         let recorder = EventRecorder()
         let client = try makeClient(stages: [RecordingStage("service", recorder)], transport: MockTransport(.json("{}")))
         var options = CallOptions()
-        options.intercept(.init(willSend: { _, _ in recorder.record("call willSend") }, didSucceed: { _, _ in recorder.record("call didSucceed") }))
+        options.intercept(
+            .init(willSend: { _, _ in recorder.record("call willSend") }, didSucceed: { _, _ in recorder.record("call didSucceed") })
+        )
         _ = try await client.send(.users, .get, "/a", options: options)
         #expect(recorder.events.first == "call willSend")
         #expect(recorder.events.last == "call didSucceed")
@@ -76,10 +86,16 @@ struct ValidationStageTests {
         let stage = ValidationStage(.json)
         let ok = await StageHarness(stage).run(try .fixture(.get, "https://api.test/a"), respond: .json("{}"))
         #expect(ok.response != nil)
-        let html = await StageHarness(stage).run(try .fixture(.get, "https://api.test/a"), respond: .status(.ok, body: "<html>", headerFields: [.contentType: "text/html; charset=utf-8"]))
+        let html = await StageHarness(stage).run(
+            try .fixture(.get, "https://api.test/a"),
+            respond: .status(.ok, body: "<html>", headerFields: [.contentType: "text/html; charset=utf-8"])
+        )
         #expect(html.error?.code == .contentType)
         #expect(html.error?.message == "the response's content type is 'text/html'; expected application/json or application/*+json")
-        let problem = await StageHarness(stage).run(try .fixture(.get, "https://api.test/a"), respond: .status(.ok, body: "{}", headerFields: [.contentType: "application/problem+json"]))
+        let problem = await StageHarness(stage).run(
+            try .fixture(.get, "https://api.test/a"),
+            respond: .status(.ok, body: "{}", headerFields: [.contentType: "application/problem+json"])
+        )
         #expect(problem.response != nil)
         let noContent = await StageHarness(stage).run(try .fixture(.delete, "https://api.test/a"), respond: .status(.noContent))
         #expect(noContent.response != nil)
@@ -90,7 +106,11 @@ struct ValidationStageTests {
 
         var context = CallContext(serviceID: .users)
         context[ValidationStage.CallRules.self] = ValidationStage.Rules(statuses: [200, 404], contentTypes: ["text/*"])
-        let notFound = await StageHarness(stage).run(try .fixture(.get, "https://api.test/a"), context: context, respond: .status(.notFound, body: "gone", headerFields: [.contentType: "text/plain"]))
+        let notFound = await StageHarness(stage).run(
+            try .fixture(.get, "https://api.test/a"),
+            context: context,
+            respond: .status(.notFound, body: "gone", headerFields: [.contentType: "text/plain"])
+        )
         #expect(notFound.response?.status == .notFound)
     }
 

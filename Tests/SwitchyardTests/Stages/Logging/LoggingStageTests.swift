@@ -2,9 +2,9 @@ import Foundation
 import HTTPTypes
 import InMemoryLogging
 import Logging
-import Testing
 import Switchyard
 import SwitchyardTesting
+import Testing
 
 @Suite("Logging stage")
 struct LoggingStageTests {
@@ -27,7 +27,10 @@ struct LoggingStageTests {
             Response(
                 status: .ok,
                 headerFields: [.contentType: "application/json", .setCookie: "sid=setcookie-SECRET-3"],
-                body: Data(#"{"code":0,"data":{"access_token":"response-SECRET-10","user":{"name":"Ada","refreshToken":"response-SECRET-10"}}}"#.utf8)
+                body: Data(
+                    #"{"code":0,"data":{"access_token":"response-SECRET-10","user":{"name":"Ada","refreshToken":"response-SECRET-10"}}}"#
+                        .utf8
+                )
             )
         }
         let client = try makeClient(stages: [LoggingStage(logger: logger)], transport: transport)
@@ -35,7 +38,9 @@ struct LoggingStageTests {
             .authorization: "Bearer bearer-SECRET-1", .cookie: "sid=cookie-SECRET-2", HTTPField.Name("X-Api-Key")!: "header-SECRET-11",
         ]
         _ = try await client.send(
-            .users, .post, "/login?session_token=query-SECRET-4&page=2",
+            .users,
+            .post,
+            "/login?session_token=query-SECRET-4&page=2",
             parameters: [
                 "user": "ada", "password": "password-SECRET-5",
                 "profile": ["client_secret": "nested-SECRET-6", "apiKey": ["apikey-SECRET-7"]],
@@ -44,7 +49,11 @@ struct LoggingStageTests {
             headerFields: headers
         )
         _ = try await client.send(
-            .users, .post, "/legacy", parameters: ["login": ["password": "jsonfield-SECRET-13"], "x": 1], headerFields: headers,
+            .users,
+            .post,
+            "/legacy",
+            parameters: ["login": ["password": "jsonfield-SECRET-13"], "x": 1],
+            headerFields: headers,
             encoding: .jsonFormField("data")
         )
         _ = try await client.send(.users, .post, "/form", parameters: ["secret": "form-SECRET-9", "name": "ada"], encoding: .form)
@@ -90,7 +99,9 @@ struct LoggingStageTests {
         var options = CallOptions()
         options.logLevel(.trace)
         _ = try await client2.send(GetUser(id: "1"), options: options)
-        #expect(handler.entries.contains { $0.level == .trace && "\($0.message)".hasPrefix("curl -X GET 'https://api.example.com/users/1'") })
+        #expect(
+            handler.entries.contains { $0.level == .trace && "\($0.message)".hasPrefix("curl -X GET 'https://api.example.com/users/1'") }
+        )
         #expect(handler.entries.contains { $0.level == .debug && "\($0.message)".hasPrefix("← body: ") })
         handler.clear()
         _ = try await client2.send(GetUser(id: "1"))
@@ -104,7 +115,12 @@ struct LoggingStageTests {
     @Test("in isolation: the stage passes the request on unchanged and logs both ways with the call's metadata")
     func isolated() async throws {
         let (logger, handler) = logger(.debug)
-        let request = try Request.fixture(.post, "https://api.test/login?token=abc&x=1", headerFields: [.authorization: "Bearer abc"], body: #"{"password":"abc"}"#)
+        let request = try Request.fixture(
+            .post,
+            "https://api.test/login?token=abc&x=1",
+            headerFields: [.authorization: "Bearer abc"],
+            body: #"{"password":"abc"}"#
+        )
         var context = CallContext(serviceID: .users, endpointName: "Login")
         context.attempt = 2
         let run = await StageHarness(LoggingStage(logger: logger)).run(request, context: context, respond: .json(#"{"ok":true}"#))
@@ -112,14 +128,16 @@ struct LoggingStageTests {
         #expect(run.forwardedRequest?.headerFields == request.headerFields)
         #expect(run.forwardedRequest?.body == request.body)
         let messages = handler.entries.map { "\($0.message)" }
-        #expect(messages == [
-            "→ POST /login?token=<redacted>&x=1",
-            "→ headers: Authorization: <redacted>",
-            #"→ body: {"password":"<redacted>"}"#,
-            messages[3],
-            "← headers: Content-Type: application/json",
-            #"← body: {"ok":true}"#,
-        ])
+        #expect(
+            messages == [
+                "→ POST /login?token=<redacted>&x=1",
+                "→ headers: Authorization: <redacted>",
+                #"→ body: {"password":"<redacted>"}"#,
+                messages[3],
+                "← headers: Content-Type: application/json",
+                #"← body: {"ok":true}"#,
+            ]
+        )
         #expect(messages[3].hasPrefix("← 200 OK POST /login ") && messages[3].hasSuffix(" ms 11 B"))
         #expect(handler.entries.allSatisfy { $0.metadata["endpoint"] == "Login" && $0.metadata["attempt"] == "2" })
         #expect(!messages.contains { $0.contains("abc") })

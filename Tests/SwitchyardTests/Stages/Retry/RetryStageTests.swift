@@ -1,9 +1,9 @@
 import Foundation
 import HTTPTypes
-import Synchronization
-import Testing
 import Switchyard
 import SwitchyardTesting
+import Synchronization
+import Testing
 
 @Suite("Retry stage and deadlines")
 struct RetryStageTests {
@@ -109,7 +109,11 @@ struct RetryStageTests {
             try await Task.sleep(for: .seconds(30))
             throw CancellationError()
         }
-        let client2 = try makeClient(stages: [hanging], defaults: ServiceDefaults(deadline: .milliseconds(100)), transport: MockTransport(.json("{}")))
+        let client2 = try makeClient(
+            stages: [hanging],
+            defaults: ServiceDefaults(deadline: .milliseconds(100)),
+            transport: MockTransport(.json("{}"))
+        )
         do {
             _ = try await client2.send(.users, .get, "/a")
             Issue.record("expected a timeout")
