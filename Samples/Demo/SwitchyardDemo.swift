@@ -51,7 +51,7 @@ struct SwitchyardDemo {
                 baseURLs: [.develop: backend.baseURL + "/users-api", .release: "https://api.example.com/users"],
                 defaults: ServiceDefaults(timeout: .seconds(5), headerFields: [.accept: "application/json"]),
                 stages: [
-                    RequestModifier(name: "Authorization") { request, _ in request.headerFields[.authorization] = "Bearer demo-token" },
+                    ClosureRequestStage(id: .authorization) { request, _ in request.headerFields[.authorization] = "Bearer demo-token" },
                     HeadersStage([.fixed(HTTPField.Name("X-Client-Version")!, "1.0.0")]),
                     EnvelopeStage(successCodes: [0]),
                     TranscriptStage(),
@@ -145,7 +145,7 @@ struct SwitchyardDemo {
         print("5. Per-call stage switches — GetSession with and without the Authorization stage:")
         let session = try await client.send(GetSession())
         print("   with token: user \(session.value.user), expires in \(session.value.expiresIn) s")
-        await expectFailure { _ = try await client.send(GetSession(), options: CallOptions(skippedStages: ["Authorization"])) }
+        await expectFailure { _ = try await client.send(GetSession(), options: CallOptions(skippedStages: [.authorization])) }
 
         print("6. Failures a person can read:")
         await expectFailure {
@@ -153,7 +153,7 @@ struct SwitchyardDemo {
                 .users,
                 .get,
                 "\(backend.baseURL)/not-json",
-                options: CallOptions(skippedStages: ["Envelope"]),
+                options: CallOptions(skippedStages: [.envelope]),
                 as: User.self
             )
         }
@@ -233,7 +233,7 @@ struct SwitchyardDemo {
         } catch let error as SwitchyardError {
             print("   SwitchyardError \(error.code): \(error.message)")
             print(
-                "   service \(error.serviceID?.rawValue ?? "-"), endpoint \(error.endpoint ?? "-"), stage \(error.stage ?? "-"), request \(error.requestID.map(String.init(describing:)) ?? "-")\n"
+                "   service \(error.serviceID?.rawValue ?? "-"), endpoint \(error.endpoint ?? "-"), stage \(error.stage?.rawValue ?? "-"), request \(error.requestID.map(String.init(describing:)) ?? "-")\n"
             )
         } catch {
             print("   unexpected error type: \(error)\n")

@@ -4,7 +4,7 @@ import Switchyard
 /// A sample stage that prints one line per request and one per response, with the duration.
 /// Where it is registered decides what it sees: last, the request exactly as sent and the raw
 /// response; first, the call as the app made it and the final outcome.
-struct TranscriptStage: Middleware {
+struct TranscriptStage: Stage {
     var name: String { "Transcript" }
 
     func intercept(_ request: Request, context: CallContext, next: NextStage) async throws -> Response {
@@ -12,18 +12,18 @@ struct TranscriptStage: Middleware {
         let headers = request.headerFields.filter { $0.name.canonicalName.hasPrefix("x-") || $0.name == .authorization }
             .map { "\($0.name): \($0.name == .authorization ? "<redacted>" : $0.value)" }
         print("    → \(request.method.rawValue) \(request.path)" + (headers.isEmpty ? "" : "  [" + headers.joined(separator: ", ") + "]"))
-        if let body = request.body {
+        if let body = request.body?.bytes {
             print("      body on the wire: \(Self.preview(body, contentType: request.headerFields[.contentType]))")
         }
         do {
             let response = try await next(request, context)
             print("    ← \(response.status.code) in \(Self.milliseconds(ContinuousClock.now - start)) ms, \(response.body.count) bytes")
             if response.headerFields[.contentType] == "application/octet-stream" {
-                print("      body on the wire: \(Self.preview(response.body, contentType: "application/octet-stream"))")
+                print("      body on the wire: \(Self.preview(response.bytes, contentType: "application/octet-stream"))")
             }
             return response
         } catch let error as SwitchyardError {
-            print("    ← failed in \(Self.milliseconds(ContinuousClock.now - start)) ms: [\(error.code)] at \(error.stage ?? "?")")
+            print("    ← failed in \(Self.milliseconds(ContinuousClock.now - start)) ms: [\(error.code)] at \(error.stage?.rawValue ?? "?")")
             throw error
         }
     }

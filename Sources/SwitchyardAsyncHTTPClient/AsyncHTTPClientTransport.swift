@@ -100,10 +100,10 @@ public struct AsyncHTTPClientTransport: Transport {
     public func send(_ request: Request, context: CallContext) async throws -> Response {
         let observer = context.transferObserver
         var clientRequest = try Self.makeClientRequest(request)
-        if let streamed = request.streamedBody {
+        if let streamed = request.body?.stream {
             let chunks = UploadChunks(source: .streamed(streamed), observer: observer)
             clientRequest.body = .stream(chunks, length: .known(chunks.length))
-        } else if let observer, let body = request.body {
+        } else if let observer, let body = request.body?.bytes {
             let chunks = UploadChunks(source: .memory(body), observer: observer)
             clientRequest.body = .stream(chunks, length: .known(chunks.length))
         }
@@ -125,7 +125,7 @@ public struct AsyncHTTPClientTransport: Transport {
                     deadline: deadline,
                     observer: observer
                 )
-            return Response(head: head, body: body)
+            return Response(head: head, bytes: body)
         } catch {
             throw Self.translate(error, request: request, timeout: timeout)
         }
@@ -147,9 +147,7 @@ public struct AsyncHTTPClientTransport: Transport {
             try outcome.get()
             if deadline != .distantFuture, NIODeadline.now() > deadline { throw HTTPClientError.deadlineExceeded }
         }
-        var result = Response(head: head)
-        result.file = try sink.finish()
-        return result
+        return Response(head: head, body: .file(try sink.finish()))
     }
 
     /// Collects the body, checking the deadline as each chunk arrives. Stopping the iteration
@@ -191,7 +189,7 @@ public struct AsyncHTTPClientTransport: Transport {
         for field in request.headerFields {
             clientRequest.headers.add(name: field.name.rawName, value: field.value)
         }
-        if let body = request.body {
+        if let body = request.body?.bytes {
             clientRequest.body = .bytes(ByteBuffer(bytes: body))
         }
         return clientRequest

@@ -79,12 +79,12 @@ public enum SwiftEmitter {
             out.doc(doc.joined(separator: "\n"), indent: 1)
             out.line("    \(access) static func register\(upper)(")
             out.line(
-                "        in registry: ServiceRegistry, transport: any Transport, outerStages: [any Middleware] = [], innerStages: [any Middleware] = [],"
+                "        in registry: ServiceRegistry, transport: any Transport, outerStages: [any Stage] = [], innerStages: [any Stage] = [],"
             )
             out.line("        baseURLs: [ServerEnvironment: String] = [:]")
             out.line("    ) throws {")
             if service.encrypted {
-                out.line("        guard innerStages.contains(where: { $0.name == \"Encryption\" }) else {")
+                out.line("        guard innerStages.contains(where: { $0.id == StageID(\"Encryption\") }) else {")
                 out.line(
                     "            throw SwitchyardError(code: .stageFailure, message: \"service '\(service.id)' is described as encrypted, but innerStages has no Encryption stage\")"
                 )
@@ -93,7 +93,7 @@ public enum SwiftEmitter {
             out.line("        var stages = outerStages")
             if service.endpoints.contains(where: { $0.options.retries != nil }) {
                 out.line(
-                    "        if !stages.contains(where: { $0.name == \"Retry\" }) { stages.insert(RetryStage(RetryPolicy(maxAttempts: 1)), at: 0) }"
+                    "        if !stages.contains(where: { $0.id == .retry }) { stages.insert(RetryStage(RetryPolicy(maxAttempts: 1)), at: 0) }"
                 )
             }
             if let envelope = service.envelope {
@@ -252,7 +252,7 @@ public enum SwiftEmitter {
         }
         if let retries = options.retries { lines.append("options.retry(maxAttempts: \(retries + 1))") }
         if let same = options.sameRequest { lines.append("options.sameRequest = .\(same)") }
-        if options.encrypted == false { lines.append("options.skippedStages.insert(\"Encryption\")") }
+        if options.encrypted == false { lines.append("options.skippedStages.insert(StageID(\"Encryption\")!)") }
         guard !lines.isEmpty || options.timeout != nil || !options.tags.isEmpty else { return }
         var initArguments: [String] = []
         if let timeout = options.timeout { initArguments.append("timeout: \(duration(timeout))") }

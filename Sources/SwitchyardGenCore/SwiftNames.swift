@@ -40,7 +40,7 @@ enum SwiftNames {
         "String", "Int", "Int64", "Double", "Bool", "Data", "Optional", "Array", "Codable", "Sendable", "Hashable", "CodingKey",
         "Endpoint", "Parameters", "ParameterValue", "ParameterEncoding", "ServiceID", "CallOptions", "HTTPFields", "HTTPField",
         "HTTPRequest", "RequestBody", "NoContent", "Service", "ServiceRegistry", "ServiceDefaults", "ServerEnvironment", "Transport",
-        "Middleware", "SwitchyardError", "RetryStage", "RetryPolicy", "EnvelopeStage", "RequestTag", "Duration",
+        "Stage", "StageID", "SwitchyardError", "RetryStage", "RetryPolicy", "EnvelopeStage", "RequestTag", "Duration",
     ]
 
     /// Names that even backticks cannot make a usable stored property and `init` argument of (`self`

@@ -13,14 +13,14 @@ public import Switchyard
 /// OpenTelemetry, StatsD.
 ///
 /// Register it outermost, so the duration covers every stage, retries included.
-public struct MetricsStage: Middleware {
+public struct MetricsStage: Stage {
     /// The metric name prefix.
     public let prefix: String
     /// The metrics factory to use instead of the bootstrapped one (tests pass a `TestMetrics`).
     public let factory: (any MetricsFactory)?
 
-    /// The stage's name, `Metrics`.
-    public var name: String { "Metrics" }
+    /// ``StageID/metrics``.
+    public var id: StageID { .metrics }
 
     /// Creates the stage.
     public init(prefix: String = "switchyard", factory: (any MetricsFactory)? = nil) {

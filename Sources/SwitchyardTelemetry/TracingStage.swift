@@ -19,12 +19,12 @@ public import W3CTraceContext
 ///   a new span id — so a backend always receives a valid W3C trace context.
 ///
 /// Register it outermost, next to ``MetricsStage``.
-public struct TracingStage: Middleware {
+public struct TracingStage: Stage {
     /// The tracer to use instead of the bootstrapped one (`InstrumentationSystem.tracer`).
     public let tracer: (any Tracer)?
 
-    /// The stage's name, `Tracing`.
-    public var name: String { "Tracing" }
+    /// ``StageID/tracing``.
+    public var id: StageID { .tracing }
 
     /// Creates the stage.
     public init(tracer: (any Tracer)? = nil) {

@@ -68,7 +68,7 @@ public final class MockTransport: Transport {
         // Report what a real transport would: started, the whole body sent, the whole response received.
         if let observer = context.transferObserver {
             observer.started()
-            if let body = request.body { observer.sent(TransferProgress(completed: Int64(body.count), total: Int64(body.count))) }
+            if let body = request.body?.bytes { observer.sent(TransferProgress(completed: Int64(body.count), total: Int64(body.count))) }
         }
         let response = try await answer.respond(request, context)
         if let observer = context.transferObserver {

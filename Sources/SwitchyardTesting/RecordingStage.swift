@@ -2,9 +2,11 @@ public import Switchyard
 
 /// A stage that records `"<name> in"` before calling `next` and `"<name> out"` (or
 /// `"<name> threw"`) after, and passes everything through unchanged.
-public struct RecordingStage: Middleware {
-    /// The stage's name.
+public struct RecordingStage: Stage {
+    /// The name recorded in events.
     public let name: String
+    /// The stage's id: the name when it is a valid ``StageID``.
+    public var id: StageID { StageID(name) ?? StageID(typeName: Self.self) }
     /// Where events go.
     public let recorder: EventRecorder
 

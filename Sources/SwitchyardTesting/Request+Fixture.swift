@@ -13,7 +13,7 @@ extension Request {
         body: String? = nil
     ) throws(SwitchyardError) -> Request {
         guard let parsed = URL(string: url),
-            let request = Request(method: method, url: parsed, headerFields: headerFields, body: body.map { Data($0.utf8) })
+            let request = Request(method: method, url: parsed, headerFields: headerFields, body: body.map { .bytes(Data($0.utf8)) })
         else {
             throw SwitchyardError(code: .invalidRequest, message: "'\(url)' is not an absolute http(s) URL")
         }

@@ -11,16 +11,20 @@ import Synchronization
 /// #expect(run.response?.status == .ok)
 /// ```
 ///
+/// The harness runs the stage exactly as a service's pipeline does — it *is* a one-stage pipeline
+/// whose transport is the fake `next` — so a ``RequestStage`` runs its `prepare`, a ``ResponseStage``
+/// its `process`, an opt-in stage (``Stage/optIn()``) only when the context enables it, and errors
+/// are converted to ``SwitchyardError`` and blamed as a pipeline blames them: an error the stage
+/// throws names the stage's ``Stage/id``, an error from `respond` names ``StageID/transport``.
+///
 /// The fake `next` records every call (a retrying stage calls it more than once, a short-circuiting
-/// stage not at all) and answers each with `respond`. Errors are caught and reported in the run,
-/// converted to ``SwitchyardError`` as a pipeline would: an error the stage throws names the stage,
-/// and an error from `respond` names `"transport"`.
-public struct StageHarness<Stage: Middleware>: Sendable {
+/// stage not at all) and answers each with `respond`.
+public struct StageHarness<StageUnderTest: Stage>: Sendable {
     /// The stage under test.
-    public let stage: Stage
+    public let stage: StageUnderTest
 
     /// Creates a harness around a stage.
-    public init(_ stage: Stage) { self.stage = stage }
+    public init(_ stage: StageUnderTest) { self.stage = stage }
 
     /// Runs the stage once with a canned answer for `next`.
     ///
@@ -30,24 +34,34 @@ public struct StageHarness<Stage: Middleware>: Sendable {
     ///   - respond: how the fake `next` answers; `200 OK` with an empty body by default.
     /// - Returns: what reached `next`, and the stage's response or error.
     public func run(_ request: Request, context: CallContext? = nil, respond: MockResponse = .status(.ok)) async -> HarnessRun {
-        let calls = Mutex<[HarnessRun.ForwardedCall]>([])
-        let next: NextStage = { request, context in
-            calls.withLock { $0.append(HarnessRun.ForwardedCall(request: request, context: context)) }
-            do {
-                return try await respond.respond(request, context)
-            } catch {
-                // The fake `next` stands for the transport, as in a pipeline whose last stage this is.
-                throw SwitchyardError.wrapping(error, as: .transport, stage: "transport")
-            }
-        }
+        let next = ForwardingTransport(respond: respond)
         let callContext = context ?? CallContext(serviceID: ServiceID("harness")!, endpointName: "harness")
+        let pipeline = Pipeline(serviceID: callContext.serviceID, stages: [stage], transport: next)
         let outcome: Result<Response, SwitchyardError>
         do {
-            outcome = .success(try await stage.intercept(request, context: callContext, next: next))
+            outcome = .success(try await pipeline.send(request, context: callContext))
         } catch {
-            outcome = .failure(SwitchyardError.wrapping(error, stage: stage.name))
+            outcome = .failure(error)
         }
-        return HarnessRun(forwarded: calls.withLock { $0 }, outcome: outcome)
+        return HarnessRun(forwarded: next.calls, outcome: outcome)
+    }
+}
+
+/// The fake `next` of a ``StageHarness`` run: a transport that records what reached it and answers
+/// with the canned response.
+private final class ForwardingTransport: Transport {
+    private let respond: MockResponse
+    private let recorded = Mutex<[HarnessRun.ForwardedCall]>([])
+
+    init(respond: MockResponse) { self.respond = respond }
+
+    var name: String { "StageHarness" }
+
+    var calls: [HarnessRun.ForwardedCall] { recorded.withLock { $0 } }
+
+    func send(_ request: Request, context: CallContext) async throws -> Response {
+        recorded.withLock { $0.append(HarnessRun.ForwardedCall(request: request, context: context)) }
+        return try await respond.respond(request, context)
     }
 }
 

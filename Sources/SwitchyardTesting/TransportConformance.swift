@@ -85,7 +85,7 @@ public struct TransportConformance: Sendable {
         base: String? = nil
     ) throws -> Request {
         guard let url = URL(string: (base ?? baseURL) + target),
-            let request = Request(method: method, url: url, headerFields: fields, body: body)
+            let request = Request(method: method, url: url, headerFields: fields, body: body.map(Request.Body.bytes))
         else {
             throw Failed(description: "cannot make a request for \(target)")
         }
@@ -113,8 +113,8 @@ public struct TransportConformance: Sendable {
     }
 
     private func echo(_ response: Response) throws -> Echo {
-        do { return try JSONDecoder().decode(Echo.self, from: response.body) } catch {
-            throw Failed(description: "the echo is not JSON: \(String(decoding: response.body.prefix(200), as: UTF8.self))")
+        do { return try JSONDecoder().decode(Echo.self, from: response.bytes) } catch {
+            throw Failed(description: "the echo is not JSON: \(String(decoding: response.bytes.prefix(200), as: UTF8.self))")
         }
     }
 
@@ -146,13 +146,13 @@ public struct TransportConformance: Sendable {
         case "error-status-is-a-response":
             let response = try await transport.send(try request(.get, "/status/503"), context: context())
             try expect(
-                response.status.code == 503 && !response.body.isEmpty,
+                response.status.code == 503 && !response.bytes.isEmpty,
                 "expected a 503 response with a body, got \(response.status.code)"
             )
         case "head-has-no-body":
             let response = try await transport.send(try request(.head, "/echo"), context: context())
             try expect(
-                response.status == .ok && response.body.isEmpty,
+                response.status == .ok && response.bytes.isEmpty,
                 "HEAD answered \(response.status.code) with \(response.body.count) bytes"
             )
         case "large-body-round-trip":
@@ -202,8 +202,8 @@ public struct TransportConformance: Sendable {
                 observed.downloadTarget = DownloadTarget(fileURL: file)
                 let response = try await transport.send(try request(.get, "/status/404"), context: observed)
                 try expect(
-                    response.status.code == 404 && response.file == nil && !response.body.isEmpty,
-                    "a 404 should come back in memory, got \(response.status.code), file \(String(describing: response.file))"
+                    response.status.code == 404 && response.body.file == nil && !response.bytes.isEmpty,
+                    "a 404 should come back in memory, got \(response.status.code), file \(String(describing: response.body.file))"
                 )
                 try expect(!FileManager.default.fileExists(atPath: file.path), "a 404 body was written to the download target")
             }
@@ -229,7 +229,7 @@ public struct TransportConformance: Sendable {
             ])
             let expected = Data("head:".utf8) + content[1000..<(content.count - 1000)] + Data(":tail".utf8)
             var outgoing = try request(.post, "/echo", fields: [.contentType: "application/octet-stream"])
-            outgoing.streamedBody = stream
+            outgoing.body = .stream(stream)
             let events = EventRecorder()
             var observed = context()
             observed.transferObserver = TransferObserver(sent: { events.record("\($0.completed)/\($0.total ?? -1)") })
@@ -258,7 +258,7 @@ public struct TransportConformance: Sendable {
         try await withTemporaryFile { file in
             var fields = HTTPFields()
             if let offset {
-                try whole.body.prefix(Int(offset)).write(to: file)
+                try whole.bytes.prefix(Int(offset)).write(to: file)
                 fields[.range] = "bytes=\(offset)-"
                 fields[.ifRange] = whole.headerFields[.eTag] ?? ""
             }
@@ -272,10 +272,10 @@ public struct TransportConformance: Sendable {
                 "expected \(offset == nil ? 200 : 206), got \(response.status.code)"
             )
             try expect(
-                response.body.isEmpty && response.file?.byteCount == 3_000_017,
-                "the response should name a file of 3000017 bytes: \(String(describing: response.file)), body \(response.body.count)"
+                response.bytes.isEmpty && response.body.file?.byteCount == 3_000_017,
+                "the response should name a file of 3000017 bytes: \(String(describing: response.body.file)), body \(response.body.count)"
             )
-            try expect(try Data(contentsOf: file) == whole.body, "the file's bytes differ from the resource")
+            try expect(try Data(contentsOf: file) == whole.bytes, "the file's bytes differ from the resource")
             try expect(events.events.last == "3000017/3000017", "the download progress did not reach the total: \(events.events.suffix(3))")
         }
     }

@@ -59,7 +59,7 @@ public struct URLSessionTransport: Transport {
         var staged: URL?
         defer { if let staged { try? FileManager.default.removeItem(at: staged) } }
         var uploadFile: URL?
-        if let streamed = request.streamedBody {
+        if let streamed = request.body?.stream {
             if let whole = streamed.wholeFile {
                 uploadFile = whole
             } else {
@@ -70,7 +70,7 @@ public struct URLSessionTransport: Transport {
             }
             observer?.sent(TransferProgress(completed: 0, total: streamed.length))
         } else {
-            urlRequest.httpBody = request.body
+            urlRequest.httpBody = request.body?.bytes
         }
 
         // A download task sends no streamed body: such a request's response is collected in memory.
@@ -125,7 +125,7 @@ public struct URLSessionTransport: Transport {
         guard let http = urlResponse as? HTTPURLResponse else {
             throw SwitchyardError(code: .transport, message: "\(target) was not answered over HTTP")
         }
-        if let streamed = request.streamedBody { observer?.sent(TransferProgress(completed: streamed.length, total: streamed.length)) }
+        if let streamed = request.body?.stream { observer?.sent(TransferProgress(completed: streamed.length, total: streamed.length)) }
         var fields = HTTPFields()
         for (name, value) in http.allHeaderFields {
             guard let text = name as? String, let name = HTTPField.Name(text), let value = value as? String else { continue }
@@ -134,13 +134,13 @@ public struct URLSessionTransport: Transport {
         var response = Response(status: HTTPResponse.Status(code: http.statusCode), headerFields: fields)
         switch payload {
         case .memory(let data):
-            response.body = request.method == .head ? Data() : data
+            response.body = .bytes(request.method == .head ? Data() : data)
             observer?.received(TransferProgress(completed: Int64(response.body.count), total: Int64(response.body.count)))
         case .file(let file):
             if let downloadTarget, DownloadSink.accepts(response.head) {
-                response.file = try Self.copy(file, into: DownloadSink(target: downloadTarget, head: response.head, observer: observer))
+                response.body = .file(try Self.copy(file, into: DownloadSink(target: downloadTarget, head: response.head, observer: observer)))
             } else {
-                response.body = (try? Data(contentsOf: file)) ?? Data()
+                response.body = .bytes((try? Data(contentsOf: file)) ?? Data())
                 observer?.received(TransferProgress(completed: Int64(response.body.count), total: Int64(response.body.count)))
             }
         }

@@ -14,7 +14,7 @@ extension ServiceID {
 /// Starts a sample backend, registers its modules over the shared-client transport, runs `body`,
 /// and always shuts the backend down.
 func withBackend<Result: Sendable>(
-    stages: [any Middleware] = [],
+    stages: [any Stage] = [],
     transport: AsyncHTTPClientTransport = AsyncHTTPClientTransport(),
     _ body: (SampleBackend, APIClient) async throws -> Result
 ) async throws -> Result {

@@ -97,7 +97,7 @@ struct FullPipelineTests {
             wire.record("response \(String(decoding: response.body, as: UTF8.self))")
             return response
         }
-        let stages: [any Middleware] = [
+        let stages: [any Stage] = [
             MetricsStage(factory: metrics),
             TracingStage(tracer: tracer),
             AccessoryStage([accessory]),

@@ -16,7 +16,7 @@ struct RequestControlOverTheWireTests {
         let recorded = Mutex<[Duration]>([])
     }
 
-    static func client(_ backend: SampleBackend, stages: [any Middleware] = []) throws -> APIClient {
+    static func client(_ backend: SampleBackend, stages: [any Stage] = []) throws -> APIClient {
         let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, store: nil))
         try registry.register(Service(control, baseURL: backend.baseURL, stages: stages, transport: AsyncHTTPClientTransport()))
         return APIClient(registry: registry)

@@ -183,7 +183,7 @@ struct TransferTests {
                 let recorder = EventRecorder()
                 var options = CallOptions()
                 options.additionalStages = [
-                    RequestModifier(name: "wire") { request, _ in
+                    ClosureRequestStage(name: "wire") { request, _ in
                         recorder.record("\(request.headerFields[.range] ?? "-") \(request.headerFields[.ifRange] ?? "-")")
                     }
                 ]

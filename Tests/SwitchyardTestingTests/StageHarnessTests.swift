@@ -12,13 +12,13 @@ struct StageHarnessTests {
         }
     }
 
-    struct Stub: Middleware {
+    struct Stub: Stage {
         func intercept(_ request: Request, context: CallContext, next: NextStage) async throws -> Response {
             Response(status: .ok, body: Data("cached".utf8), source: .memoryCache)
         }
     }
 
-    struct RetryOn503: Middleware {
+    struct RetryOn503: Stage {
         func intercept(_ request: Request, context: CallContext, next: NextStage) async throws -> Response {
             var context = context
             while true {

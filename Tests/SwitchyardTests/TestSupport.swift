@@ -17,7 +17,7 @@ func makeRegistry(environment: ServerEnvironment = .develop, release: Bool = fal
 /// A registry and client with one `users` service over `transport`.
 func makeClient(
     baseURL: String = "https://api.example.com",
-    stages: [any Middleware] = [],
+    stages: [any Stage] = [],
     defaults: ServiceDefaults = ServiceDefaults(),
     transport: any Transport
 ) throws -> APIClient {

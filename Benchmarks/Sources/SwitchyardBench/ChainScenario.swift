@@ -65,7 +65,7 @@ struct SwitchyardChain: Sendable {
             Service(
                 ServiceID("bench")!,
                 baseURL: "https://api.example.com",
-                stages: (0..<stages).map { noop ? NoopStage() as any Middleware : HeaderStage(index: $0) },
+                stages: (0..<stages).map { noop ? NoopStage() as any Stage : HeaderStage(index: $0) },
                 transport: SwitchyardInMemoryTransport()
             )
         )

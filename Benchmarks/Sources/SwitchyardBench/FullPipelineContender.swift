@@ -63,7 +63,7 @@ struct FullPipelineContender: Sendable {
                         keyRing: try KeyRing(keyID: SampleBackend.shopKeyID, key: SymmetricKey(SampleBackend.shopSigningKey)),
                         responseVerification: .required
                     ),
-                ] as [any Middleware]).filter { !dropping.contains($0.name) },
+                ] as [any Stage]).filter { !dropping.contains($0.name) },
                 transport: transport
             )
         )

@@ -11,7 +11,7 @@ import HTTPTypes
 ///
 /// The response a call returns says where it came from: `network`, `memory`, `disk` or `revalidated`
 /// (``Response/source``, ``CallResult/source``).
-public struct CacheStage: Middleware {
+public struct CacheStage: Stage {
     /// The context key under which ``CallOptions/cache(_:)`` stores a call's policy.
     public enum CallPolicy: CallContextKey {
         /// The policy.
@@ -37,8 +37,8 @@ public struct CacheStage: Middleware {
     /// Query parameters left out of keys.
     public let excludedParameters: Set<String>
 
-    /// The stage's name, `Cache`.
-    public var name: String { "Cache" }
+    /// ``StageID/cache``.
+    public var id: StageID { .cache }
 
     /// Creates the stage.
     public init(
@@ -109,9 +109,9 @@ public struct CacheStage: Middleware {
 
     /// Stores a 2xx response unless the key was written or invalidated while it was fetched.
     private func store(_ response: Response, key: CacheKey, ifUnchangedSince version: ResponseCache.Version) {
-        guard (200...299).contains(response.status.code), response.file == nil else { return }
+        guard (200...299).contains(response.status.code), case .bytes(let body) = response.body else { return }
         cache.store(
-            CachedResponse(key: key, status: response.status.code, headerFields: response.headerFields, body: response.body),
+            CachedResponse(key: key, status: response.status.code, headerFields: response.headerFields, body: body),
             ifUnchangedSince: version
         )
     }
@@ -135,12 +135,14 @@ public struct CacheStage: Middleware {
 extension CallOptions {
     /// Uses `policy` for this call (see ``CacheStage``).
     public mutating func cache(_ policy: CachePolicy) {
+        require(.cache, for: "cache(_:)")
         setContextValue(policy, for: CacheStage.CallPolicy.self)
     }
 
     /// When this call (a write) succeeds, removes the cached entries of these services — of one
     /// endpoint each when it is named.
     public mutating func invalidateCache(onSuccess targets: [(service: ServiceID, endpoint: String?)]) {
+        require(.cache, for: "invalidateCache(onSuccess:)")
         setContextValue(targets, for: CacheStage.Invalidation.self)
     }
 }

@@ -96,6 +96,11 @@ public struct APIClient: Sendable {
         let entry = resolution.entry
         let defaults = entry.service.defaults
         let callOptions = options.map { spec.options.applying($0) } ?? spec.options
+        do {
+            try entry.pipeline.check(callOptions)
+        } catch {
+            throw error.with(requestID: requestID, endpoint: spec.name).filling(service: entry.service.id)
+        }
         let encoding = (spec.encoding ?? defaults.parameterEncoding).resolved(for: spec.method)
 
         var context = CallContext(
@@ -107,6 +112,7 @@ public struct APIClient: Sendable {
             timeout: callOptions.timeout ?? defaults.timeout,
             parameterEncoding: encoding,
             skippedStages: callOptions.skippedStages,
+            enabledStages: callOptions.enabledStages,
             logger: callOptions.logger ?? logger
         )
         if let limit = callOptions.deadline ?? defaults.deadline { context.deadline = start + limit }
@@ -121,7 +127,7 @@ public struct APIClient: Sendable {
                 encoder: entry.encoder,
                 callHeaderFields: callOptions.headerFields,
                 encoding: encoding,
-                expectedStageFields: min(entry.pipeline.stageNames.count + callOptions.additionalStages.count + 2, 32)
+                expectedStageFields: min(entry.pipeline.stageIDs.count + callOptions.additionalStages.count + 2, 32)
             )
         } catch {
             throw error.filling(from: context)
@@ -134,14 +140,12 @@ public struct APIClient: Sendable {
 
         let acceptable = callOptions.acceptableStatusCodes ?? defaults.acceptableStatusCodes
         guard acceptable.contains(response.status.code) else {
-            var error = SwitchyardError(
+            let error = SwitchyardError(
                 code: .httpStatus,
                 message: "the server answered \(response.status.code) \(response.status.reasonPhrase), "
-                    + "outside the acceptable \(acceptable.lowerBound)...\(acceptable.upperBound)"
+                    + "outside the acceptable \(acceptable.lowerBound)...\(acceptable.upperBound)",
+                response: response
             )
-            error.status = response.status
-            error.responseBody = response.body
-            error.responseHeaderFields = response.headerFields
             throw error.filling(from: context)
         }
         return Exchange(response: response, context: context, decoder: entry.decoder, start: start)
@@ -236,6 +240,12 @@ extension SwitchyardError {
         var copy = self
         copy.requestID = copy.requestID ?? requestID
         copy.endpoint = copy.endpoint ?? endpoint
+        return copy
+    }
+
+    fileprivate func filling(service: ServiceID) -> SwitchyardError {
+        var copy = self
+        copy.serviceID = copy.serviceID ?? service
         return copy
     }
 }

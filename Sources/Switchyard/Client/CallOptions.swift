@@ -1,7 +1,8 @@
 public import HTTPTypes
 public import Logging
 
-/// Per-call adjustments: timeout, tags, extra header fields, extra stages, stages to skip, context values.
+/// Per-call adjustments: timeout, tags, extra header fields, extra stages, stages to skip or enable,
+/// context values.
 ///
 /// An endpoint declares its options; the options passed to ``APIClient/send(_:options:)`` are
 /// applied on top (their timeout and logger win, tags and stages are added, header fields of the
@@ -9,8 +10,17 @@ public import Logging
 ///
 /// ```swift
 /// var options = CallOptions(timeout: .seconds(5), tags: ["profile-screen"])
-/// options.skippedStages = ["CommonParameters"]            // the seeds' "use base params: NO"
-/// options.additionalStages = [RequestModifier(name: "trace") { request, _ in … }]
+/// options.skippedStages = [.commonParameters]               // this call sends no common parameters
+/// options.enable(.encryption)                               // an opt-in stage runs for this call
+/// options.retry(maxAttempts: 5)                             // needs the service's RetryStage
+/// ```
+///
+/// Skipping or enabling a stage the service does not have fails the call with
+/// ``SwitchyardError/Code/invalidRequest``, and so does an option that only one stage can honour
+/// (``retry(maxAttempts:)``, ``cache(_:)``, ``logLevel(_:)`` …) when the service has no such stage or
+/// the call skips it — an option is never silently ignored.
+///
+/// ```swift
 /// ```
 public struct CallOptions: Sendable {
     /// The per-attempt timeout; `nil` keeps the service's.
@@ -24,9 +34,13 @@ public struct CallOptions: Sendable {
     public var headerFields: HTTPFields
     /// Stages for this call only. They run outside (before, on the way in) the service's stages,
     /// in the order given, so the service's stages see what they changed.
-    public var additionalStages: [any Middleware]
-    /// Names of the service's stages this call skips.
-    public var skippedStages: Set<String>
+    public var additionalStages: [any Stage]
+    /// Ids of the service's stages this call skips.
+    public var skippedStages: Set<StageID>
+    /// Ids of the service's opt-in stages (``Stage/optIn()``) this call enables.
+    public var enabledStages: Set<StageID>
+    /// The stages this call's options need, with the option that needs each (see ``require(_:for:)``).
+    public private(set) var requiredStages: [StageID: String]
     /// Statuses that count as success for this call; `nil` keeps the service's.
     public var acceptableStatusCodes: ClosedRange<Int>?
     /// The logger for this call; `nil` keeps the client's.
@@ -47,8 +61,9 @@ public struct CallOptions: Sendable {
         deadline: Duration? = nil,
         tags: Set<RequestTag> = [],
         headerFields: HTTPFields = [:],
-        additionalStages: [any Middleware] = [],
-        skippedStages: Set<String> = [],
+        additionalStages: [any Stage] = [],
+        skippedStages: Set<StageID> = [],
+        enabledStages: Set<StageID> = [],
         acceptableStatusCodes: ClosedRange<Int>? = nil,
         logger: Logger? = nil
     ) {
@@ -58,11 +73,30 @@ public struct CallOptions: Sendable {
         self.headerFields = headerFields
         self.additionalStages = additionalStages
         self.skippedStages = skippedStages
+        self.enabledStages = enabledStages
+        self.requiredStages = [:]
         self.acceptableStatusCodes = acceptableStatusCodes
         self.logger = logger
         self.sameRequest = nil
         self.weakScope = nil
         self.contextWriters = []
+    }
+
+    /// Runs the service's opt-in stage `stage` for this call.
+    public mutating func enable(_ stage: StageID) {
+        enabledStages.insert(stage)
+    }
+
+    /// Records that an option of this call only works with the stage `stage`: the call then fails
+    /// with ``SwitchyardError/Code/invalidRequest`` naming the stage and the option when the service
+    /// (with this call's additional stages) has no such stage, or the call skips it or leaves it,
+    /// being opt-in, disabled. Options of your own stages call this too.
+    ///
+    /// - Parameters:
+    ///   - stage: the stage that honours the option.
+    ///   - option: the option's name for the error, such as `retry(maxAttempts:)`.
+    public mutating func require(_ stage: StageID, for option: String) {
+        requiredStages[stage] = requiredStages[stage].map { $0 + ", " + option } ?? option
     }
 
     /// Stores a value in the call's ``CallContext`` under a typed key.
@@ -79,6 +113,8 @@ public struct CallOptions: Sendable {
         merged.headerFields = headerFields.replacing(with: other.headerFields)
         merged.additionalStages += other.additionalStages
         merged.skippedStages.formUnion(other.skippedStages)
+        merged.enabledStages.formUnion(other.enabledStages)
+        for (stage, option) in other.requiredStages { merged.require(stage, for: option) }
         merged.acceptableStatusCodes = other.acceptableStatusCodes ?? acceptableStatusCodes
         merged.logger = other.logger ?? logger
         merged.sameRequest = other.sameRequest ?? sameRequest

@@ -125,8 +125,8 @@ extension DynamicEndpoint where Output: Decodable {
             decode: { response, decoder in
                 // Outputs that are not JSON documents, as in the discrete style.
                 if let value = NoContent() as? Output { return value }
-                if Output.self == Data.self, let value = response.body as? Output { return value }
-                return try decoder.decode(Output.self, from: response.body)
+                if Output.self == Data.self, let value = response.bytes as? Output { return value }
+                return try decoder.decode(Output.self, from: response.bytes)
             }
         )
     }

@@ -81,7 +81,7 @@ extension Endpoint {
 extension Endpoint where Output: Decodable {
     /// Decodes the body as JSON into ``Output``.
     public func decode(_ response: Response, decoder: JSONDecoder) throws -> Output {
-        try decoder.decode(Output.self, from: response.body)
+        try decoder.decode(Output.self, from: response.bytes)
     }
 }
 
@@ -92,7 +92,7 @@ extension Endpoint where Output == Response {
 
 extension Endpoint where Output == Data {
     /// Returns the body bytes.
-    public func decode(_ response: Response, decoder: JSONDecoder) throws -> Output { response.body }
+    public func decode(_ response: Response, decoder: JSONDecoder) throws -> Output { response.bytes }
 }
 
 extension Endpoint where Output == NoContent {

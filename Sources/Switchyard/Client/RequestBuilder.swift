@@ -98,9 +98,7 @@ enum RequestBuilder {
             path: String(decoding: target, as: UTF8.self),
             headerFields: fields
         )
-        var request = Request(head: head, body: body)
-        request.streamedBody = streamed
-        return request
+        return Request(head: head, body: streamed.map(Request.Body.stream) ?? body.map(Request.Body.bytes))
     }
 
     /// Writes the request target's path and the base's and template's queries into `target`;

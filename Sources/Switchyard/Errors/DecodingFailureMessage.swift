@@ -7,11 +7,9 @@ enum DecodingFailureMessage {
     static func error(for error: any Error, output: Any.Type, response: Response) -> SwitchyardError {
         var failure = SwitchyardError.wrapping(error, as: .decoding)
         if !(error is SwitchyardError) {
-            failure.message = describe(error, output: output, body: response.body)
+            failure.message = describe(error, output: output, body: response.bytes)
         }
-        failure.status = response.status
-        failure.responseBody = response.body
-        return failure
+        return failure.carrying(response)
     }
 
     static func describe(_ error: any Error, output: Any.Type, body: Data) -> String {

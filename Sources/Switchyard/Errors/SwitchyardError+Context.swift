@@ -7,7 +7,7 @@ extension SwitchyardError {
     ///   - code: the code to use when `error` is not already a ``SwitchyardError``.
     ///   - stage: the stage to blame, when none is named yet.
     /// - Returns: a Switchyard error that wraps `error` unless it already was one.
-    public static func wrapping(_ error: any Error, as code: Code = .stageFailure, stage: String? = nil) -> SwitchyardError {
+    public static func wrapping(_ error: any Error, as code: Code = .stageFailure, stage: StageID? = nil) -> SwitchyardError {
         if var existing = error as? SwitchyardError {
             if existing.stage == nil { existing.stage = stage }
             return existing
@@ -26,7 +26,7 @@ extension SwitchyardError {
     /// same call was already blamed. An error that belongs to a *different* call — a stage that made
     /// a nested call (a token refresh) and let its error escape — is wrapped, so that this call's
     /// error names this call's stage and keeps the nested error as its underlying error.
-    static func wrapping(_ error: any Error, as code: Code = .stageFailure, stage: String, in context: CallContext) -> SwitchyardError {
+    static func wrapping(_ error: any Error, as code: Code = .stageFailure, stage: StageID, in context: CallContext) -> SwitchyardError {
         if let existing = error as? SwitchyardError, let other = existing.requestID, other != context.requestID {
             var wrapped = SwitchyardError(
                 code: existing.code,
@@ -34,10 +34,19 @@ extension SwitchyardError {
                 underlyingError: existing
             )
             wrapped.stage = stage
-            wrapped.status = existing.status
+            wrapped.response = existing.response
             return wrapped
         }
         return wrapping(error, as: code, stage: stage)
+    }
+
+    /// This error with `response` attached when it carries none yet (a response stage that failed on
+    /// the response it was given).
+    func carrying(_ response: Response) -> SwitchyardError {
+        guard self.response == nil, code != .cancelled else { return self }
+        var copy = self
+        copy.response = response
+        return copy
     }
 
     /// Fills in call context the error does not carry yet.

@@ -1,19 +1,24 @@
-public import Foundation
+import Foundation
 public import HTTPTypes
 
 /// The one error type every Switchyard call throws.
 ///
 /// An error carries a stable ``code`` you can switch on, a ``message`` written for a person, and the
-/// context in which it happened: the service, the endpoint, the stage that failed (or `"transport"`),
-/// the request id, the HTTP status if a response arrived, and the underlying error.
+/// context in which it happened: the service, the endpoint, the stage that failed (or
+/// ``StageID/transport``), the request id, the ``response`` that arrived (status, header fields and
+/// body, when one did), stage-defined ``detail`` (the envelope's business code, say) and the
+/// underlying error.
 ///
 /// ```swift
 /// do {
 ///     let user = try await client.send(GetUser(id: 7)).value
-/// } catch let error as SwitchyardError where error.code == .timeout {
-///     print("\(error.serviceID?.rawValue ?? "?") timed out at \(error.stage ?? "?")")
+/// } catch where error.code == .httpStatus {
+///     print(error.status?.code ?? 0, error.response?.headerFields[.retryAfter] ?? "-")
 /// }
 /// ```
+///
+/// ``description`` and ``debugDescription`` never print raw body bytes: the debug description adds
+/// the body's length and a preview passed through ``Redaction/default``.
 ///
 /// Codes are values of ``Code``, a struct rather than an enum, so that new codes can be added
 /// without breaking your `switch` statements.
@@ -26,18 +31,16 @@ public struct SwitchyardError: Error, Sendable, CustomStringConvertible, CustomD
     public var serviceID: ServiceID?
     /// The endpoint's name (the discrete endpoint's type name, or the intensive call's path).
     public var endpoint: String?
-    /// The stage that threw, `"transport"` for the transport, or `nil` outside the pipeline.
-    public var stage: String?
+    /// The stage that threw, ``StageID/transport`` for the transport, or `nil` outside the pipeline.
+    public var stage: StageID?
     /// The identifier of the call that failed.
     public var requestID: RequestID?
-    /// The response's status, when a response arrived.
-    public var status: HTTPResponse.Status?
-    /// The response body, when a response arrived (for error payloads and diagnostics).
-    public var responseBody: Data?
-    /// The response's header fields, when a response arrived (a `Retry-After`, say).
-    public var responseHeaderFields: HTTPFields?
-    /// The backend's business code, for ``Code/business`` errors (as text: `4004`, `"SUCCESS"`).
-    public var businessCode: String?
+    /// The response that arrived, as the failing stage saw it (status, header fields, body), or `nil`
+    /// when none did.
+    public var response: Response?
+    /// Detail a stage attaches to its errors, typed by the stage (``EnvelopeFailure`` for the
+    /// envelope stage); read it with ``detail(as:)``.
+    public var detail: (any SwitchyardErrorDetail)?
     /// The error this one wraps, if any.
     public var underlyingError: (any Error)?
 
@@ -46,11 +49,33 @@ public struct SwitchyardError: Error, Sendable, CustomStringConvertible, CustomD
     /// - Parameters:
     ///   - code: the stable code.
     ///   - message: a sentence a person understands.
+    ///   - response: the response that arrived, if any.
+    ///   - detail: stage-defined detail, if any.
     ///   - underlyingError: the error being wrapped, if any.
-    public init(code: Code, message: String, underlyingError: (any Error)? = nil) {
+    public init(
+        code: Code,
+        message: String,
+        response: Response? = nil,
+        detail: (any SwitchyardErrorDetail)? = nil,
+        underlyingError: (any Error)? = nil
+    ) {
         self.code = code
         self.message = message
+        self.response = response
+        self.detail = detail
         self.underlyingError = underlyingError
+    }
+
+    /// The status of the response that arrived, if one did.
+    public var status: HTTPResponse.Status? { response?.status }
+
+    /// The stage-defined detail when it is of type `type`.
+    ///
+    /// ```swift
+    /// if let failure = error.detail(as: EnvelopeFailure.self) { print(failure.businessCode) }
+    /// ```
+    public func detail<Detail: SwitchyardErrorDetail>(as type: Detail.Type) -> Detail? {
+        detail as? Detail
     }
 
     /// `[code] message (service …, endpoint …, stage …, request …, status …): underlying`.
@@ -63,70 +88,52 @@ public struct SwitchyardError: Error, Sendable, CustomStringConvertible, CustomD
         if let status { context.append("status \(status.code)") }
         var text = "[\(code)] \(message)"
         if !context.isEmpty { text += " (" + context.joined(separator: ", ") + ")" }
+        if let detail { text += " — \(detail.summary)" }
         if let underlyingError { text += " — underlying error: \(String(describing: underlyingError))" }
         return text
     }
 
-    /// The same as ``description`` plus a preview of the response body.
+    /// The same as ``description`` plus the response body's length and a short preview with secrets
+    /// (JSON members, form fields) redacted; binary bodies are not previewed.
     public var debugDescription: String {
-        guard let responseBody, !responseBody.isEmpty else { return description }
-        let preview = String(decoding: responseBody.prefix(512), as: UTF8.self)
-        return description + " — response body: \(preview)\(responseBody.count > 512 ? "…" : "")"
+        guard let response else { return description }
+        switch response.body {
+        case .file(let file):
+            return description + " — response body: a downloaded file of \(file.byteCount) bytes"
+        case .bytes(let bytes):
+            guard !bytes.isEmpty else { return description + " — response body: empty" }
+            return description + " — response body: \(bytes.count) bytes" + Self.preview(of: bytes, response: response)
+        }
+    }
+
+    /// How many characters of a redacted body ``debugDescription`` shows.
+    static let previewLength = 160
+
+    /// `, preview: …` for text bodies, after redaction; nothing for binary ones.
+    private static func preview(of bytes: Data, response: Response) -> String {
+        guard let text = String(data: bytes, encoding: .utf8) else { return " (binary)" }
+        let type = response.headerFields[.contentType]?.lowercased() ?? ""
+        let redacted: String
+        if type.contains("json") || text.first == "{" || text.first == "[" {
+            redacted = Redaction.default.redactJSON(bytes)
+        } else if type.contains("x-www-form-urlencoded") {
+            redacted = Redaction.default.redactPairs(text[...])
+        } else if type.hasPrefix("text/") {
+            redacted = text
+        } else {
+            return " (\(type.isEmpty ? "no content type" : type))"
+        }
+        let clipped = redacted.prefix(previewLength)
+        return ", preview: \(clipped)\(redacted.count > previewLength ? "…" : "")"
     }
 }
 
-extension SwitchyardError {
-    /// A stable error code. Compare with `==` or switch over the static members.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        /// The code's stable name, e.g. `"timeout"`.
-        public let rawValue: String
-        /// Creates a code; other modules (crypto, caching, …) define their own codes with this.
-        public init(_ rawValue: String) { self.rawValue = rawValue }
-        /// The code's stable name.
-        public var description: String { rawValue }
-
-        /// No service is registered under the call's service identifier.
-        public static let unknownService = Code("unknownService")
-        /// A string is not a valid ``ServiceID``.
-        public static let invalidServiceID = Code("invalidServiceID")
-        /// A base URL cannot be parsed or is not an absolute `http`/`https` URL.
-        public static let invalidBaseURL = Code("invalidBaseURL")
-        /// The service has no base URL for the current environment.
-        public static let missingBaseURL = Code("missingBaseURL")
-        /// The environment is locked (a release build) and cannot be switched.
-        public static let environmentLocked = Code("environmentLocked")
-        /// The call cannot be turned into an HTTP request (missing path parameter, bad template, …).
-        public static let invalidRequest = Code("invalidRequest")
-        /// Parameters or a body could not be encoded.
-        public static let encoding = Code("encoding")
-        /// The transport failed: connection refused or reset, DNS, TLS, …
-        public static let transport = Code("transport")
-        /// The call did not finish in time.
-        public static let timeout = Code("timeout")
-        /// The call was cancelled.
-        public static let cancelled = Code("cancelled")
-        /// The response's status is not acceptable for the call.
-        public static let httpStatus = Code("httpStatus")
-        /// The response body could not be decoded into the call's output.
-        public static let decoding = Code("decoding")
-        /// The response is malformed (for example a stage expected a shape it did not find).
-        public static let invalidResponse = Code("invalidResponse")
-        /// The backend answered with a business failure in its envelope (see ``EnvelopeStage``).
-        public static let business = Code("business")
-        /// A stage rejected the call for a reason of its own.
-        public static let stageFailure = Code("stageFailure")
-        /// Persisting or loading state (such as the environment selection) failed.
-        public static let storage = Code("storage")
-        /// No credentials could be obtained, or refreshing an expired token failed (see
-        /// ``AuthorizationStage``).
-        public static let authentication = Code("authentication")
-        /// An interceptor refused the call before it was sent (see ``InterceptorStage``).
-        public static let refused = Code("refused")
-        /// A cache-only call found nothing stored (see ``CacheStage``).
-        public static let cacheMiss = Code("cacheMiss")
-        /// The response's content type is not acceptable for the call (see ``ValidationStage``).
-        public static let contentType = Code("contentType")
-        /// A downloaded file's checksum does not match the one expected; the file was discarded.
-        public static let integrity = Code("integrity")
-    }
+/// Detail a stage attaches to the errors it throws, typed by the stage that defines it.
+///
+/// The envelope stage's ``EnvelopeFailure`` is one; a stage of your own can define another and read
+/// it back with ``SwitchyardError/detail(as:)``. Keep secrets out of it: ``summary`` appears in the
+/// error's description.
+public protocol SwitchyardErrorDetail: Sendable {
+    /// A short, secret-free text for the error's description.
+    var summary: String { get }
 }

@@ -1,30 +1,49 @@
-public import Foundation
 public import HTTPTypes
+public import Foundation
 
-/// An HTTP request on its way through a pipeline: a `swift-http-types` head and a body held as
-/// contiguous bytes.
+/// An HTTP request on its way through a pipeline: a `swift-http-types` head and at most one body,
+/// held either as bytes in memory or as a stream read from files.
 ///
-/// The body is a `Data` value, so any stage can read it as often as it likes — a signing stage
-/// hashes it, a logging stage previews it, a retry sends it again — and changing it in one stage
-/// never affects a copy another stage holds.
+/// A body in memory is a `Data` value, so any stage can read it as often as it likes — a signing
+/// stage hashes it, a logging stage previews it, a retry sends it again — and changing it in one
+/// stage never affects a copy another stage holds. A stage that needs the whole body asks for it
+/// with ``bodyBytes(for:)``, which gives a clear error for a streamed body instead of silently
+/// seeing none.
 ///
 /// ```swift
 /// var request = Request(method: .post, url: URL(string: "https://api.example.com/v1/users")!)!
 /// request.headerFields[.contentType] = "application/json"
-/// request.body = Data(#"{"name":"Ada"}"#.utf8)
+/// request.body = .bytes(Data(#"{"name":"Ada"}"#.utf8))
 /// ```
 public struct Request: Sendable {
+    /// The one body a request can carry: bytes in memory, or a stream read in chunks as the
+    /// connection pulls them.
+    public enum Body: Sendable {
+        /// The whole body in memory.
+        case bytes(Data)
+        /// A body sent in chunks from files and in-memory pieces (an upload of any size).
+        case stream(StreamedBody)
+
+        /// The bytes of an in-memory body; `nil` for a stream.
+        public var bytes: Data? {
+            if case .bytes(let data) = self { return data }
+            return nil
+        }
+
+        /// The stream of a streamed body; `nil` for bytes.
+        public var stream: StreamedBody? {
+            if case .stream(let stream) = self { return stream }
+            return nil
+        }
+    }
+
     /// Method, scheme, authority, path (with query) and header fields.
     public var head: HTTPRequest
-    /// The body bytes, or `nil` for none.
-    public var body: Data?
-    /// A body sent in chunks from files (an upload of any size), or `nil`. When it is set, ``body``
-    /// is `nil`: stages that need the whole body (encryption, signing) refuse such a request with a
-    /// clear error, and others leave it alone.
-    public var streamedBody: StreamedBody?
+    /// The body, or `nil` for none.
+    public var body: Body?
 
     /// Creates a request from a head and an optional body.
-    public init(head: HTTPRequest, body: Data? = nil) {
+    public init(head: HTTPRequest, body: Body? = nil) {
         self.head = head
         self.body = body
     }
@@ -37,8 +56,8 @@ public struct Request: Sendable {
     ///   - method: the HTTP method.
     ///   - url: an absolute URL.
     ///   - headerFields: the header fields.
-    ///   - body: the body bytes.
-    public init?(method: HTTPRequest.Method, url: URL, headerFields: HTTPFields = [:], body: Data? = nil) {
+    ///   - body: the body.
+    public init?(method: HTTPRequest.Method, url: URL, headerFields: HTTPFields = [:], body: Body? = nil) {
         guard let parts = try? BaseURL.parse(url.absoluteString, allowFragment: true) else { return nil }
         let path = parts.path.isEmpty ? "/" : parts.path
         let target = parts.query.map { path + "?" + $0 } ?? path
@@ -107,8 +126,30 @@ public struct Request: Sendable {
     }
 
     /// Whether the request carries a body, in memory or streamed.
-    public var hasBody: Bool { body != nil || streamedBody != nil }
+    public var hasBody: Bool { body != nil }
 
-    /// The body decoded as UTF-8 text (invalid sequences replaced), or `nil` without a body.
-    public var bodyText: String? { body.map { String(decoding: $0, as: UTF8.self) } }
+    /// The whole body in memory, for a stage that must read all of it (to sign, seal or rewrite it).
+    ///
+    /// - Parameter stage: the stage asking, named in the error.
+    /// - Returns: the bytes, or `nil` when the request has no body.
+    /// - Throws: ``SwitchyardError/Code/unsupportedBody`` when the body is a stream, which the stage
+    ///   cannot read whole without defeating the point of streaming it.
+    public func bodyBytes(for stage: StageID) throws(SwitchyardError) -> Data? {
+        switch body {
+        case nil: return nil
+        case .bytes(let data): return data
+        case .stream(let stream):
+            var error = SwitchyardError(
+                code: .unsupportedBody,
+                message: "stage '\(stage)' needs the whole request body, but it is streamed"
+                    + " (\(stream.length) bytes); send it as bytes or skip the stage for this call"
+            )
+            error.stage = stage
+            throw error
+        }
+    }
+
+    /// The in-memory body decoded as UTF-8 text (invalid sequences replaced); `nil` without a body or
+    /// for a streamed one.
+    public var bodyText: String? { body?.bytes.map { String(decoding: $0, as: UTF8.self) } }
 }

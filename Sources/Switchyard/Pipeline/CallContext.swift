@@ -34,8 +34,10 @@ public struct CallContext: Sendable {
     public var deadline: ContinuousClock.Instant?
     /// The parameter encoding that was used to build the request (stages that add parameters use it).
     public var parameterEncoding: ParameterEncoding
-    /// The names of the service's stages this call skips.
-    public var skippedStages: Set<String>
+    /// The ids of the service's stages this call skips.
+    public var skippedStages: Set<StageID>
+    /// The ids of the service's opt-in stages (``Stage/optIn()``) this call enables.
+    public var enabledStages: Set<StageID>
     /// The logger stages should use.
     public var logger: Logger
     /// Counts what reaches the transport; shared by all copies of the context of one call.
@@ -53,7 +55,8 @@ public struct CallContext: Sendable {
     ///   - environment: the environment in force.
     ///   - timeout: the per-attempt timeout.
     ///   - parameterEncoding: the encoding the request was built with.
-    ///   - skippedStages: names of service stages to skip.
+    ///   - skippedStages: ids of service stages to skip.
+    ///   - enabledStages: ids of opt-in service stages to run.
     ///   - logger: the logger for stages.
     public init(
         requestID: RequestID = .next(),
@@ -64,7 +67,8 @@ public struct CallContext: Sendable {
         environment: ServerEnvironment = .release,
         timeout: Duration? = nil,
         parameterEncoding: ParameterEncoding = .automatic,
-        skippedStages: Set<String> = [],
+        skippedStages: Set<StageID> = [],
+        enabledStages: Set<StageID> = [],
         logger: Logger = CallContext.disabledLogger
     ) {
         self.requestID = requestID
@@ -77,6 +81,7 @@ public struct CallContext: Sendable {
         self.deadline = nil
         self.parameterEncoding = parameterEncoding
         self.skippedStages = skippedStages
+        self.enabledStages = enabledStages
         self.logger = logger
         self.counters = CallCounters()
         self.values = [:]

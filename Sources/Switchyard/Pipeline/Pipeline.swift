@@ -1,9 +1,10 @@
 /// A service's stages folded, once, into a single chain that ends in its transport.
 ///
 /// A pipeline is built when a service is registered and reused by every call. Calls can still
-/// adjust it without rebuilding it: a call may skip stages by name (``CallContext/skippedStages``,
-/// checked as the chain runs) and may wrap additional stages of its own around it (they run
-/// *outside* the service's stages, so signing, encryption and logging see their effect).
+/// adjust it without rebuilding it: a call may skip stages by id (``CallContext/skippedStages``,
+/// checked as the chain runs), enable the stages registered as opt-in (``CallContext/enabledStages``),
+/// and wrap additional stages of its own around it (they run *outside* the service's stages, so
+/// signing, encryption and logging see their effect).
 ///
 /// ```swift
 /// print(try registry.pipeline(for: .users))
@@ -12,8 +13,11 @@
 public struct Pipeline: Sendable, CustomStringConvertible {
     /// The service this pipeline belongs to.
     public let serviceID: ServiceID
-    /// The names of the stages, outermost first (the order requests pass them).
-    public let stageNames: [String]
+    /// The ids of the stages, outermost first (the order requests pass them).
+    public let stageIDs: [StageID]
+    /// The ids of the stages registered as opt-in (``Stage/optIn()``): they run only for calls that
+    /// enable them.
+    public let optInStageIDs: Set<StageID>
     /// The name of the transport at the end.
     public let transportName: String
     private let entry: NextStage
@@ -24,9 +28,10 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     ///   - serviceID: the service the pipeline belongs to.
     ///   - stages: the stages, outermost first.
     ///   - transport: the transport at the end.
-    public init(serviceID: ServiceID, stages: [any Middleware], transport: any Transport) {
+    public init(serviceID: ServiceID, stages: [any Stage], transport: any Transport) {
         self.serviceID = serviceID
-        self.stageNames = stages.map(\.name)
+        self.stageIDs = stages.map(\.id)
+        self.optInStageIDs = Set(stages.filter { $0 is any OptInMarker }.map(\.id))
         self.transportName = transport.name
         self.entry = Self.fold(stages, around: Self.terminal(transport), skippable: true)
     }
@@ -42,7 +47,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     public func send(
         _ request: consuming Request,
         context: CallContext,
-        additionalStages: [any Middleware] = []
+        additionalStages: [any Stage] = []
     ) async throws(SwitchyardError) -> Response {
         do {
             if additionalStages.isEmpty { return try await entry(request, context) }
@@ -53,10 +58,53 @@ public struct Pipeline: Sendable, CustomStringConvertible {
         }
     }
 
-    /// `service: [1] A → [2] B → transport T`.
+    /// `service: [1] A → [2] B (opt-in) → transport T`.
     public var description: String {
-        let stages = stageNames.enumerated().map { "[\($0.offset + 1)] \($0.element)" }
+        let stages = stageIDs.enumerated().map { "[\($0.offset + 1)] \($0.element)" + (optInStageIDs.contains($0.element) ? " (opt-in)" : "") }
         return "\(serviceID): " + (stages + ["transport \(transportName)"]).joined(separator: " → ")
+    }
+
+    /// Runs one stage around `next` exactly as a pipeline does: a ``RequestStage``'s `prepare` then
+    /// `next`, `next` then a ``ResponseStage``'s `process`, or any other stage's `intercept`.
+    /// ``OptInStage`` and the testing harness use it, so a stage behaves the same wherever it runs.
+    static func run(_ stage: any Stage, _ request: Request, context: CallContext, next: NextStage) async throws -> Response {
+        if let stage = stage as? any RequestStage {
+            var request = request
+            try await stage.prepare(&request, context: context)
+            return try await next(request, context)
+        }
+        if let stage = stage as? any ResponseStage {
+            var response = try await next(request, context)
+            try await stage.process(&response, for: request, context: context)
+            return response
+        }
+        return try await stage.intercept(request, context: context, next: next)
+    }
+
+    /// One registered stage as the fold sees it: its id, the stage that does the work (unwrapped
+    /// from ``OptInStage``), and whether it runs only when a call enables it.
+    private struct Link {
+        let id: StageID
+        let stage: any Stage
+        let optIn: Bool
+
+        init(_ stage: any Stage) {
+            self.id = stage.id
+            if let marked = stage as? any OptInMarker {
+                self.stage = marked.inner
+                self.optIn = true
+            } else {
+                self.stage = stage
+                self.optIn = false
+            }
+        }
+
+        /// Whether the link runs for a call with this context.
+        @inline(__always)
+        func runs(in context: CallContext, skippable: Bool) -> Bool {
+            if optIn, !context.enabledStages.contains(id) { return false }
+            return !skippable || context.skippedStages.isEmpty || !context.skippedStages.contains(id)
+        }
     }
 
     /// Wraps `inner` in `stages`, outermost first.
@@ -66,61 +114,58 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     /// `next` once and then their `process` methods in reverse order. The order and the results are
     /// exactly those of one link per stage, with fewer asynchronous frames and one copy of the
     /// request instead of one per stage.
-    private static func fold(_ stages: [any Middleware], around inner: @escaping NextStage, skippable: Bool) -> NextStage {
+    private static func fold(_ stages: [any Stage], around inner: @escaping NextStage, skippable: Bool) -> NextStage {
+        let links = stages.map(Link.init)
         var next = inner
-        var index = stages.count
+        var index = links.count
         while index > 0 {
             let rest = next
-            if stages[index - 1] is any RequestStage {
-                var run: [(name: String, stage: any RequestStage)] = []
-                while index > 0, let stage = stages[index - 1] as? any RequestStage {
-                    run.insert((stage.name, stage), at: 0)
+            if links[index - 1].stage is any RequestStage {
+                var run: [(link: Link, stage: any RequestStage)] = []
+                while index > 0, let stage = links[index - 1].stage as? any RequestStage {
+                    run.insert((links[index - 1], stage), at: 0)
                     index -= 1
                 }
                 next = requestLink(run, rest: rest, skippable: skippable)
-            } else if stages[index - 1] is any ResponseStage {
-                var run: [(name: String, stage: any ResponseStage)] = []
-                while index > 0, let stage = stages[index - 1] as? any ResponseStage {
-                    run.insert((stage.name, stage), at: 0)
+            } else if links[index - 1].stage is any ResponseStage {
+                var run: [(link: Link, stage: any ResponseStage)] = []
+                while index > 0, let stage = links[index - 1].stage as? any ResponseStage {
+                    run.insert((links[index - 1], stage), at: 0)
                     index -= 1
                 }
                 next = responseLink(run, rest: rest, skippable: skippable)
             } else {
-                let stage = stages[index - 1]
                 index -= 1
-                next = link(stage, name: stage.name, rest: rest, skippable: skippable)
+                next = link(links[index], rest: rest, skippable: skippable)
             }
         }
         return next
     }
 
     /// One general stage.
-    private static func link(_ stage: any Middleware, name: String, rest: @escaping NextStage, skippable: Bool) -> NextStage {
+    private static func link(_ link: Link, rest: @escaping NextStage, skippable: Bool) -> NextStage {
         { (request: consuming Request, context: CallContext) in
-            if skippable, !context.skippedStages.isEmpty, context.skippedStages.contains(name) {
-                return try await rest(request, context)
-            }
+            guard link.runs(in: context, skippable: skippable) else { return try await rest(request, context) }
             do {
-                return try await stage.intercept(request, context: context, next: rest)
+                return try await link.stage.intercept(request, context: context, next: rest)
             } catch {
-                throw SwitchyardError.wrapping(error, stage: name, in: context)
+                throw SwitchyardError.wrapping(error, stage: link.id, in: context)
             }
         }
     }
 
     /// A run of request-only stages, outermost first.
     private static func requestLink(
-        _ run: [(name: String, stage: any RequestStage)],
+        _ run: [(link: Link, stage: any RequestStage)],
         rest: @escaping NextStage,
         skippable: Bool
     ) -> NextStage {
         { (request: consuming Request, context: CallContext) in
-            let skipping = skippable && !context.skippedStages.isEmpty
-            for (name, stage) in run where !(skipping && context.skippedStages.contains(name)) {
+            for (link, stage) in run where link.runs(in: context, skippable: skippable) {
                 do {
                     try await stage.prepare(&request, context: context)
                 } catch {
-                    throw SwitchyardError.wrapping(error, stage: name, in: context)
+                    throw SwitchyardError.wrapping(error, stage: link.id, in: context)
                 }
             }
             return try await rest(request, context)
@@ -129,19 +174,18 @@ public struct Pipeline: Sendable, CustomStringConvertible {
 
     /// A run of response-only stages, outermost first; their `process` methods run innermost first.
     private static func responseLink(
-        _ run: [(name: String, stage: any ResponseStage)],
+        _ run: [(link: Link, stage: any ResponseStage)],
         rest: @escaping NextStage,
         skippable: Bool
     ) -> NextStage {
         { (request: consuming Request, context: CallContext) in
             let sent = request
             var response = try await rest(sent, context)
-            let skipping = skippable && !context.skippedStages.isEmpty
-            for (name, stage) in run.reversed() where !(skipping && context.skippedStages.contains(name)) {
+            for (link, stage) in run.reversed() where link.runs(in: context, skippable: skippable) {
                 do {
                     try await stage.process(&response, for: sent, context: context)
                 } catch {
-                    throw SwitchyardError.wrapping(error, stage: name, in: context)
+                    throw SwitchyardError.wrapping(error, stage: link.id, in: context).carrying(response)
                 }
             }
             return response
@@ -156,7 +200,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
                 try Task.checkCancellation()
                 return try await transport.send(request, context: context)
             } catch {
-                throw SwitchyardError.wrapping(error, as: .transport, stage: "transport", in: context)
+                throw SwitchyardError.wrapping(error, as: .transport, stage: .transport, in: context)
             }
         }
     }

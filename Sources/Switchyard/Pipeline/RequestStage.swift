@@ -10,8 +10,8 @@
 ///
 /// Implement only ``prepare(_:context:)``: the pipeline calls it directly (consecutive request
 /// stages are run together, with one copy of the request), so an `intercept` of your own on a
-/// `RequestStage` would not be used. Conform to ``Middleware`` when you need `next` itself.
-public protocol RequestStage: Middleware {
+/// `RequestStage` would not be used. Conform to ``Stage`` when you need `next` itself.
+public protocol RequestStage: Stage {
     /// Changes `request` before it is passed on; throw to refuse the call.
     ///
     /// - Parameters:

@@ -10,8 +10,8 @@
 ///
 /// Implement only ``process(_:for:context:)``: the pipeline calls it directly (consecutive response
 /// stages are run together), so an `intercept` of your own on a `ResponseStage` would not be used.
-/// Conform to ``Middleware`` when you need `next` itself.
-public protocol ResponseStage: Middleware {
+/// Conform to ``Stage`` when you need `next` itself.
+public protocol ResponseStage: Stage {
     /// Changes `response` before the stages outside this one see it; throw to fail the call.
     ///
     /// - Parameters:

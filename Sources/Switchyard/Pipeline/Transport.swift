@@ -8,7 +8,7 @@
 /// Use `AsyncHTTPClientTransport` from `SwitchyardAsyncHTTPClient` in apps and services and the mock
 /// transports from `SwitchyardTesting` in tests.
 ///
-/// Choose a transport to change *how bytes move*; choose a ``Middleware`` to change *what is sent or
+/// Choose a transport to change *how bytes move*; choose a ``Stage`` to change *what is sent or
 /// received*.
 public protocol Transport: Sendable {
     /// The transport's name, shown by ``Pipeline/description``. Defaults to the type's name.

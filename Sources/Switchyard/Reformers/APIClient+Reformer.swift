@@ -56,7 +56,7 @@ extension APIClient {
             value = try reformer.reform(response, context: context)
         } catch {
             var failure = DecodingFailureMessage.error(for: error, output: R.Output.self, response: response)
-            failure.stage = failure.stage ?? "reformer \(String(describing: R.self))"
+            failure.stage = failure.stage ?? StageID(typeName: R.self)
             throw failure.filling(from: exchange.context)
         }
         return exchange.result(value)

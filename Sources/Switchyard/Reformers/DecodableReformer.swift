@@ -14,6 +14,6 @@ public struct DecodableReformer<Output: Decodable & Sendable>: Reformer, @unchec
 
     /// Decodes the body.
     public func reform(_ response: Response, context: ReformContext) throws -> Output {
-        try (decoder ?? context.decoder).decode(Output.self, from: response.body)
+        try (decoder ?? context.decoder).decode(Output.self, from: response.bytes)
     }
 }

@@ -22,7 +22,7 @@ public struct KeyMapReformer<Output: Decodable & Sendable>: Reformer, @unchecked
 
     /// Renames, then decodes.
     public func reform(_ response: Response, context: ReformContext) throws -> Output {
-        try (decoder ?? context.decoder).decode(Output.self, from: Self.renaming(response.body, keyMap))
+        try (decoder ?? context.decoder).decode(Output.self, from: Self.renaming(response.bytes, keyMap))
     }
 
     /// `json` with member names renamed by `keyMap`, at every depth.

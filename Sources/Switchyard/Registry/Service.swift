@@ -21,7 +21,7 @@ public struct Service: Sendable {
     /// Defaults for the service's calls.
     public var defaults: ServiceDefaults
     /// The stages, outermost first: requests pass them in this order, responses in reverse.
-    public var stages: [any Middleware]
+    public var stages: [any Stage]
     /// The transport at the end of the pipeline.
     public var transport: any Transport
 
@@ -37,7 +37,7 @@ public struct Service: Sendable {
         _ id: ServiceID,
         baseURLs: [ServerEnvironment: String],
         defaults: ServiceDefaults = ServiceDefaults(),
-        stages: [any Middleware] = [],
+        stages: [any Stage] = [],
         transport: any Transport
     ) {
         self.id = id
@@ -59,7 +59,7 @@ public struct Service: Sendable {
         _ id: ServiceID,
         baseURL: String,
         defaults: ServiceDefaults = ServiceDefaults(),
-        stages: [any Middleware] = [],
+        stages: [any Stage] = [],
         transport: any Transport
     ) {
         var all: [ServerEnvironment: String] = [:]

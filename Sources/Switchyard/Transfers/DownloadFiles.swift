@@ -36,14 +36,14 @@ struct DownloadFiles {
         try? FileManager.default.removeItem(at: recordFile)
     }
 
-    /// The partial file a response produced. A transport that wrote it says so (``Response/file``); a
+    /// The partial file a response produced. A transport that wrote it says so (``Response/Body/file(_:)``); a
     /// response whose body arrived in memory (a mock, a cache, a transport without file support) is
     /// written here — appended at `offset` for a `206`, from the start otherwise.
     func settle(_ response: Response, offset: Int64) throws(SwitchyardError) -> DownloadedFile {
-        if let file = response.file { return file }
+        if case .file(let file) = response.body { return file }
         let target = DownloadTarget(fileURL: partial, resumeOffset: offset)
         let sink = try DownloadSink(target: target, head: response.head, observer: nil)
-        try sink.write(response.body)
+        try sink.write(response.bytes)
         return try sink.finish()
     }
 

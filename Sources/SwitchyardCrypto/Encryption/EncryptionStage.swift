@@ -15,7 +15,7 @@ public import Switchyard
 /// ```
 ///
 /// The exact bytes are documented in `Docs/WireFormat.md`.
-public struct EncryptionStage: Middleware {
+public struct EncryptionStage: Stage {
     /// What to do with a response that is not encrypted.
     public enum ResponsePolicy: Sendable, Hashable {
         /// A non-empty plaintext response fails the call with ``Switchyard/SwitchyardError/Code/crypto``.
@@ -31,8 +31,8 @@ public struct EncryptionStage: Middleware {
     /// What to do with plaintext responses.
     public let responsePolicy: ResponsePolicy
 
-    /// `Encryption`.
-    public var name: String { "Encryption" }
+    /// ``StageID/encryption``.
+    public var id: StageID { .encryption }
 
     /// Creates the stage.
     ///
@@ -50,14 +50,8 @@ public struct EncryptionStage: Middleware {
     public func intercept(_ request: Request, context: CallContext, next: NextStage) async throws -> Response {
         var request = request
         let path = String(request.pathWithoutQuery)
-        if request.streamedBody != nil {
-            throw SwitchyardError(
-                code: .crypto,
-                message:
-                    "a streamed upload cannot be encrypted by the stage, which seals whole bodies; skip the stage for this call or send the body in memory"
-            )
-        }
-        if let body = request.body, !body.isEmpty {
+        // A streamed upload is refused (``SwitchyardError/Code/unsupportedBody``): the stage seals whole bodies.
+        if let body = try request.bodyBytes(for: id), !body.isEmpty {
             let keyID = keyRing.currentKeyID
             let aad = EncryptionWireFormat.associatedData(
                 direction: .request,
@@ -66,23 +60,22 @@ public struct EncryptionStage: Middleware {
                 method: request.method.rawValue,
                 path: path
             )
-            request.body = try SwitchyardError.crypto { () throws(CryptoError) in try scheme.seal(body, key: keyRing.currentKey, aad: aad) }
+            request.body = .bytes(
+                try SwitchyardError.crypto { () throws(CryptoError) in try scheme.seal(body, key: keyRing.currentKey, aad: aad) }
+            )
             let originalType = request.headerFields[.contentType]
             request.headerFields[EncryptionWireFormat.encryptionHeader] = EncryptionWireFormat.headerValue(scheme: scheme, keyID: keyID)
             request.headerFields[EncryptionWireFormat.contentTypeHeader] = originalType
             request.headerFields[.contentType] = scheme.isBinary ? "application/octet-stream" : "text/plain; charset=us-ascii"
         }
         var response = try await next(request, context)
-        if response.file != nil, responsePolicy == .requireEncrypted || response.headerFields[EncryptionWireFormat.encryptionHeader] != nil
-        {
-            throw SwitchyardError(
-                code: .crypto,
-                message:
-                    "a download written to a file cannot be decrypted by the stage, which opens whole bodies; the file was not accepted"
-            )
+        if responsePolicy == .requireEncrypted || response.headerFields[EncryptionWireFormat.encryptionHeader] != nil {
+            // A download written to a file is refused (``SwitchyardError/Code/unsupportedBody``): the
+            // stage opens whole bodies, and the file is not accepted.
+            _ = try response.bodyBytes(for: id)
         }
         guard let header = response.headerFields[EncryptionWireFormat.encryptionHeader] else {
-            if responsePolicy == .requireEncrypted, !response.body.isEmpty {
+            if responsePolicy == .requireEncrypted, !response.bytes.isEmpty {
                 throw SwitchyardError(code: .crypto, message: "the service requires encrypted responses, and this one is plaintext")
             }
             return response
@@ -107,8 +100,8 @@ public struct EncryptionStage: Middleware {
             method: request.method.rawValue,
             path: path
         )
-        let body = response.body
-        response.body = try SwitchyardError.crypto { () throws(CryptoError) in try scheme.open(body, key: key, aad: aad) }
+        let body = try response.bodyBytes(for: id)
+        response.body = .bytes(try SwitchyardError.crypto { () throws(CryptoError) in try scheme.open(body, key: key, aad: aad) })
         response.headerFields[EncryptionWireFormat.encryptionHeader] = nil
         response.headerFields[.contentType] = response.headerFields[EncryptionWireFormat.contentTypeHeader]
         response.headerFields[EncryptionWireFormat.contentTypeHeader] = nil

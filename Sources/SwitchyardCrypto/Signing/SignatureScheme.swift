@@ -37,7 +37,7 @@ public struct CanonicalRequestV1: SignatureCanonicalizer {
             timestamp: timestamp,
             nonce: nonce,
             keyID: keyID,
-            body: request.body ?? .init()
+            body: request.body?.bytes ?? .init()
         )
     }
 }

@@ -14,7 +14,7 @@ public import Switchyard
 /// stages: [CommonParameters(...), EncryptionStage(keyRing: keys), SigningStage(keyRing: keys)]
 /// stages: [SigningStage(scheme: SortedParameterSigning(algorithm: .md5), keyRing: wechatKeys)]   // legacy
 /// ```
-public struct SigningStage: Middleware {
+public struct SigningStage: Stage {
     /// Whether and how responses are verified.
     public enum ResponseVerification: Sendable, Hashable {
         /// Responses are not checked.
@@ -35,8 +35,8 @@ public struct SigningStage: Middleware {
     public let allowedClockSkew: Duration
     private let now: @Sendable () -> Date
 
-    /// `Signing`.
-    public var name: String { "Signing" }
+    /// ``StageID/signing``.
+    public var id: StageID { .signing }
 
     /// Creates the stage.
     ///
@@ -63,12 +63,8 @@ public struct SigningStage: Middleware {
     /// Signs, passes on, verifies.
     public func intercept(_ request: Request, context: CallContext, next: NextStage) async throws -> Response {
         var request = request
-        if request.streamedBody != nil {
-            throw SwitchyardError(
-                code: .crypto,
-                message: "a streamed upload cannot be signed by the stage, whose signature covers the whole body"
-            )
-        }
+        // A streamed upload is refused (``SwitchyardError/Code/unsupportedBody``): the signature covers the whole body.
+        _ = try request.bodyBytes(for: id)
         let nonce = try SwitchyardError.crypto { () throws(CryptoError) in Digest.hex(try SecureRandom.bytes(count: 16)) }
         let timestamp = Int64(now().timeIntervalSince1970)
         let keyID = keyRing.currentKeyID
@@ -81,13 +77,8 @@ public struct SigningStage: Middleware {
     }
 
     private func verify(_ response: Response, requestNonce: String) throws(SwitchyardError) {
-        if response.file != nil {
-            throw SwitchyardError(
-                code: .crypto,
-                message:
-                    "a download written to a file cannot have its signature checked by the stage; skip it for the call and use a checksum"
-            )
-        }
+        // A download written to a file cannot have its signature checked: skip the stage for the call and use a checksum.
+        let body = try response.bodyBytes(for: id)
         let fields = response.headerFields
         guard let signature = fields[SigningWireFormat.signatureHeader], let keyID = fields[SigningWireFormat.keyIDHeader],
             let timestampText = fields[SigningWireFormat.timestampHeader]
@@ -115,7 +106,7 @@ public struct SigningStage: Middleware {
             timestamp: timestamp,
             requestNonce: requestNonce,
             keyID: keyID,
-            body: response.body
+            body: body
         )
         let expected = try SwitchyardError.crypto { () throws(CryptoError) in try SigningWireFormat.signature(of: canonical, using: key) }
         guard ConstantTime.equals(Data(expected.utf8), Data(signature.lowercased().utf8)) else {

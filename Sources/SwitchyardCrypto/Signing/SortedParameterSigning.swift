@@ -46,7 +46,7 @@ public struct SortedParameterSigning: SignatureScheme {
     /// Adds `nonce_str` (and `sign_type`) when missing, then `sign`, to the query or the form body.
     public func sign(_ request: inout Request, key: SymmetricKey, keyID: String, timestamp: Int64, nonce: String) throws(CryptoError) {
         let inBody = request.headerFields[.contentType]?.hasPrefix("application/x-www-form-urlencoded") == true
-        var encoded = inBody ? String(decoding: request.body ?? Data(), as: UTF8.self) : String(request.query ?? "")
+        var encoded = inBody ? String(decoding: request.body?.bytes ?? Data(), as: UTF8.self) : String(request.query ?? "")
         var parameters = Self.decode(encoded)
         var added: [(name: String, value: String)] = []
         if !parameters.contains(where: { $0.name == "nonce_str" }) { added.append(("nonce_str", nonce)) }
@@ -58,7 +58,7 @@ public struct SortedParameterSigning: SignatureScheme {
         let suffix = added.map { "\(Self.encode($0.name))=\(Self.encode($0.value))" }.joined(separator: "&")
         encoded = encoded.isEmpty ? suffix : encoded + "&" + suffix
         if inBody {
-            request.body = Data(encoded.utf8)
+            request.body = .bytes(Data(encoded.utf8))
         } else {
             request.path = String(request.pathWithoutQuery) + "?" + encoded
         }

@@ -172,7 +172,7 @@ struct EncryptionStageTests {
     func placementWithSigning() async throws {
         let ring = try KeyRing(keyID: "k1", key: SymmetricKey.random(byteCount: 32))
         let seen = EventRecorder()
-        let envelopeCheck = ResponseModifier(name: "Envelope") { response, _, _ in
+        let envelopeCheck = ClosureResponseStage(name: "Envelope") { response, _, _ in
             seen.record("envelope saw " + response.bodyText)
         }
         let inner = sealedEchoServer(scheme: .aes256GCM, ring: ring)

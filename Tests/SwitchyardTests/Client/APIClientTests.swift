@@ -64,7 +64,7 @@ struct APIClientTests {
     func nestedCallErrors() async throws {
         let registry = makeRegistry()
         try registry.register(Service(.catalog, baseURL: "https://auth.example", transport: MockTransport(.connectionRefused)))
-        let refresh = RequestModifier(name: "TokenRefresh") { _, _ in
+        let refresh = ClosureRequestStage(name: "TokenRefresh") { _, _ in
             _ = try await APIClient(registry: registry).send(.catalog, .post, "/token")
         }
         try registry.register(Service(.users, baseURL: "https://api.example", stages: [refresh], transport: MockTransport(.status(.ok))))

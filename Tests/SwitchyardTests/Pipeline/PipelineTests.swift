@@ -25,14 +25,14 @@ struct PipelineTests {
     @Test("a request change made by an outer stage is seen by inner stages and the transport; response changes flow outward")
     func changesFlowBothWays() async throws {
         let seen = EventRecorder()
-        let outer = RequestModifier(name: "outer") { request, _ in request.headerFields[.userAgent] = "outer" }
+        let outer = ClosureRequestStage(name: "outer") { request, _ in request.headerFields[.userAgent] = "outer" }
         let inner = ClosureStage(name: "inner") { request, context, next in
             seen.record("inner saw \(request.headerFields[.userAgent] ?? "nothing")")
             var response = try await next(request, context)
             response.headerFields[.server] = "inner"
             return response
         }
-        let check = ResponseModifier(name: "check") { response, _, _ in
+        let check = ClosureResponseStage(name: "check") { response, _, _ in
             seen.record("outer saw \(response.headerFields[.server] ?? "nothing")")
         }
         let transport = MockTransport(.status(.ok))
@@ -74,7 +74,7 @@ struct PipelineTests {
             return try await next(request, context)
         }
         let transport = MockTransport(sequence: [.status(.serviceUnavailable), .json(#"{"id":1,"name":"Ada"}"#)])
-        let failFirst = ResponseModifier(name: "status") { response, _, _ in
+        let failFirst = ClosureResponseStage(name: "status") { response, _, _ in
             if response.status.code >= 500 { throw SwitchyardError(code: .httpStatus, message: "server error") }
         }
         let client = try makeClient(stages: [retryOnce, RecordingStage("inner", recorder), observe, failFirst], transport: transport)
@@ -106,14 +106,14 @@ struct PipelineTests {
     @Test("runs of request-only and response-only stages keep the onion order, and skipping works inside a run")
     func batchedRunsKeepOrder() async throws {
         let recorder = EventRecorder()
-        func requestStage(_ name: String) -> RequestModifier {
-            RequestModifier(name: name) { request, _ in
+        func requestStage(_ name: String) -> ClosureRequestStage {
+            ClosureRequestStage(name: name) { request, _ in
                 recorder.record("\(name) in")
                 request.headerFields.append(HTTPField(name: HTTPField.Name("x-order")!, value: name))
             }
         }
-        func responseStage(_ name: String) -> ResponseModifier {
-            ResponseModifier(name: name) { _, _, _ in recorder.record("\(name) out") }
+        func responseStage(_ name: String) -> ClosureResponseStage {
+            ClosureResponseStage(name: name) { _, _, _ in recorder.record("\(name) out") }
         }
         let transport = MockTransport { _, _ in
             recorder.record("transport")
@@ -142,9 +142,9 @@ struct PipelineTests {
         let transport = MockTransport(.status(.ok))
         let client = try makeClient(
             stages: [
-                RequestModifier(name: "first") { _, _ in recorder.record("first") },
-                RequestModifier(name: "refuse") { _, _ in throw SwitchyardError(code: .invalidRequest, message: "no") },
-                RequestModifier(name: "third") { _, _ in recorder.record("third") },
+                ClosureRequestStage(name: "first") { _, _ in recorder.record("first") },
+                ClosureRequestStage(name: "refuse") { _, _ in throw SwitchyardError(code: .invalidRequest, message: "no") },
+                ClosureRequestStage(name: "third") { _, _ in recorder.record("third") },
             ],
             transport: transport
         )
@@ -162,7 +162,7 @@ struct PipelineTests {
             Service(
                 .users,
                 baseURL: "https://api.example.com",
-                stages: [RecordingStage("Sign", recorder), RequestModifier(name: "Headers") { _, _ in }],
+                stages: [RecordingStage("Sign", recorder), ClosureRequestStage(name: "Headers") { _, _ in }],
                 transport: MockTransport(.status(.ok), name: "Mock")
             )
         )
@@ -174,7 +174,7 @@ struct PipelineTests {
     @Test("the pipeline is folded at registration: the service's stage values are created once, not per call")
     func foldedOnce() async throws {
         let made = EventRecorder()
-        struct Counting: Middleware {
+        struct Counting: Stage {
             init(_ recorder: EventRecorder) { recorder.record("made") }
             func intercept(_ request: Request, context: CallContext, next: NextStage) async throws -> Response {
                 try await next(request, context)
@@ -188,7 +188,7 @@ struct PipelineTests {
     @Test("an error thrown inside a stage names that stage; a transport error names the transport")
     func errorsNameTheStage() async throws {
         struct Boom: Error {}
-        let failing = RequestModifier(name: "Signer") { _, _ in throw Boom() }
+        let failing = ClosureRequestStage(name: "Signer") { _, _ in throw Boom() }
         let client = try makeClient(stages: [RecordingStage("outer", EventRecorder()), failing], transport: MockTransport(.status(.ok)))
         let error = await #expect(throws: SwitchyardError.self) { _ = try await client.send(GetUser(id: "1")) }
         #expect(error?.stage == "Signer")

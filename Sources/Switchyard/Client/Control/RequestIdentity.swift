@@ -17,15 +17,17 @@ enum RequestIdentity {
         // Who is asking and how: header fields (an Authorization or user header), the call's own
         // stages, its deadline and cache policy. Calls that differ in these never share a response.
         parts.append(request.headerFields.map { "\($0.name.canonicalName):\($0.value)" }.sorted().joined(separator: "\u{1F}"))
-        parts.append(options.additionalStages.map(\.name).joined(separator: ","))
+        parts.append(options.additionalStages.map(\.id.rawValue).joined(separator: ","))
         parts.append(options.deadline.map { "\($0)" } ?? "-")
         parts.append(context[CacheStage.CallPolicy.self].map { "\($0)" } ?? "-")
-        if spec.body != nil, let body = request.body {
+        switch request.body {
+        case .bytes(let body) where spec.body != nil:
             var hasher = Hasher()
             hasher.combine(body)
             parts.append("body:\(body.count):\(hasher.finalize())")
+        case .stream(let stream): parts.append("stream:\(stream.identity)")
+        default: break
         }
-        if let stream = request.streamedBody { parts.append("stream:\(stream.identity)") }
         return parts.joined(separator: "\n")
     }
 }

@@ -11,14 +11,14 @@ import Synchronization
 /// accessory that is slow, or even blocks, never holds up a call; ``Accessory/callDidFinish(_:outcome:)``
 /// is always the last. A transport that does not report starting gets ``Accessory/callDidStart(_:)`` from the stage
 /// just before the outcome, so the sequence is always complete.
-public struct AccessoryStage: Middleware {
+public struct AccessoryStage: Stage {
     /// The observers, told in this order.
     public let accessories: [any Accessory]
     /// Where events are delivered, in order.
     private let queue: DispatchQueue
 
-    /// The stage's name, `Accessories`.
-    public var name: String { "Accessories" }
+    /// ``StageID/accessories``.
+    public var id: StageID { .accessories }
 
     /// Creates the stage.
     public init(_ accessories: [any Accessory]) {
@@ -62,7 +62,7 @@ public struct AccessoryStage: Middleware {
                 outcome.map {
                     AccessoryCall.Outcome(
                         status: $0.status,
-                        bodySize: $0.file.map { Int($0.byteCount) } ?? $0.body.count,
+                        bodySize: $0.body.count,
                         duration: duration
                     )
                 }

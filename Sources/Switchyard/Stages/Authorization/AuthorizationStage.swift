@@ -18,7 +18,7 @@ public import HTTPTypes
 ///
 /// The stage is a value; copies share one token and one refresh. Register one instance per group
 /// of services that share credentials.
-public struct AuthorizationStage: Middleware {
+public struct AuthorizationStage: Stage {
     /// What marks a call as refused for an expired token.
     public struct Trigger: Sendable, Hashable {
         /// HTTP statuses that mean "the token has expired"; 401 by default.
@@ -41,8 +41,8 @@ public struct AuthorizationStage: Middleware {
     public let trigger: Trigger
     private let coordinator: TokenCoordinator
 
-    /// The stage's name, `Authorization`.
-    public var name: String { "Authorization" }
+    /// ``StageID/authorization``.
+    public var id: StageID { .authorization }
 
     /// Creates the stage.
     public init(
@@ -90,7 +90,7 @@ public struct AuthorizationStage: Middleware {
         if let status = error.status, trigger.statuses.contains(status.code), error.code == .httpStatus || error.code == .business {
             return true
         }
-        if let code = error.businessCode, trigger.businessCodes.contains(code) { return true }
+        if let code = error.detail(as: EnvelopeFailure.self)?.businessCode, trigger.businessCodes.contains(code) { return true }
         return false
     }
 

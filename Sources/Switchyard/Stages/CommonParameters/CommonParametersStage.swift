@@ -57,8 +57,8 @@ public struct CommonParametersStage: RequestStage {
     /// How arrays are written in a query or form.
     public let arrayStyle: QueryArrayStyle
 
-    /// The stage's name, `CommonParameters`.
-    public var name: String { "CommonParameters" }
+    /// ``StageID/commonParameters``.
+    public var id: StageID { .commonParameters }
 
     /// Creates the stage.
     public init(
@@ -91,7 +91,7 @@ public struct CommonParametersStage: RequestStage {
     private enum Target { case query, form, json }
 
     private func target(for request: Request, context: CallContext) -> Target {
-        guard placement == .byEncoding, request.streamedBody == nil else { return .query }
+        guard placement == .byEncoding, request.body?.stream == nil else { return .query }
         let contentType = request.headerFields[.contentType]?.lowercased()
         switch context.parameterEncoding.resolved(for: request.method) {
         case .query, .automatic:
@@ -113,9 +113,9 @@ public struct CommonParametersStage: RequestStage {
     }
 
     private func mergeIntoForm(_ values: Parameters, request: inout Request) throws(SwitchyardError) {
-        let existing = request.body.map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let existing = request.bodyText ?? ""
         if request.body == nil { request.headerFields[.contentType] = "application/x-www-form-urlencoded; charset=utf-8" }
-        request.body = Data(try mergePairs(existing, values).utf8)
+        request.body = .bytes(Data(try mergePairs(existing, values).utf8))
     }
 
     /// Merges `values` into `a=1&b=2` text by the precedence rule.
@@ -143,11 +143,11 @@ public struct CommonParametersStage: RequestStage {
     }
 
     private func mergeIntoJSON(_ values: Parameters, request: inout Request) throws(SwitchyardError) {
-        guard let body = request.body, !body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else {
+        guard let body = request.body?.bytes, !body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else {
             var output: [UInt8] = [UInt8(ascii: "{")]
             try appendMembers(values, to: &output, first: true)
             output.append(UInt8(ascii: "}"))
-            request.body = Data(output)
+            request.body = .bytes(Data(output))
             if request.headerFields[.contentType] == nil { request.headerFields[.contentType] = "application/json" }
             return
         }
@@ -188,7 +188,7 @@ public struct CommonParametersStage: RequestStage {
             try appendMembers(added, to: &output, first: entries.isEmpty)
             output.append(contentsOf: bytes[close...])
         }
-        request.body = Data(output)
+        request.body = .bytes(Data(output))
     }
 
     private func appendMembers(_ values: Parameters, to output: inout [UInt8], first: Bool) throws(SwitchyardError) {
@@ -206,6 +206,7 @@ public struct CommonParametersStage: RequestStage {
 extension CallOptions {
     /// Leaves the named common parameters out of this call (see ``CommonParametersStage``).
     public mutating func omitCommonParameters(_ names: Set<String>) {
+        require(.commonParameters, for: "omitCommonParameters(_:)")
         setContextValue(names, for: CommonParametersStage.OmittedNames.self)
     }
 }

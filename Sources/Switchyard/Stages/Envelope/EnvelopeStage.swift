@@ -4,7 +4,9 @@ import Foundation
 /// and hands the payload under the data key to the stages outside it and to decoding.
 ///
 /// A code outside ``successCodes`` becomes a ``SwitchyardError`` with the code
-/// ``SwitchyardError/Code/business``, the backend's message, and ``SwitchyardError/businessCode``.
+/// ``SwitchyardError/Code/business``, the backend's message, the whole response in
+/// ``SwitchyardError/response`` and an ``EnvelopeFailure`` detail with the business code and the
+/// server's message.
 /// Handlers registered for special codes (re-login, forced upgrade) run before the error is thrown.
 ///
 /// Register it **before** (outside) a decryption stage and **after** nothing that needs the whole
@@ -49,8 +51,8 @@ public struct EnvelopeStage: ResponseStage {
     /// Handlers by code, as text.
     public let handlers: [String: Handler]
 
-    /// `Envelope`.
-    public var name: String { "Envelope" }
+    /// ``StageID/envelope``.
+    public var id: StageID { .envelope }
 
     /// Creates the stage with numeric codes.
     ///
@@ -73,13 +75,13 @@ public struct EnvelopeStage: ResponseStage {
 
     /// Checks the envelope and replaces the body with the payload.
     public func process(_ response: inout Response, for request: Request, context: CallContext) async throws {
-        guard response.file == nil else { return }  // a download written to a file carries no envelope
+        guard case .bytes(let body) = response.body else { return }  // a download written to a file carries no envelope
         // An error status without an envelope (a proxy's 503 page) passes on as it is, so that the
         // status check and a retry stage outside see the HTTP status, not a malformed envelope.
         let errorStatus = !(200...299).contains(response.status.code)
         let members: [String: JSONMembers.Member]
         do {
-            members = try JSONMembers.topLevel(of: response.body)
+            members = try JSONMembers.topLevel(of: body)
         } catch {
             if errorStatus { return }
             throw SwitchyardError(
@@ -88,24 +90,25 @@ public struct EnvelopeStage: ResponseStage {
                 underlyingError: error
             )
         }
-        guard let codeMember = members[keys.code], let code = codeMember.scalarText(in: response.body) else {
+        guard let codeMember = members[keys.code], let code = codeMember.scalarText(in: body) else {
             if errorStatus { return }
             throw SwitchyardError(code: .invalidResponse, message: "the envelope has no usable '\(keys.code)' member")
         }
         guard successCodes.contains(code) else {
-            let message = members[keys.message].flatMap { $0.scalarText(in: response.body) } ?? "no message"
-            var error = SwitchyardError(code: .business, message: "\(message) (code \(code))")
-            error.businessCode = code
-            error.status = response.status
-            error.responseBody = response.body
-            error.responseHeaderFields = response.headerFields
+            let message = members[keys.message].flatMap { $0.scalarText(in: body) } ?? "no message"
+            let error = SwitchyardError(
+                code: .business,
+                message: "\(message) (code \(code))",
+                response: response,
+                detail: EnvelopeFailure(businessCode: code, serverMessage: members[keys.message].flatMap { $0.scalarText(in: body) })
+            )
             if let handler = handlers[code] { await handler(error, context) }
             throw error
         }
         if let data = members[keys.data] {
-            response.body = response.body.subdata(in: data.valueRange)
+            response.body = .bytes(body.subdata(in: data.valueRange))
         } else {
-            response.body = Data("null".utf8)
+            response.body = .bytes(Data("null".utf8))
         }
     }
 }

@@ -19,8 +19,8 @@ public struct HeadersStage: RequestStage {
     /// The fields, in the order they are added.
     public let headers: [CommonHeader]
 
-    /// The stage's name, `Headers`.
-    public var name: String { "Headers" }
+    /// ``StageID/headers``.
+    public var id: StageID { .headers }
 
     /// Creates the stage from fields, fixed or dynamic.
     public init(_ headers: [CommonHeader]) {
@@ -47,6 +47,7 @@ public struct HeadersStage: RequestStage {
 extension CallOptions {
     /// Leaves the named base header fields out of this call (see ``HeadersStage``).
     public mutating func omitHeaders(_ names: Set<HTTPField.Name>) {
+        require(.headers, for: "omitHeaders(_:)")
         setContextValue(names, for: HeadersStage.OmittedNames.self)
     }
 }

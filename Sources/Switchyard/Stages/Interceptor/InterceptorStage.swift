@@ -14,7 +14,7 @@
 ///    error; then ``Hooks/didFail``.
 ///
 /// Register it with a service's stages, or for one call with ``CallOptions/intercept(_:)``.
-public struct InterceptorStage: Middleware {
+public struct InterceptorStage: Stage {
     /// The hooks; leave out the ones you do not need.
     public struct Hooks: Sendable {
         /// Before sending; throw to refuse the call.
@@ -50,12 +50,12 @@ public struct InterceptorStage: Middleware {
 
     /// The hooks.
     public let hooks: Hooks
-    /// The stage's name, `Interceptor` unless you name it.
-    public let name: String
+    /// The stage's id, ``StageID/interceptor`` unless you give another.
+    public let id: StageID
 
     /// Creates the stage.
-    public init(name: String = "Interceptor", _ hooks: Hooks) {
-        self.name = name
+    public init(id: StageID = .interceptor, _ hooks: Hooks) {
+        self.id = id
         self.hooks = hooks
     }
 
@@ -83,7 +83,7 @@ public struct InterceptorStage: Middleware {
             await hooks.didSucceed?(delivered, context)
             return delivered
         } catch {
-            failure = SwitchyardError.wrapping(error, stage: name)
+            failure = SwitchyardError.wrapping(error, stage: id)
         }
         if let willFail = hooks.willFail {
             do {
@@ -92,7 +92,7 @@ public struct InterceptorStage: Middleware {
                     return recovered
                 }
             } catch {
-                failure = SwitchyardError.wrapping(error, stage: name)
+                failure = SwitchyardError.wrapping(error, stage: id)
             }
         }
         await hooks.didFail?(failure, context)
@@ -106,9 +106,14 @@ public struct InterceptorStage: Middleware {
     }
 }
 
+extension StageID {
+    /// The ``InterceptorStage`` that ``CallOptions/intercept(_:)`` adds to one call.
+    public static let callInterceptor = StageID("CallInterceptor")!
+}
+
 extension CallOptions {
     /// Runs interceptor hooks around this call alone, outside the service's stages.
     public mutating func intercept(_ hooks: InterceptorStage.Hooks) {
-        additionalStages.append(InterceptorStage(name: "CallInterceptor", hooks))
+        additionalStages.append(InterceptorStage(id: .callInterceptor, hooks))
     }
 }

@@ -19,7 +19,7 @@ public import Logging
 ///
 /// Register it inside the stages that add parameters, headers and the token (so it shows what is
 /// sent) and outside encryption and signing (so it shows plaintext, redacted).
-public struct LoggingStage: Middleware {
+public struct LoggingStage: Stage {
     /// The context key under which ``CallOptions/logLevel(_:)`` stores one call's level.
     public enum CallLevel: CallContextKey {
         /// The level for the call.
@@ -35,8 +35,8 @@ public struct LoggingStage: Middleware {
     /// The longest body preview logged at debug, in bytes.
     public let bodyPreviewLimit: Int
 
-    /// The stage's name, `Logging`.
-    public var name: String { "Logging" }
+    /// ``StageID/logging``.
+    public var id: StageID { .logging }
 
     /// Creates the stage.
     public init(logger: Logger? = nil, level: Logger.Level? = nil, redaction: Redaction = .default, bodyPreviewLimit: Int = 1024) {
@@ -60,9 +60,9 @@ public struct LoggingStage: Middleware {
         logger.info("→ \(method) \(redaction.redactTarget(request.path))")
         if logger.logLevel <= .debug {
             logger.debug("→ headers: \(redaction.render(request.headerFields).joined(separator: "; "))")
-            if let body = request.body, !body.isEmpty {
+            if let body = request.body?.bytes, !body.isEmpty {
                 logger.debug("→ body: \(preview(body, contentType: request.headerFields[.contentType]))")
-            } else if let stream = request.streamedBody {
+            } else if let stream = request.body?.stream {
                 logger.debug("→ body: <\(stream.length) bytes streamed from \(stream.segments.count) segments>")
             }
             if logger.logLevel <= .trace { logger.trace("\(curl(request))") }
@@ -72,12 +72,12 @@ public struct LoggingStage: Middleware {
             let response = try await next(request, context)
             let elapsed = ContinuousClock.now - start
             logger.info(
-                "← \(response.status.code) \(response.status.reasonPhrase) \(method) \(request.pathWithoutQuery) \(Self.milliseconds(elapsed)) \(response.file?.byteCount ?? Int64(response.body.count)) B"
+                "← \(response.status.code) \(response.status.reasonPhrase) \(method) \(request.pathWithoutQuery) \(Self.milliseconds(elapsed)) \(response.body.count) B"
             )
             if logger.logLevel <= .debug {
                 logger.debug("← headers: \(redaction.render(response.headerFields).joined(separator: "; "))")
-                if !response.body.isEmpty {
-                    logger.debug("← body: \(preview(response.body, contentType: response.headerFields[.contentType]))")
+                if let body = response.body.bytes, !body.isEmpty {
+                    logger.debug("← body: \(preview(body, contentType: response.headerFields[.contentType]))")
                 }
             }
             return response
@@ -123,14 +123,14 @@ public struct LoggingStage: Middleware {
         let authority = request.head.authority ?? "localhost"
         parts.append(Self.quoted("\(scheme)://\(authority)\(redaction.redactTarget(request.path))"))
         for line in redaction.render(request.headerFields) { parts.append("-H " + Self.quoted(line)) }
-        if let body = request.body, !body.isEmpty {
+        if let body = request.body?.bytes, !body.isEmpty {
             let type = request.headerFields[.contentType]?.lowercased() ?? ""
             if type.contains("json") || type.hasPrefix("application/x-www-form-urlencoded") || type.hasPrefix("text/") {
                 parts.append("--data-binary " + Self.quoted(preview(body, contentType: type)))
             } else {
                 parts.append("--data-binary @- # \(body.count) bytes of \(type.isEmpty ? "unknown type" : type)")
             }
-        } else if let stream = request.streamedBody {
+        } else if let stream = request.body?.stream {
             parts.append("--data-binary @- # \(stream.length) bytes streamed")
         }
         return parts.joined(separator: " ")
@@ -151,6 +151,7 @@ extension CallOptions {
     /// Logs this call at `level` (for example `.trace` to see its cURL rendering), whatever the
     /// logger's level (see ``LoggingStage``).
     public mutating func logLevel(_ level: Logger.Level) {
+        require(.logging, for: "logLevel(_:)")
         setContextValue(level, for: LoggingStage.CallLevel.self)
     }
 }

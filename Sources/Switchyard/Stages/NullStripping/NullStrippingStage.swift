@@ -28,8 +28,8 @@ public struct NullStrippingStage: ResponseStage {
     /// The sanitizer applied to JSON bodies.
     public let sanitizer: JSONSanitizer
 
-    /// `NullStripping`.
-    public var name: String { "NullStripping" }
+    /// ``StageID/nullStripping``.
+    public var id: StageID { .nullStripping }
 
     /// Creates the stage.
     ///
@@ -41,25 +41,22 @@ public struct NullStrippingStage: ResponseStage {
 
     /// Strips the `null`s from a JSON body; leaves other bodies alone.
     public func process(_ response: inout Response, for request: Request, context: CallContext) async throws {
-        guard response.file == nil, Self.isJSON(response) else { return }
+        guard case .bytes(let body) = response.body, Self.isJSON(response) else { return }
         do throws(SwitchyardError) {
-            response.body = try sanitizer.stripNulls(response.body)
+            response.body = .bytes(try sanitizer.stripNulls(body))
         } catch {
-            var failure = error
-            failure.status = response.status
-            failure.responseBody = response.body
-            throw failure
+            throw error.carrying(response)
         }
     }
 
     /// Whether `response` carries a non-empty JSON body, by its content type or, without one, by its
     /// first non-whitespace byte.
     static func isJSON(_ response: Response) -> Bool {
-        guard !response.body.isEmpty else { return false }
+        guard let body = response.body.bytes, !body.isEmpty else { return false }
         if let contentType = response.headerFields[.contentType] {
             return MediaType.isJSON(MediaType.of(contentType))
         }
-        let first = response.body.first { byte in byte != 0x20 && byte != 0x0A && byte != 0x0D && byte != 0x09 }
+        let first = body.first { byte in byte != 0x20 && byte != 0x0A && byte != 0x0D && byte != 0x09 }
         return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
     }
 }

@@ -11,7 +11,7 @@ import HTTPTypes
 ///
 /// When retries run out (attempts, budget or deadline), the call ends with the last attempt's
 /// outcome: its error, or its response (a 503 the stages inside let through).
-public struct RetryStage: Middleware {
+public struct RetryStage: Stage {
     /// The context key under which ``CallOptions/allowRetryingNonIdempotent()`` marks a call.
     public enum NonIdempotentAllowed: CallContextKey {
         /// Whether the call may be retried although its method is not idempotent.
@@ -30,8 +30,8 @@ public struct RetryStage: Middleware {
     public let budget: RetryBudget?
     private let sleep: @Sendable (Duration) async throws -> Void
 
-    /// The stage's name, `Retry`.
-    public var name: String { "Retry" }
+    /// ``StageID/retry``.
+    public var id: StageID { .retry }
 
     /// Creates the stage.
     ///
@@ -96,7 +96,7 @@ public struct RetryStage: Middleware {
                 return context.isPastDeadline ? nil : Transient(retryAfter: nil)
             case .httpStatus:
                 guard let status = failure.status, policy.retryableStatuses.contains(status.code) else { return nil }
-                return Transient(retryAfter: failure.responseHeaderFields.flatMap(retryAfter))
+                return Transient(retryAfter: failure.response.flatMap { retryAfter($0.headerFields) })
             default:
                 return nil
             }
@@ -126,12 +126,14 @@ extension CallOptions {
     /// policy's ``RetryPolicy/maxAttempts``; `1` turns retries off for the call. Backoff, budget and
     /// idempotency rules stay the policy's. Without a `RetryStage` in the service, nothing is retried.
     public mutating func retry(maxAttempts: Int) {
+        require(.retry, for: "retry(maxAttempts:)")
         setContextValue(max(1, maxAttempts), for: RetryStage.MaxAttempts.self)
     }
 
     /// Lets ``RetryStage`` retry this call although its method (POST, PATCH) is not idempotent —
     /// for calls the backend deduplicates, for example by an idempotency key.
     public mutating func allowRetryingNonIdempotent() {
+        require(.retry, for: "allowRetryingNonIdempotent()")
         setContextValue(true, for: RetryStage.NonIdempotentAllowed.self)
     }
 }

@@ -41,8 +41,8 @@ public struct ValidationStage: ResponseStage {
     /// The service's rules.
     public let rules: Rules
 
-    /// The stage's name, `Validation`.
-    public var name: String { "Validation" }
+    /// ``StageID/validation``.
+    public var id: StageID { .validation }
 
     /// Creates the stage.
     public init(_ rules: Rules = Rules()) {
@@ -53,28 +53,24 @@ public struct ValidationStage: ResponseStage {
     public func process(_ response: inout Response, for request: Request, context: CallContext) async throws {
         let rules = context[CallRules.self] ?? rules
         guard rules.statuses.contains(response.status.code) else {
-            var error = SwitchyardError(
+            let error = SwitchyardError(
                 code: .httpStatus,
-                message: "the server answered \(response.status.code) \(response.status.reasonPhrase), which is not acceptable"
+                message: "the server answered \(response.status.code) \(response.status.reasonPhrase), which is not acceptable",
+                response: response
             )
-            error.status = response.status
-            error.responseBody = response.body
-            error.responseHeaderFields = response.headerFields
             throw error
         }
-        guard !rules.contentTypes.isEmpty, !(rules.emptyBodySkipsContentType && response.body.isEmpty && response.file == nil) else {
+        guard !rules.contentTypes.isEmpty, !(rules.emptyBodySkipsContentType && response.body.bytes?.isEmpty == true) else {
             return
         }
         let mediaType = response.headerFields[.contentType].map(Self.mediaType) ?? ""
         guard rules.contentTypes.contains(where: { Self.matches(mediaType, pattern: $0) }) else {
-            var error = SwitchyardError(
+            let error = SwitchyardError(
                 code: .contentType,
                 message: "the response's content type is \(mediaType.isEmpty ? "missing" : "'\(mediaType)'"); "
-                    + "expected \(rules.contentTypes.joined(separator: " or "))"
+                    + "expected \(rules.contentTypes.joined(separator: " or "))",
+                response: response
             )
-            error.status = response.status
-            error.responseBody = response.body
-            error.responseHeaderFields = response.headerFields
             throw error
         }
     }
@@ -101,6 +97,7 @@ public struct ValidationStage: ResponseStage {
 extension CallOptions {
     /// Validates this call's response by `rules` instead of the service's (see ``ValidationStage``).
     public mutating func validate(_ rules: ValidationStage.Rules) {
+        require(.validation, for: "validate(_:)")
         setContextValue(rules, for: ValidationStage.CallRules.self)
     }
 }

@@ -104,7 +104,7 @@ struct AuthorizationStageTests {
             let body = ok ? #"{"code":0,"data":{"id":2,"name":"Lin"}}"# : #"{"code":4011,"msg":"token expired"}"#
             return Response(status: .ok, headerFields: [.contentType: "application/json"], body: Data(body.utf8))
         }
-        let stages: [any Middleware] = [
+        let stages: [any Stage] = [
             AuthorizationStage(provider: provider, trigger: .init(businessCodes: ["4011"])), EnvelopeStage(successCodes: [0]),
         ]
         let client = try makeClient(stages: stages, transport: envelope)

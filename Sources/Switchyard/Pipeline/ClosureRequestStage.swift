@@ -1,22 +1,22 @@
 /// A ``RequestStage`` made from a closure.
 ///
 /// ```swift
-/// let locale = RequestModifier(name: "locale") { request, _ in
+/// let locale = ClosureRequestStage(id: StageID("locale")!) { request, _ in
 ///     request.headerFields[.acceptLanguage] = "zh-Hans"
 /// }
 /// ```
-public struct RequestModifier: RequestStage {
-    /// The stage's name.
-    public let name: String
+public struct ClosureRequestStage: RequestStage {
+    /// The stage's id.
+    public let id: StageID
     private let body: @Sendable (inout Request, CallContext) async throws -> Void
 
     /// Creates a stage that changes requests.
     ///
     /// - Parameters:
-    ///   - name: the stage's name.
+    ///   - id: the stage's id.
     ///   - body: changes the request; throw to refuse the call.
-    public init(name: String, _ body: @escaping @Sendable (inout Request, CallContext) async throws -> Void) {
-        self.name = name
+    public init(id: StageID, _ body: @escaping @Sendable (inout Request, CallContext) async throws -> Void) {
+        self.id = id
         self.body = body
     }
 

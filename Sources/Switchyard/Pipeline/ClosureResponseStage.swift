@@ -1,22 +1,22 @@
 /// A ``ResponseStage`` made from a closure.
 ///
 /// ```swift
-/// let stamp = ResponseModifier(name: "stamp") { response, _, context in
+/// let stamp = ClosureResponseStage(id: StageID("stamp")!) { response, _, context in
 ///     response.headerFields[HTTPField.Name("X-Request-ID")!] = context.requestID.description
 /// }
 /// ```
-public struct ResponseModifier: ResponseStage {
-    /// The stage's name.
-    public let name: String
+public struct ClosureResponseStage: ResponseStage {
+    /// The stage's id.
+    public let id: StageID
     private let body: @Sendable (inout Response, Request, CallContext) async throws -> Void
 
     /// Creates a stage that changes responses.
     ///
     /// - Parameters:
-    ///   - name: the stage's name.
+    ///   - id: the stage's id.
     ///   - body: changes the response; it also receives the request as passed on, and the context.
-    public init(name: String, _ body: @escaping @Sendable (inout Response, Request, CallContext) async throws -> Void) {
-        self.name = name
+    public init(id: StageID, _ body: @escaping @Sendable (inout Response, Request, CallContext) async throws -> Void) {
+        self.id = id
         self.body = body
     }
 

@@ -30,7 +30,7 @@ public typealias NextStage = @Sendable (consuming Request, CallContext) async th
 /// ``CallContext``, never in captured state.
 ///
 /// ```swift
-/// struct AddClientVersion: Middleware {
+/// struct AddClientVersion: Stage {
 ///     func intercept(_ request: Request, context: CallContext, next: NextStage) async throws -> Response {
 ///         var request = request
 ///         request.headerFields[HTTPField.Name("X-Client-Version")!] = "4.2.0"
@@ -41,10 +41,11 @@ public typealias NextStage = @Sendable (consuming Request, CallContext) async th
 ///
 /// Most stages only change the request or only the response; conform to ``RequestStage`` or
 /// ``ResponseStage`` to write just that half.
-public protocol Middleware: Sendable {
-    /// The stage's name: used by ``Pipeline/description``, by calls that skip stages by name, and
-    /// in errors. Defaults to the type's name.
-    var name: String { get }
+public protocol Stage: Sendable {
+    /// The stage's identity in its service's pipeline: what ``Pipeline/description`` prints, what
+    /// calls name to skip or enable it, and what errors blame. Defaults to the type's name
+    /// (``StageID/init(typeName:)``); the built-in stages use the static ids of ``StageID``.
+    var id: StageID { get }
 
     /// Handles one request.
     ///
@@ -57,7 +58,7 @@ public protocol Middleware: Sendable {
     func intercept(_ request: Request, context: CallContext, next: NextStage) async throws -> Response
 }
 
-extension Middleware {
-    /// The type's name.
-    public var name: String { String(describing: Self.self) }
+extension Stage {
+    /// The type's name as a stage id.
+    public var id: StageID { StageID(typeName: Self.self) }
 }

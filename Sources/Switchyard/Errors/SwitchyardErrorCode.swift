@@ -1,0 +1,90 @@
+extension SwitchyardError {
+    /// A stable error code. Compare with `==` or switch over the static members.
+    ///
+    /// A code belongs to the module that defines it: ``init(_:fileID:)`` records the defining module,
+    /// so two modules that both define a `timeout` code get two different codes, never one by
+    /// accident. Each module defines its codes in one place (the core's are below). ``rawValue`` is
+    /// stable and safe as a metric label: the bare name for the core's codes, `Module.name` for others.
+    ///
+    /// ```swift
+    /// extension SwitchyardError.Code {
+    ///     /// The backend asked the user to sign in again.
+    ///     public static let reLogin = SwitchyardError.Code("reLogin")
+    /// }
+    /// ```
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        /// The module that defined the code, such as `Switchyard` or `SwitchyardCrypto`.
+        public let module: String
+        /// The code's name within its module, such as `timeout`.
+        public let name: String
+
+        /// Creates a code in the calling module.
+        ///
+        /// - Parameters:
+        ///   - name: the code's name, unique within the module.
+        ///   - fileID: leave the default: it names the module that defines the code.
+        public init(_ name: String, fileID: StaticString = #fileID) {
+            let path = "\(fileID)"
+            self.module = path.firstIndex(of: "/").map { String(path[..<$0]) } ?? path
+            self.name = name
+        }
+
+        /// The code's stable name: `name` for the core's codes, `Module.name` for other modules'.
+        public var rawValue: String { module == "Switchyard" ? name : "\(module).\(name)" }
+
+        /// The code's stable name.
+        public var description: String { rawValue }
+    }
+}
+
+// The core module's codes, all in one place.
+extension SwitchyardError.Code {
+    /// No service is registered under the call's service identifier.
+    public static let unknownService = Self("unknownService")
+    /// A string is not a valid ``ServiceID``.
+    public static let invalidServiceID = Self("invalidServiceID")
+    /// A base URL cannot be parsed or is not an absolute `http`/`https` URL.
+    public static let invalidBaseURL = Self("invalidBaseURL")
+    /// The service has no base URL for the current environment.
+    public static let missingBaseURL = Self("missingBaseURL")
+    /// The environment is locked (a release build) and cannot be switched.
+    public static let environmentLocked = Self("environmentLocked")
+    /// The call cannot be turned into an HTTP request (missing path parameter, bad template, an
+    /// option whose stage the service does not have, an unknown stage id …).
+    public static let invalidRequest = Self("invalidRequest")
+    /// Parameters or a body could not be encoded.
+    public static let encoding = Self("encoding")
+    /// A stage needs the whole body in memory, but the request streams it or the response was
+    /// written to a file.
+    public static let unsupportedBody = Self("unsupportedBody")
+    /// The transport failed: connection refused or reset, DNS, TLS, …
+    public static let transport = Self("transport")
+    /// The call did not finish in time.
+    public static let timeout = Self("timeout")
+    /// The call was cancelled.
+    public static let cancelled = Self("cancelled")
+    /// The response's status is not acceptable for the call.
+    public static let httpStatus = Self("httpStatus")
+    /// The response body could not be decoded into the call's output.
+    public static let decoding = Self("decoding")
+    /// The response is malformed (for example a stage expected a shape it did not find).
+    public static let invalidResponse = Self("invalidResponse")
+    /// The backend answered with a business failure in its envelope (see ``EnvelopeStage`` and
+    /// ``EnvelopeFailure``).
+    public static let business = Self("business")
+    /// A stage rejected the call for a reason of its own.
+    public static let stageFailure = Self("stageFailure")
+    /// Persisting or loading state (such as the environment selection) failed.
+    public static let storage = Self("storage")
+    /// No credentials could be obtained, or refreshing an expired token failed (see
+    /// ``AuthorizationStage``).
+    public static let authentication = Self("authentication")
+    /// An interceptor refused the call before it was sent (see ``InterceptorStage``).
+    public static let refused = Self("refused")
+    /// A cache-only call found nothing stored (see ``CacheStage``).
+    public static let cacheMiss = Self("cacheMiss")
+    /// The response's content type is not acceptable for the call (see ``ValidationStage``).
+    public static let contentType = Self("contentType")
+    /// A downloaded file's checksum does not match the one expected; the file was discarded.
+    public static let integrity = Self("integrity")
+}

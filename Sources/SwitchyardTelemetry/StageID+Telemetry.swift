@@ -1,0 +1,8 @@
+public import Switchyard
+
+extension StageID {
+    /// ``MetricsStage``.
+    public static let metrics = StageID("Metrics")!
+    /// ``TracingStage``.
+    public static let tracing = StageID("Tracing")!
+}
