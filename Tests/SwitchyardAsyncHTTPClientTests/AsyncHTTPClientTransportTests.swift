@@ -74,9 +74,9 @@ struct AsyncHTTPClientTransportTests {
             let result = try await client.send(.utility, method, "/echo")
             #expect(result.status == .ok)
             if method == .head {
-                #expect(result.value.body.isEmpty)
+                #expect(result.value.bytes.isEmpty)
             } else {
-                let report = try JSONDecoder().decode(EchoReport.self, from: result.value.body)
+                let report = try JSONDecoder().decode(EchoReport.self, from: result.value.bytes)
                 #expect(report.method == method.rawValue)
             }
         }
@@ -84,7 +84,7 @@ struct AsyncHTTPClientTransportTests {
 
     @Test("header fields set by stages reach the server")
     func headersReachServer() async throws {
-        let stage = ClosureRequestStage(name: "Auth") { request, _ in request.headerFields[.authorization] = "Bearer demo-token" }
+        let stage = ClosureRequestStage(id: StageID("Auth")!) { request, _ in request.headerFields[.authorization] = "Bearer demo-token" }
         try await withBackend(stages: [stage]) { _, client in
             let session = try await client.send(.users, .get, "/session", as: Envelope<[String: Int]>.self).value
             #expect(session.code == 0)
@@ -109,7 +109,7 @@ struct AsyncHTTPClientTransportTests {
             let error = await #expect(throws: SwitchyardError.self) { _ = try await client.send(.utility, .get, "/status/503") }
             #expect(error?.code == .httpStatus)
             #expect(error?.status?.code == 503)
-            #expect(error?.responseBody.map { String(decoding: $0, as: UTF8.self) } == #"{"status":503}"#)
+            #expect(error?.response?.bodyText == #"{"status":503}"#)
         }
     }
 
@@ -121,7 +121,7 @@ struct AsyncHTTPClientTransportTests {
                 _ = try await client.send(.utility, .get, "/delay/30000", options: CallOptions(timeout: .milliseconds(200)))
             }
             #expect(error?.code == .timeout)
-            #expect(error?.stage == "transport")
+            #expect(error?.stage == StageID("transport"))
             // The server answers after 30 s; ending far sooner (with room for a loaded machine) shows the timeout did it.
             #expect(ContinuousClock.now - start < .seconds(20))
         }
@@ -157,7 +157,7 @@ struct AsyncHTTPClientTransportTests {
             }
             #expect(error?.code == .transport, "\(String(describing: error))")
             #expect(error?.message.contains("connection refused") == true, "\(String(describing: error))")
-            #expect(error?.stage == "transport")
+            #expect(error?.stage == StageID("transport"))
             #expect(error?.serviceID == .utility)
         }
     }
@@ -248,7 +248,7 @@ struct EnvelopeOverTheWireTests {
             _ = try await client.send(.users, .get, "/users/{id}", pathParameters: ["id": "99"], as: User.self)
         }
         #expect(missing?.code == .business)
-        #expect(missing?.businessCode == "4004")
+        #expect(missing?.detail(as: EnvelopeFailure.self)?.businessCode == "4004")
         #expect(missing?.message == "user not found (code 4004)")
         try await backend.shutdown()
     }

@@ -18,7 +18,7 @@ struct EncryptedModuleTests {
     /// Unwraps `{"code":0,"data":…}` so that decoding sees the payload.
     struct Unwrap: ResponseStage {
         func process(_ response: inout Response, for request: Request, context: CallContext) async throws {
-            let envelope = try JSONDecoder().decode(Envelope<Note>.self, from: response.body)
+            let envelope = try JSONDecoder().decode(Envelope<Note>.self, from: response.bytes)
             guard envelope.code == 0, let data = envelope.data else {
                 throw SwitchyardError(code: .invalidResponse, message: "business code \(envelope.code): \(envelope.msg)")
             }
@@ -27,7 +27,7 @@ struct EncryptedModuleTests {
                 let text: String
                 let pinned: Bool?
             }
-            response.body = try JSONEncoder().encode(Plain(id: data.id, text: data.text, pinned: data.pinned))
+            response.bytes = try JSONEncoder().encode(Plain(id: data.id, text: data.text, pinned: data.pinned))
         }
     }
 
@@ -36,10 +36,10 @@ struct EncryptedModuleTests {
         let backend = try await SampleBackend.start()
         let ring = try KeyRing(keyID: SampleBackend.vaultKeyID, key: SymmetricKey(SampleBackend.vaultKey))
         let wire = EventRecorder()
-        let tap = ClosureStage(name: "tap") { request, context, next in
-            wire.record("request " + String(decoding: request.body ?? Data(), as: UTF8.self))
+        let tap = ClosureStage(id: StageID("tap")!) { request, context, next in
+            wire.record("request " + String(decoding: request.body?.bytes ?? Data(), as: UTF8.self))
             let response = try await next(request, context)
-            wire.record("response " + String(decoding: response.body, as: UTF8.self))
+            wire.record("response " + String(decoding: response.bytes, as: UTF8.self))
             return response
         }
         let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, store: nil))

@@ -89,12 +89,12 @@ struct FullPipelineTests {
         )
         let ring = try KeyRing(keyID: SampleBackend.shopKeyID, key: SymmetricKey(SampleBackend.shopKey))
         let signingRing = try KeyRing(keyID: SampleBackend.shopKeyID, key: SymmetricKey(SampleBackend.shopSigningKey))
-        let tap = ClosureStage(name: "WireTap") { request, context, next in
+        let tap = ClosureStage(id: StageID("WireTap")!) { request, context, next in
             wire.record(
                 "request \(request.path) \(request.headerFields.map { "\($0.name)" }.joined(separator: ",")) \(request.bodyText ?? "")"
             )
             let response = try await next(request, context)
-            wire.record("response \(String(decoding: response.body, as: UTF8.self))")
+            wire.record("response \(response.bodyText)")
             return response
         }
         let stages: [any Stage] = [
@@ -145,7 +145,7 @@ struct FullPipelineTests {
 
         // The payload reached decoding without nulls and without the envelope.
         let raw = try await f.client.send(Self.shop, .get, "/orders/{id}", pathParameters: ["id": "9"], parameters: ["lang": "zh"])
-        let text = String(decoding: raw.value.body, as: UTF8.self)
+        let text = String(decoding: raw.value.bytes, as: UTF8.self)
         #expect(!text.contains("null") && !text.contains(#""code""#))
         #expect(text.contains(#""lines":[{"sku":"A-1"}]"#))
         #expect(text.contains(#""query":{"lang":"zh","app":"switchyard-demo","ts":"#))
@@ -195,7 +195,7 @@ struct FullPipelineTests {
             Issue.record("expected a refusal")
         } catch {
             #expect(error.code == .refused)
-            #expect(error.stage == "Interceptor")
+            #expect(error.stage == StageID("Interceptor"))
         }
         #expect(f.backend.requestCount == before)
         try await f.backend.shutdown()
@@ -220,7 +220,7 @@ struct FullPipelineTests {
         #expect(errors.allSatisfy { $0?.code == .authentication })
         #expect(
             errors.allSatisfy {
-                ($0?.underlyingError as? SwitchyardError)?.businessCode == "503"
+                ($0?.underlyingError as? SwitchyardError)?.detail(as: EnvelopeFailure.self)?.businessCode == "503"
                     || ($0?.underlyingError as? SwitchyardError)?.status?.code == 503
             }
         )

@@ -183,7 +183,7 @@ struct TransferTests {
                 let recorder = EventRecorder()
                 var options = CallOptions()
                 options.additionalStages = [
-                    ClosureRequestStage(name: "wire") { request, _ in
+                    ClosureRequestStage(id: StageID("wire")!) { request, _ in
                         recorder.record("\(request.headerFields[.range] ?? "-") \(request.headerFields[.ifRange] ?? "-")")
                     }
                 ]

@@ -77,7 +77,7 @@ struct TracingStageTests {
     @Test("a nested call made by an inner stage is a child span")
     func nested() async throws {
         let tracer = InMemoryTracer()
-        let inner = ClosureStage(name: "Nested") { request, context, next in
+        let inner = ClosureStage(id: StageID("Nested")!) { request, context, next in
             _ = await StageHarness(TracingStage(tracer: tracer)).run(try .fixture(.post, "https://auth.test/token"))
             return try await next(request, context)
         }

@@ -70,7 +70,7 @@ struct StageHarnessTests {
         let run = await StageHarness(Refuse()).run(try .fixture(.post, "https://api.test/x"))
         #expect(!run.calledNext)
         #expect(run.error?.code == .invalidRequest)
-        #expect(run.error?.stage == "Refuse")
+        #expect(run.error?.stage == StageID("Refuse"))
         let allowed = await StageHarness(Refuse()).run(try .fixture(.post, "https://api.test/x", body: "{}"))
         #expect(allowed.error == nil)
     }

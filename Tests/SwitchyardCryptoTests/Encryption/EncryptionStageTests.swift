@@ -18,7 +18,7 @@ private func sealedEchoServer(
     MockTransport { request, _ in
         let path = String(request.pathWithoutQuery)
         var plaintext = Data("null".utf8)
-        if let body = request.body, !body.isEmpty {
+        if let body = request.body?.bytes, !body.isEmpty {
             recorder?.record(String(decoding: body, as: UTF8.self))
             let header = try EncryptionWireFormat.parseHeader(request.headerFields[EncryptionWireFormat.encryptionHeader] ?? "")
             let aad = EncryptionWireFormat.associatedData(
@@ -94,7 +94,7 @@ struct EncryptionStageTests {
     func freshNoncePerAttempt() async throws {
         let ring = try KeyRing(keyID: "k1", key: SymmetricKey.random(byteCount: 32))
         let transport = sealedEchoServer(scheme: .aes256GCM, ring: ring)
-        let retry = ClosureStage(name: "retry") { request, context, next in
+        let retry = ClosureStage(id: StageID("retry")!) { request, context, next in
             _ = try await next(request, context)
             return try await next(request, context.nextAttempt())
         }
@@ -103,7 +103,7 @@ struct EncryptionStageTests {
             Service(serviceID, baseURL: "https://secure.example", stages: [retry, EncryptionStage(keyRing: ring)], transport: transport)
         )
         _ = try await APIClient(registry: registry).send(serviceID, .post, "/vault", parameters: ["secret": "x"], as: Echo.self)
-        let bodies = transport.requests.compactMap(\.body)
+        let bodies = transport.requests.compactMap(\.body?.bytes)
         #expect(bodies.count == 2)
         #expect(bodies[0].prefix(12) != bodies[1].prefix(12))
     }
@@ -120,7 +120,7 @@ struct EncryptionStageTests {
         )
         let error = await #expect(throws: SwitchyardError.self) { _ = try await client.send(serviceID, .get, "/vault", as: Echo.self) }
         #expect(error?.code == .crypto)
-        #expect(error?.stage == "Encryption")
+        #expect(error?.stage == StageID("Encryption"))
         #expect((error?.underlyingError as? CryptoError)?.code == .authenticationFailed)
     }
 
@@ -172,7 +172,7 @@ struct EncryptionStageTests {
     func placementWithSigning() async throws {
         let ring = try KeyRing(keyID: "k1", key: SymmetricKey.random(byteCount: 32))
         let seen = EventRecorder()
-        let envelopeCheck = ClosureResponseStage(name: "Envelope") { response, _, _ in
+        let envelopeCheck = ClosureResponseStage(id: StageID("Envelope")!) { response, _, _ in
             seen.record("envelope saw " + response.bodyText)
         }
         let inner = sealedEchoServer(scheme: .aes256GCM, ring: ring)
@@ -185,7 +185,7 @@ struct EncryptionStageTests {
                 timestamp: timestamp,
                 nonce: nonce,
                 keyID: "k1",
-                body: request.body ?? Data()
+                body: request.body?.bytes ?? Data()
             )
             seen.record(
                 request.headerFields[SigningWireFormat.signatureHeader]
@@ -257,7 +257,7 @@ struct EncryptionStageTests {
                 body: try .file(file)
             )
         }
-        #expect(upload?.code == .crypto && upload?.stage == "Encryption")
+        #expect(upload?.code == .unsupportedBody && upload?.stage == StageID("Encryption"))
         #expect(transport.requestCount == 0)
 
         let destination = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-enc-\(UUID().uuidString)")
@@ -272,7 +272,7 @@ struct EncryptionStageTests {
             )
             try sink.write(Data("abcd".utf8))
             var response = Response(status: .ok, headerFields: [EncryptionWireFormat.encryptionHeader: "aes-256-gcm; kid=k1"])
-            response.file = try sink.finish()
+            response.body = .file(try sink.finish())
             return response
         }
         let download = await #expect(throws: SwitchyardError.self) {
@@ -282,7 +282,7 @@ struct EncryptionStageTests {
                 to: destination
             )
         }
-        #expect(download?.code == .crypto)
+        #expect(download?.code == .unsupportedBody)
         #expect(!FileManager.default.fileExists(atPath: destination.path))
         try? FileManager.default.removeItem(atPath: destination.path + ".partial")
     }

@@ -73,7 +73,7 @@ struct SigningStageTests {
     func freshPerAttempt() async throws {
         let clock = Clock()
         let transport = MockTransport(.status(.ok))
-        let retry = ClosureStage(name: "retry") { request, context, next in
+        let retry = ClosureStage(id: StageID("retry")!) { request, context, next in
             _ = try await next(request, context)
             clock.advance()
             return try await next(request, context.nextAttempt())
@@ -131,7 +131,7 @@ struct SigningStageTests {
         for (respond, fragment) in cases {
             let error = await StageHarness(stage).run(request, respond: respond).error
             #expect(error?.code == .crypto)
-            #expect(error?.stage == "Signing")
+            #expect(error?.stage == StageID("Signing"))
             #expect(error?.message.contains(fragment) == true, "\(error?.message ?? "no error")")
         }
     }

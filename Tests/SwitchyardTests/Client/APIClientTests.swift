@@ -64,20 +64,20 @@ struct APIClientTests {
     func nestedCallErrors() async throws {
         let registry = makeRegistry()
         try registry.register(Service(.catalog, baseURL: "https://auth.example", transport: MockTransport(.connectionRefused)))
-        let refresh = ClosureRequestStage(name: "TokenRefresh") { _, _ in
+        let refresh = ClosureRequestStage(id: StageID("TokenRefresh")!) { _, _ in
             _ = try await APIClient(registry: registry).send(.catalog, .post, "/token")
         }
         try registry.register(Service(.users, baseURL: "https://api.example", stages: [refresh], transport: MockTransport(.status(.ok))))
         let error = try #require(
             await #expect(throws: SwitchyardError.self) { _ = try await APIClient(registry: registry).send(GetUser(id: "1")) }
         )
-        #expect(error.stage == "TokenRefresh")
+        #expect(error.stage == StageID("TokenRefresh"))
         #expect(error.serviceID == .users)
         #expect(error.endpoint == "GetUser")
         #expect(error.code == .transport)
         let nested = try #require(error.underlyingError as? SwitchyardError)
         #expect(nested.serviceID == .catalog)
-        #expect(nested.stage == "transport")
+        #expect(nested.stage == StageID("transport"))
         #expect(nested.requestID != error.requestID)
     }
 
@@ -89,7 +89,7 @@ struct APIClientTests {
         #expect(error?.message.contains("not valid JSON") == true)
         #expect(error?.endpoint == "GetUser")
         #expect(error?.status == .ok)
-        #expect(error?.responseBody == Data("<html>maintenance</html>".utf8))
+        #expect(error?.response?.bytes == Data("<html>maintenance</html>".utf8))
         #expect(error.map { String(reflecting: $0) }?.contains("maintenance") == true)
     }
 
@@ -112,7 +112,7 @@ struct APIClientTests {
         #expect(error?.status == .notFound)
         #expect(error?.stage == nil)
         #expect(error?.message.contains("404") == true)
-        #expect(error?.responseBody.map { String(decoding: $0, as: UTF8.self) } == #"{"msg":"no such user"}"#)
+        #expect(error?.response?.bodyText == #"{"msg":"no such user"}"#)
 
         let lenient = CallOptions(acceptableStatusCodes: 200...499)
         let raw = try await client.send(.users, .get, "/users/404", options: lenient)
@@ -127,7 +127,7 @@ struct APIClientTests {
             _ = try await client.send(.users, .get, "/slow", options: CallOptions(timeout: .milliseconds(50)))
         }
         #expect(error?.code == .timeout)
-        #expect(error?.stage == "transport")
+        #expect(error?.stage == StageID("transport"))
         #expect(ContinuousClock.now - start < .seconds(10))
     }
 
@@ -155,7 +155,7 @@ struct APIClientTests {
         let error = try #require(await #expect(throws: SwitchyardError.self) { _ = try await client.send(GetUser(id: "1")) })
         #expect(error.serviceID == .users)
         #expect(error.endpoint == "GetUser")
-        #expect(error.stage == "transport")
+        #expect(error.stage == StageID("transport"))
         #expect(error.requestID != nil)
         let text = error.description
         #expect(text.hasPrefix("[transport] could not connect"))

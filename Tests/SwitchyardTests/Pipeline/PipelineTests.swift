@@ -25,14 +25,14 @@ struct PipelineTests {
     @Test("a request change made by an outer stage is seen by inner stages and the transport; response changes flow outward")
     func changesFlowBothWays() async throws {
         let seen = EventRecorder()
-        let outer = ClosureRequestStage(name: "outer") { request, _ in request.headerFields[.userAgent] = "outer" }
-        let inner = ClosureStage(name: "inner") { request, context, next in
+        let outer = ClosureRequestStage(id: StageID("outer")!) { request, _ in request.headerFields[.userAgent] = "outer" }
+        let inner = ClosureStage(id: StageID("inner")!) { request, context, next in
             seen.record("inner saw \(request.headerFields[.userAgent] ?? "nothing")")
             var response = try await next(request, context)
             response.headerFields[.server] = "inner"
             return response
         }
-        let check = ClosureResponseStage(name: "check") { response, _, _ in
+        let check = ClosureResponseStage(id: StageID("check")!) { response, _, _ in
             seen.record("outer saw \(response.headerFields[.server] ?? "nothing")")
         }
         let transport = MockTransport(.status(.ok))
@@ -45,7 +45,7 @@ struct PipelineTests {
     @Test("a stage that does not call next short-circuits: inner stages and the transport never run")
     func shortCircuit() async throws {
         let recorder = EventRecorder()
-        let stub = ClosureStage(name: "stub") { _, _, _ in
+        let stub = ClosureStage(id: StageID("stub")!) { _, _, _ in
             Response(status: .ok, body: Data(#"{"id":9,"name":"Stub"}"#.utf8), source: .stub)
         }
         let transport = MockTransport(.status(.internalServerError))
@@ -61,7 +61,7 @@ struct PipelineTests {
     @Test("a stage may call next twice (a retry); inner stages run twice and attempts are counted")
     func callsNextTwice() async throws {
         let recorder = EventRecorder()
-        let retryOnce = ClosureStage(name: "retry-once") { request, context, next in
+        let retryOnce = ClosureStage(id: StageID("retry-once")!) { request, context, next in
             do {
                 return try await next(request, context)
             } catch {
@@ -69,12 +69,12 @@ struct PipelineTests {
             }
         }
         let attempts = EventRecorder()
-        let observe = ClosureStage(name: "observe") { request, context, next in
+        let observe = ClosureStage(id: StageID("observe")!) { request, context, next in
             attempts.record("attempt \(context.attempt)")
             return try await next(request, context)
         }
         let transport = MockTransport(sequence: [.status(.serviceUnavailable), .json(#"{"id":1,"name":"Ada"}"#)])
-        let failFirst = ClosureResponseStage(name: "status") { response, _, _ in
+        let failFirst = ClosureResponseStage(id: StageID("status")!) { response, _, _ in
             if response.status.code >= 500 { throw SwitchyardError(code: .httpStatus, message: "server error") }
         }
         let client = try makeClient(stages: [retryOnce, RecordingStage("inner", recorder), observe, failFirst], transport: transport)
@@ -93,7 +93,7 @@ struct PipelineTests {
             stages: [RecordingStage("CommonParameters", recorder), RecordingStage("Headers", recorder)],
             transport: transport
         )
-        var options = CallOptions(skippedStages: ["CommonParameters"])
+        var options = CallOptions(skippedStages: [StageID("CommonParameters")!])
         options.additionalStages = [RecordingStage("call", recorder)]
         _ = try await client.send(.users, .get, "/", options: options)
         #expect(recorder.events == ["call in", "Headers in", "Headers out", "call out"])
@@ -107,13 +107,13 @@ struct PipelineTests {
     func batchedRunsKeepOrder() async throws {
         let recorder = EventRecorder()
         func requestStage(_ name: String) -> ClosureRequestStage {
-            ClosureRequestStage(name: name) { request, _ in
+            ClosureRequestStage(id: StageID(name)!) { request, _ in
                 recorder.record("\(name) in")
                 request.headerFields.append(HTTPField(name: HTTPField.Name("x-order")!, value: name))
             }
         }
         func responseStage(_ name: String) -> ClosureResponseStage {
-            ClosureResponseStage(name: name) { _, _, _ in recorder.record("\(name) out") }
+            ClosureResponseStage(id: StageID(name)!) { _, _, _ in recorder.record("\(name) out") }
         }
         let transport = MockTransport { _, _ in
             recorder.record("transport")
@@ -131,7 +131,7 @@ struct PipelineTests {
         #expect(transport.requests.last?.headerFields[values: HTTPField.Name("x-order")!] == ["Q1", "Q2", "Q3"])
 
         recorder.reset()
-        _ = try await client.send(.users, .get, "/", options: CallOptions(skippedStages: ["Q2", "R1"]))
+        _ = try await client.send(.users, .get, "/", options: CallOptions(skippedStages: [StageID("Q2")!, StageID("R1")!]))
         #expect(recorder.events == ["Q1 in", "M in", "Q3 in", "transport", "R3 out", "M out", "R2 out"])
         #expect(transport.requests.last?.headerFields[values: HTTPField.Name("x-order")!] == ["Q1", "Q3"])
     }
@@ -142,14 +142,14 @@ struct PipelineTests {
         let transport = MockTransport(.status(.ok))
         let client = try makeClient(
             stages: [
-                ClosureRequestStage(name: "first") { _, _ in recorder.record("first") },
-                ClosureRequestStage(name: "refuse") { _, _ in throw SwitchyardError(code: .invalidRequest, message: "no") },
-                ClosureRequestStage(name: "third") { _, _ in recorder.record("third") },
+                ClosureRequestStage(id: StageID("first")!) { _, _ in recorder.record("first") },
+                ClosureRequestStage(id: StageID("refuse")!) { _, _ in throw SwitchyardError(code: .invalidRequest, message: "no") },
+                ClosureRequestStage(id: StageID("third")!) { _, _ in recorder.record("third") },
             ],
             transport: transport
         )
         let error = await #expect(throws: SwitchyardError.self) { _ = try await client.send(.users, .get, "/") }
-        #expect(error?.stage == "refuse")
+        #expect(error?.stage == StageID("refuse"))
         #expect(recorder.events == ["first"])
         #expect(transport.requestCount == 0)
     }
@@ -162,12 +162,12 @@ struct PipelineTests {
             Service(
                 .users,
                 baseURL: "https://api.example.com",
-                stages: [RecordingStage("Sign", recorder), ClosureRequestStage(name: "Headers") { _, _ in }],
+                stages: [RecordingStage("Sign", recorder), ClosureRequestStage(id: StageID("Headers")!) { _, _ in }],
                 transport: MockTransport(.status(.ok), name: "Mock")
             )
         )
         let pipeline = try registry.pipeline(for: .users)
-        #expect(pipeline.stageNames == ["Sign", "Headers"])
+        #expect(pipeline.stageIDs.map(\.rawValue) == ["Sign", "Headers"])
         #expect(pipeline.description == "users: [1] Sign → [2] Headers → transport Mock")
     }
 
@@ -188,16 +188,16 @@ struct PipelineTests {
     @Test("an error thrown inside a stage names that stage; a transport error names the transport")
     func errorsNameTheStage() async throws {
         struct Boom: Error {}
-        let failing = ClosureRequestStage(name: "Signer") { _, _ in throw Boom() }
+        let failing = ClosureRequestStage(id: StageID("Signer")!) { _, _ in throw Boom() }
         let client = try makeClient(stages: [RecordingStage("outer", EventRecorder()), failing], transport: MockTransport(.status(.ok)))
         let error = await #expect(throws: SwitchyardError.self) { _ = try await client.send(GetUser(id: "1")) }
-        #expect(error?.stage == "Signer")
+        #expect(error?.stage == StageID("Signer"))
         #expect(error?.code == .stageFailure)
         #expect(error?.underlyingError is Boom)
 
         let refused = try makeClient(transport: MockTransport(.connectionRefused))
         let transportError = await #expect(throws: SwitchyardError.self) { _ = try await refused.send(GetUser(id: "1")) }
-        #expect(transportError?.stage == "transport")
+        #expect(transportError?.stage == StageID("transport"))
         #expect(transportError?.code == .transport)
     }
 
@@ -205,14 +205,14 @@ struct PipelineTests {
     func contextValues() async throws {
         enum Token: CallContextKey { typealias Value = String }
         let seen = EventRecorder()
-        let outer = ClosureStage(name: "outer") { request, context, next in
+        let outer = ClosureStage(id: StageID("outer")!) { request, context, next in
             var inner = context
             inner[Token.self] = "rotated"
             let response = try await next(request, inner)
             seen.record("outer still has \(context[Token.self] ?? "nil")")
             return response
         }
-        let reader = ClosureStage(name: "reader") { request, context, next in
+        let reader = ClosureStage(id: StageID("reader")!) { request, context, next in
             seen.record("inner has \(context[Token.self] ?? "nil")")
             return try await next(request, context)
         }

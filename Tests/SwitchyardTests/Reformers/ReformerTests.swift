@@ -59,9 +59,9 @@ struct ReformerTests {
             Issue.record("expected a failure")
         } catch {
             #expect(error.code == .decoding)
-            #expect(error.stage?.hasPrefix("reformer TwoStepReformer") == true)
+            #expect(error.stage?.rawValue.hasPrefix("TwoStepReformer") == true)
             #expect(error.status == .ok)
-            #expect(error.responseBody == Data(#"{"id":"seven"}"#.utf8))
+            #expect(error.response?.bytes == Data(#"{"id":"seven"}"#.utf8))
         }
         struct Empty: Error {}
         let refusing = DecodableReformer<User>().map { user -> String in throw Empty() }

@@ -83,7 +83,7 @@ struct StreamedBodyTests {
         let client = try makeClient(stages: [stage], defaults: ServiceDefaults(parameterEncoding: .json), transport: transport)
         _ = try await client.send(.users, .post, "/upload", parameters: ["kind": "raw"], body: try .file(file, contentType: "image/png"))
         let sent = try #require(transport.requests.first)
-        #expect(sent.body == nil && sent.streamedBody?.length == 4_096)
+        #expect(sent.body?.bytes == nil && sent.body?.stream?.length == 4_096)
         #expect(sent.headerFields[.contentType] == "image/png")
         #expect(sent.query?.contains("kind=raw") == true && sent.query?.contains("appid=demo") == true)
     }

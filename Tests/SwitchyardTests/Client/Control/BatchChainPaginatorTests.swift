@@ -21,7 +21,7 @@ struct BatchChainPaginatorTests {
         let progress = Locked<[Int]>([])
         let finished = Locked<(Int, Int)?>(nil)
         let calls: [GroupCall<String>] = paths.map { path in
-            { client, options in String(decoding: try await client.send(.users, .get, path, options: options).value.body, as: UTF8.self) }
+            { client, options in String(decoding: try await client.send(.users, .get, path, options: options).value.bytes, as: UTF8.self) }
         }
         let observer = GroupObserver(
             progress: { done, _ in progress.withLock { $0.append(done) } },
@@ -72,9 +72,9 @@ struct BatchChainPaginatorTests {
         let steps = Locked<[Int]>([])
         let observer = GroupObserver(progress: { done, _ in steps.withLock { $0.append(done) } })
         let value = try await client.chain { client, options in
-            String(decoding: try await client.send(.users, .get, "/login", options: options).value.body, as: UTF8.self)
+            String(decoding: try await client.send(.users, .get, "/login", options: options).value.bytes, as: UTF8.self)
         }.then { token, client, options in
-            String(decoding: try await client.send(.users, .get, "/profile\(token)", options: options).value.body, as: UTF8.self)
+            String(decoding: try await client.send(.users, .get, "/profile\(token)", options: options).value.bytes, as: UTF8.self)
         }.run(observer: observer)
         #expect(value == "/profile/login")
         #expect(steps.withLock { $0 } == [1, 2])

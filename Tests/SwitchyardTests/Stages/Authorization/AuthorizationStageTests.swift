@@ -87,7 +87,7 @@ struct AuthorizationStageTests {
             return await group.reduce(into: []) { $0.append($1) }
         }
         #expect(errors.count == 50)
-        #expect(errors.allSatisfy { $0?.code == .authentication && $0?.stage == "Authorization" })
+        #expect(errors.allSatisfy { $0?.code == .authentication && $0?.stage == StageID("Authorization") })
         #expect(errors.allSatisfy { $0?.underlyingError is CountingTokenProvider.RefreshRefused })
         #expect(provider.refreshes.load(ordering: .relaxed) == 1)
         #expect(transport.requests.count == 50)

@@ -44,7 +44,7 @@ struct CommonParametersStageTests {
             body: #"{"a":[1,{"v":0}],"v":1,"b":"x"}"#
         )
         let run = await StageHarness(stage).run(request, context: context(.json))
-        let body = try #require(run.forwardedRequest?.body)
+        let body = try #require(run.forwardedRequest?.body?.bytes)
         #expect(String(decoding: body, as: UTF8.self) == #"{"a":[1,{"v":0}],"b":"x","v":3}"#)
         let get = await StageHarness(stage).run(try .fixture(.get, "https://api.test/o?v=1&w=2"), context: context(.query))
         #expect(get.forwardedRequest?.path == "/o?w=2&v=3")
@@ -92,7 +92,7 @@ struct CommonParametersStageTests {
         var options = CallOptions()
         options.omitCommonParameters(["token", "app"])
         #expect(try await client.send(.users, .get, "/a", options: options, as: Echo.self).value.target == "/a?ts=3")
-        let skipped = try await client.send(.users, .get, "/a", options: CallOptions(skippedStages: ["CommonParameters"]), as: Echo.self)
+        let skipped = try await client.send(.users, .get, "/a", options: CallOptions(skippedStages: [StageID("CommonParameters")!]), as: Echo.self)
         #expect(skipped.value.target == "/a")
     }
 
@@ -105,7 +105,7 @@ struct CommonParametersStageTests {
         struct NoDevice: Error {}
         let failing = CommonParametersStage([.dynamic("device") { _ in throw NoDevice() }])
         let run2 = await StageHarness(failing).run(try .fixture(.get, "https://api.test/o"), context: context(.query))
-        #expect(run2.error?.stage == "CommonParameters")
+        #expect(run2.error?.stage == StageID("CommonParameters"))
         #expect(!run2.calledNext)
         let nan = await StageHarness(CommonParametersStage([.fixed("x", .double(.nan))])).run(
             try .fixture(.post, "https://api.test/o"),

@@ -33,17 +33,17 @@ struct EnvelopeStageTests {
         let recorder = EventRecorder()
         let stage = EnvelopeStage(
             successCodes: [0],
-            handlers: [401001: { error, context in recorder.record("re-login for \(context.serviceID): \(error.businessCode ?? "")") }]
+            handlers: [401001: { error, context in recorder.record("re-login for \(context.serviceID): \(error.detail(as: EnvelopeFailure.self)?.businessCode ?? "")") }]
         )
         let run = try await run(stage, body: #"{"code":401001,"msg":"login expired, please log in again","data":null}"#)
         let error = try #require(run.error)
         #expect(error.code == .business)
-        #expect(error.businessCode == "401001")
+        #expect(error.detail(as: EnvelopeFailure.self)?.businessCode == "401001")
         #expect(error.message == "login expired, please log in again (code 401001)")
-        #expect(error.stage == "Envelope")
+        #expect(error.stage == StageID("Envelope"))
         #expect(recorder.events == ["re-login for harness: 401001"])
         let other = try await self.run(stage, body: #"{"code":4004,"msg":"user not found","data":null}"#)
-        #expect(other.error?.businessCode == "4004")
+        #expect(other.error?.detail(as: EnvelopeFailure.self)?.businessCode == "4004")
         #expect(recorder.events.count == 1)
     }
 
@@ -85,7 +85,7 @@ struct EnvelopeStageTests {
             try .fixture(.get, "https://api.test/users/1"),
             respond: .json(#"{"code":4001,"msg":"bad input"}"#, status: .badRequest)
         )
-        #expect(enveloped.error?.code == .business && enveloped.error?.businessCode == "4001")
+        #expect(enveloped.error?.code == .business && enveloped.error?.detail(as: EnvelopeFailure.self)?.businessCode == "4001")
         let malformed = await StageHarness(stage).run(
             try .fixture(.get, "https://api.test/users/1"),
             respond: .status(.ok, body: "<html>ok</html>")

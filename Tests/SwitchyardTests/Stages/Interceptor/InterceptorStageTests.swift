@@ -102,7 +102,7 @@ struct ValidationStageTests {
         let server = await StageHarness(stage).run(try .fixture(.get, "https://api.test/a"), respond: .status(.badGateway, body: "oops"))
         #expect(server.error?.code == .httpStatus)
         #expect(server.error?.status == .badGateway)
-        #expect(server.error?.responseBody == Data("oops".utf8))
+        #expect(server.error?.response?.bytes == Data("oops".utf8))
 
         var context = CallContext(serviceID: .users)
         context[ValidationStage.CallRules.self] = ValidationStage.Rules(statuses: [200, 404], contentTypes: ["text/*"])

@@ -105,7 +105,7 @@ struct RetryStageTests {
 
         // A stage that hangs is cut off by the deadline too (without it, the call would end after
         // 30 s with a stage failure, not a timeout).
-        let hanging = ClosureStage(name: "Hang") { _, _, _ in
+        let hanging = ClosureStage(id: StageID("Hang")!) { _, _, _ in
             try await Task.sleep(for: .seconds(30))
             throw CancellationError()
         }
