@@ -15,13 +15,11 @@ let package = Package(
         .library(name: "Switchyard", targets: ["Switchyard"]),
         .library(name: "SwitchyardAsyncHTTPClient", targets: ["SwitchyardAsyncHTTPClient"]),
         .library(name: "SwitchyardTesting", targets: ["SwitchyardTesting"]),
-        .library(name: "SwitchyardSampleBackend", targets: ["SwitchyardSampleBackend"]),
         .library(name: "SwitchyardCrypto", targets: ["SwitchyardCrypto"]),
         .library(name: "SwitchyardTelemetry", targets: ["SwitchyardTelemetry"]),
         .library(name: "SwitchyardURLSession", targets: ["SwitchyardURLSession"]),
         .library(name: "SwitchyardMultipart", targets: ["SwitchyardMultipart"]),
         .executable(name: "switchyard-demo", targets: ["SwitchyardDemo"]),
-        .library(name: "SwitchyardGenCore", targets: ["SwitchyardGenCore"]),
         .executable(name: "switchyard-gen", targets: ["switchyard-gen"]),
         .plugin(name: "SwitchyardGenBuildPlugin", targets: ["SwitchyardGenBuildPlugin"]),
         .plugin(name: "GenerateEndpoints", targets: ["GenerateEndpoints"]),
@@ -94,8 +92,9 @@ let package = Package(
             dependencies: ["Switchyard", .product(name: "HTTPTypes", package: "swift-http-types")],
             swiftSettings: swiftSettings
         ),
-        // Code generation from API descriptions: the parser, validator and emitters (Yams for YAML
-        // with line and column), the `switchyard-gen` CLI, a build-tool plugin and a command plugin.
+        // Code generation from API descriptions — internal tooling, not a product users link: the parser,
+        // validator and emitters (Yams for YAML with line and column), the `switchyard-gen` CLI, a
+        // build-tool plugin and a command plugin.
         .target(
             name: "SwitchyardGenCore",
             dependencies: [.product(name: "Yams", package: "Yams")],
@@ -131,7 +130,8 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // The embedded sample backend: a real HTTP/1.1 server on 127.0.0.1 over SwiftNIO, which is
-        // already in the graph through AsyncHTTPClient. Used by the demo, the tests and the benchmarks.
+        // already in the graph through AsyncHTTPClient. Used by the demo, the tests and the benchmarks
+        // (which reach it through a symbolic link); deliberately not a product.
         .target(
             name: "SwitchyardSampleBackend",
             dependencies: [

@@ -17,8 +17,22 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.24.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+        .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.0"),
     ],
     targets: [
+        // The embedded sample backend, shared with the main package's demo and tests through a symbolic
+        // link (it is not a product of the Switchyard package: users never link it).
+        .target(
+            name: "SwitchyardSampleBackend",
+            dependencies: [
+                .product(name: "SwitchyardCrypto", package: "Switchyard"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("InternalImportsByDefault")]
+        ),
         // The plain OpenSSL EVP loops the `crypto` scenario compares Switchyard with.
         .target(name: "CEVPLoop", linkerSettings: [.linkedLibrary("crypto")]),
         .executableTarget(
@@ -26,7 +40,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Switchyard", package: "Switchyard"),
                 .product(name: "SwitchyardAsyncHTTPClient", package: "Switchyard"),
-                .product(name: "SwitchyardSampleBackend", package: "Switchyard"),
+                "SwitchyardSampleBackend",
                 .product(name: "SwitchyardCrypto", package: "Switchyard"),
                 .product(name: "SwitchyardMultipart", package: "Switchyard"),
                 "CEVPLoop",

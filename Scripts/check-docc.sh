@@ -18,7 +18,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --scratch-path) scratch="$2"; shift 2 ;;
         --scratch-path=*) scratch="${1#*=}"; shift ;;
-        -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
         *) echo "unknown argument: $1" >&2; exit 2 ;;
     esac
 done
@@ -73,14 +73,15 @@ for catalog in "${catalogs[@]}"; do
     fi
     output="$work/$module.doccarchive"
     docc_log="$work/$module-docc.log"
+    # --ide-console-output: one `file:line:column: warning: message` line per diagnostic, followed by
+    # its fix-its, with absolute paths (printed relative to the repository).
     "$docc" convert "$catalog" \
         --additional-symbol-graph-dir "$input" \
         --fallback-display-name "$module" --fallback-bundle-identifier "org.switchyard.$module" \
-        --analyze --output-path "$output" >"$docc_log" 2>&1 || true
+        --analyze --ide-console-output --output-path "$output" >"$docc_log" 2>&1 || true
     problems="$(grep -E "(warning|error): " "$docc_log" || true)"
     if [ -n "$problems" ]; then
-        # Each diagnostic with the lines DocC prints under it (the source excerpt and suggestions).
-        grep -E -A6 "(warning|error): " "$docc_log" | sed "s|$root/||g"
+        grep -E "(warning|error|fixit): " "$docc_log" | sed "s|$root/||g"
         count="$(printf '%s\n' "$problems" | wc -l | tr -d ' ')"
         echo "FAILED: DocC reported $count problem(s) for $module"
         status=1

@@ -13,7 +13,7 @@
 # (the repository is this script's directory's parent). Compiler errors point to the Markdown file
 # and line. Nothing is run: the blocks only have to compile.
 #
-# Usage: Scripts/check-snippets.sh [--scratch-path DIR] [--keep-going]
+# Usage: Scripts/check-snippets.sh [--scratch-path DIR]
 #   --scratch-path DIR  SwiftPM's build directory (default: <repo>/.build/snippets)
 set -euo pipefail
 
@@ -23,7 +23,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --scratch-path) scratch="$2"; shift 2 ;;
         --scratch-path=*) scratch="${1#*=}"; shift ;;
-        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
         *) echo "unknown argument: $1" >&2; exit 2 ;;
     esac
 done
@@ -156,7 +156,7 @@ MANIFEST
 } > "$package/Package.swift"
 
 # Start from the repository's pins so the snippets build against the versions the package is tested with.
-if [ -f "$root/Package.resolved" ] && [ ! -f "$package/Package.resolved" ]; then
+if [ -f "$root/Package.resolved" ]; then
     cp "$root/Package.resolved" "$package/Package.resolved"
 fi
 
@@ -169,9 +169,8 @@ if swift build --package-path "$package" --scratch-path "$scratch" >"$log" 2>&1;
     exit 0
 fi
 
-# Report the compiler's errors, then which Markdown files failed: a failed build stops early, so
-# each target is built on its own to find every file that does not compile.
-grep -E "error: " "$log" | sort -u | head -n 100 || true
+# A failed build stops early, so each target is built on its own to find every file that does not
+# compile; its errors are printed with the Markdown file's name and line.
 failed=0
 for i in "${!targets[@]}"; do
     file="${target_files[$i]}"
@@ -181,7 +180,7 @@ for i in "${!targets[@]}"; do
     fi
     if grep -qE "^$root/$file:[0-9]+(:[0-9]+)?: error:" "$log" \
         || grep -qE "/Sources/$target/[^:]*:[0-9]+(:[0-9]+)?: error:" "$log"; then
-        grep -E "error: " "$log" | sort -u | head -n 60
+        grep -E "^[^ |].*error: " "$log" | grep -v "emit-module command failed" | sed "s|^$root/||" | sort -u | head -n 60
         echo "FAILED: $file"
         failed=1
     fi

@@ -56,6 +56,10 @@ public enum SwiftEmitter {
             var doc = ["Registers `\(service.id)` in `registry`."]
             doc.append("")
             var order = ["`outerStages`"]
+            if service.endpoints.contains(where: { $0.options.cachePolicy != nil }) {
+                doc.append("Endpoints of the service describe cache policies: `outerStages` must hold a `CacheStage`.")
+                doc.append("")
+            }
             if service.endpoints.contains(where: { $0.options.retries != nil }) {
                 order.insert("a `RetryStage` (unless `outerStages` has one; endpoints set their own attempts)", at: 0)
             }
@@ -87,6 +91,13 @@ public enum SwiftEmitter {
                 out.line("        guard innerStages.contains(where: { $0.id == StageID(\"Encryption\") }) else {")
                 out.line(
                     "            throw SwitchyardError(code: .stageFailure, message: \"service '\(service.id)' is described as encrypted, but innerStages has no Encryption stage\")"
+                )
+                out.line("        }")
+            }
+            if service.endpoints.contains(where: { $0.options.cachePolicy != nil }) {
+                out.line("        guard outerStages.contains(where: { $0.id == .cache }) else {")
+                out.line(
+                    "            throw SwitchyardError(code: .stageFailure, message: \"endpoints of service '\(service.id)' describe cache policies, but outerStages has no CacheStage\")"
                 )
                 out.line("        }")
             }
@@ -174,7 +185,7 @@ public enum SwiftEmitter {
         out.doc("`\(endpoint.name)`.", indent: 1)
         out.line("    \(access) var name: String { \(SwiftNames.literal(endpoint.name)) }")
         emitParameterMembers(endpoint, access: access, into: &out)
-        emitOptions(endpoint.options, access: access, into: &out)
+        emitOptions(endpoint.options, serviceEncrypted: service.encrypted, access: access, into: &out)
         out.line("}")
     }
 
@@ -242,7 +253,12 @@ public enum SwiftEmitter {
         out.line("    }")
     }
 
-    private static func emitOptions(_ options: APIDescription.Options, access: String, into out: inout SourceWriter) {
+    private static func emitOptions(
+        _ options: APIDescription.Options,
+        serviceEncrypted: Bool,
+        access: String,
+        into out: inout SourceWriter
+    ) {
         var lines: [String] = []
         if let policy = options.cachePolicy {
             lines.append(
@@ -252,7 +268,9 @@ public enum SwiftEmitter {
         }
         if let retries = options.retries { lines.append("options.retry(maxAttempts: \(retries + 1))") }
         if let same = options.sameRequest { lines.append("options.sameRequest = .\(same)") }
-        if options.encrypted == false { lines.append("options.skippedStages.insert(StageID(\"Encryption\")!)") }
+        // Skipping a stage the service does not have is an error, so only an encrypted service's
+        // endpoints can opt out of its encryption stage.
+        if options.encrypted == false, serviceEncrypted { lines.append("options.skippedStages.insert(StageID(\"Encryption\")!)") }
         guard !lines.isEmpty || options.timeout != nil || !options.tags.isEmpty else { return }
         var initArguments: [String] = []
         if let timeout = options.timeout { initArguments.append("timeout: \(duration(timeout))") }

@@ -24,7 +24,7 @@ struct RoundTripTests {
 
     static func client(_ transport: MockTransport) throws -> APIClient {
         let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, defaultEnvironment: .develop, store: nil))
-        try PetstoreAPI.registerPets(in: registry, transport: transport)
+        try PetstoreAPI.registerPets(in: registry, transport: transport, outerStages: [CacheStage(cache: try ResponseCache())])
         try PetstoreAPI.registerBilling(in: registry, transport: transport, innerStages: [encryption])
         return APIClient(registry: registry)
     }
@@ -73,13 +73,21 @@ struct RoundTripTests {
         #expect(seen == instances.count)
     }
 
-    @Test("the registration helpers register the described base URLs, retry stage and envelope; an encrypted service needs its stage")
+    @Test("the registration helpers register the described base URLs, retry stage and envelope; cache policies and encryption need their stages")
     func registration() throws {
         let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, defaultEnvironment: .develop, store: nil))
-        try PetstoreAPI.registerPets(in: registry, transport: MockTransport(.status(.ok)), baseURLs: [.develop: "http://127.0.0.1:9/pets"])
+        #expect { try PetstoreAPI.registerPets(in: registry, transport: MockTransport(.status(.ok))) } throws: { error in
+            (error as? SwitchyardError)?.message.contains("no CacheStage") == true
+        }
+        try PetstoreAPI.registerPets(
+            in: registry,
+            transport: MockTransport(.status(.ok)),
+            outerStages: [CacheStage(cache: try ResponseCache())],
+            baseURLs: [.develop: "http://127.0.0.1:9/pets"]
+        )
         #expect(try registry.baseURL(for: .pets) == "http://127.0.0.1:9/pets")
         #expect(PetstoreAPI.petsBaseURLs[.release] == "https://pets.example/v1")
-        #expect(try registry.pipeline(for: .pets).stageIDs.map(\.rawValue) == ["Retry", "Envelope"])
+        #expect(try registry.pipeline(for: .pets).stageIDs.map(\.rawValue) == ["Retry", "Cache", "Envelope"])
         #expect { try PetstoreAPI.registerBilling(in: registry, transport: MockTransport(.status(.ok))) } throws: { error in
             (error as? SwitchyardError)?.message.contains("no Encryption stage") == true
         }
@@ -118,7 +126,7 @@ struct RoundTripTests {
         #expect(once.requestCount == 1)
     }
 
-    @Test("CreatePet: a path parameter, a JSON body from the body parameters, a query parameter, a required header, encryption skipped")
+    @Test("CreatePet: a path parameter, a JSON body from the body parameters, a query parameter, a required header; encrypted: false on an unencrypted service skips nothing")
     func createPet() async throws {
         let transport = MockTransport(
             Self.envelope(#"{"id":9,"name":"Tom","species":"cat","tags":[],"owner":{"handle":"ann","pets_count":2},"default":false}"#)
@@ -134,7 +142,7 @@ struct RoundTripTests {
             body["name"] as? String == "Tom" && body["weight"] as? Double == 4.5 && body["vaccinated"] as? Bool == false && body.count == 3
         )
         #expect(request.headerFields[HTTPField.Name("X-Idempotency-Key")!] == "k-1")
-        #expect(transport.contexts.first?.skippedStages.contains(StageID("Encryption")!) == true)
+        #expect(transport.contexts.first?.skippedStages.isEmpty == true)  // the pets service has no encryption stage to skip
         #expect(CreatePet(owner: "o", nameParameter: "n", xIdempotencyKey: "k").options.sameRequest == .refuseNew)
         let described = try Self.endpoint("CreatePet")
         #expect(described.parameters.filter { $0.location == .body }.map(\.name).sorted() == body.keys.sorted())

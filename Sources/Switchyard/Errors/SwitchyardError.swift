@@ -118,8 +118,8 @@ public struct SwitchyardError: Error, Sendable, CustomStringConvertible, CustomD
             redacted = Redaction.default.redactJSON(bytes)
         } else if type.contains("x-www-form-urlencoded") {
             redacted = Redaction.default.redactPairs(text[...])
-        } else if type.hasPrefix("text/") {
-            redacted = text
+        } else if type.isEmpty || type.hasPrefix("text/") {
+            redacted = Redaction.default.redactPairs(text[...])
         } else {
             return " (\(type.isEmpty ? "no content type" : type))"
         }

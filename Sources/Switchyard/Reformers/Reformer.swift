@@ -1,7 +1,7 @@
 public import Foundation
 
 /// Turns a call's response into the value the app wants — a model, a view's text, a dictionary with
-/// the app's names — the reformer idea of CTNetworking and SANetwork, chosen per call:
+/// the app's names — chosen per call, so one endpoint can feed several screens:
 ///
 /// ```swift
 /// let user = try await client.send(GetUser(id: 7), reformer: DecodableReformer<User>()).value

@@ -1,4 +1,5 @@
-/// The validated name of a backend service (a "module" in the seeds' vocabulary).
+/// The validated name of a backend service (often called a "module": one backend with its own
+/// host, keys and conventions).
 ///
 /// A service identifier names one entry of a ``ServiceRegistry``: its base URLs, its defaults and its
 /// pipeline of stages. Like `HTTPField.Name`, it is a small value type that can only hold a valid

@@ -1,6 +1,10 @@
 /// Receives what only the transport knows — that a request has started going out, and how far its
 /// upload and download have got — and passes it to whoever set it on the call (``AccessoryStage``).
 ///
+/// This is the transport's reporting channel, not a hook for apps: to observe calls, write an
+/// ``Accessory``. Transport authors report through it; ``AccessoryStage`` turns the reports into
+/// accessory events.
+///
 /// Transports report through ``CallContext/transferObserver``: ``started()`` when they begin to
 /// send, ``sent(_:)`` as the body goes out, ``received(_:)`` as the response body comes in. The
 /// callbacks must return quickly; they run on the transport's task.

@@ -1,4 +1,4 @@
-/// The seeds' interceptors as one stage of async hooks around a call: refuse it before it goes out,
+/// Interceptor hooks around a call, as one stage: refuse it before it goes out,
 /// watch it go, veto or watch a success, recover from or watch a failure.
 ///
 /// The hooks run in this order:
