@@ -23,7 +23,9 @@ struct TranscriptStage: Stage {
             }
             return response
         } catch let error as SwitchyardError {
-            print("    ← failed in \(Self.milliseconds(ContinuousClock.now - start)) ms: [\(error.code)] at \(error.stage?.rawValue ?? "?")")
+            print(
+                "    ← failed in \(Self.milliseconds(ContinuousClock.now - start)) ms: [\(error.code)] at \(error.stage?.rawValue ?? "?")"
+            )
             throw error
         }
     }

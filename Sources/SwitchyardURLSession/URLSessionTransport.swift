@@ -138,7 +138,9 @@ public struct URLSessionTransport: Transport {
             observer?.received(TransferProgress(completed: Int64(response.body.count), total: Int64(response.body.count)))
         case .file(let file):
             if let downloadTarget, DownloadSink.accepts(response.head) {
-                response.body = .file(try Self.copy(file, into: DownloadSink(target: downloadTarget, head: response.head, observer: observer)))
+                response.body = .file(
+                    try Self.copy(file, into: DownloadSink(target: downloadTarget, head: response.head, observer: observer))
+                )
             } else {
                 response.body = .bytes((try? Data(contentsOf: file)) ?? Data())
                 observer?.received(TransferProgress(completed: Int64(response.body.count), total: Int64(response.body.count)))

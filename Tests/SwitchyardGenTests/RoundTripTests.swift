@@ -73,7 +73,9 @@ struct RoundTripTests {
         #expect(seen == instances.count)
     }
 
-    @Test("the registration helpers register the described base URLs, retry stage and envelope; cache policies and encryption need their stages")
+    @Test(
+        "the registration helpers register the described base URLs, retry stage and envelope; cache policies and encryption need their stages"
+    )
     func registration() throws {
         let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, defaultEnvironment: .develop, store: nil))
         #expect { try PetstoreAPI.registerPets(in: registry, transport: MockTransport(.status(.ok))) } throws: { error in
@@ -126,7 +128,9 @@ struct RoundTripTests {
         #expect(once.requestCount == 1)
     }
 
-    @Test("CreatePet: a path parameter, a JSON body from the body parameters, a query parameter, a required header; encrypted: false on an unencrypted service skips nothing")
+    @Test(
+        "CreatePet: a path parameter, a JSON body from the body parameters, a query parameter, a required header; encrypted: false on an unencrypted service skips nothing"
+    )
     func createPet() async throws {
         let transport = MockTransport(
             Self.envelope(#"{"id":9,"name":"Tom","species":"cat","tags":[],"owner":{"handle":"ann","pets_count":2},"default":false}"#)

@@ -123,12 +123,22 @@ struct StageHarnessAgreementTests {
         )
     }
 
-    private static func viaHarness<S: Stage>(_ stage: S, _ request: Request, _ context: CallContext?, _ respond: MockResponse) async -> Observed {
+    private static func viaHarness<S: Stage>(
+        _ stage: S,
+        _ request: Request,
+        _ context: CallContext?,
+        _ respond: MockResponse
+    ) async -> Observed {
         let run = await StageHarness(stage).run(request, context: context, respond: respond)
         return observe(run.forwarded.map(\.request), run.outcome)
     }
 
-    private static func viaPipeline(_ stage: any Stage, _ request: Request, _ context: CallContext?, _ respond: MockResponse) async -> Observed {
+    private static func viaPipeline(
+        _ stage: any Stage,
+        _ request: Request,
+        _ context: CallContext?,
+        _ respond: MockResponse
+    ) async -> Observed {
         let transport = MockTransport(respond)
         let pipeline = Pipeline(serviceID: ServiceID("harness")!, stages: [stage], transport: transport)
         let context = context ?? CallContext(serviceID: ServiceID("harness")!, endpointName: "harness")

@@ -1,5 +1,5 @@
-public import HTTPTypes
 public import Foundation
+public import HTTPTypes
 
 /// An HTTP request on its way through a pipeline: a `swift-http-types` head and at most one body,
 /// held either as bytes in memory or as a stream read from files.

@@ -25,7 +25,9 @@ extension Pipeline {
                 throw invalid("the call's option \(option) needs stage '\(id)', but the call skips that stage")
             }
             if optInStageIDs.contains(id), !options.enabledStages.contains(id) {
-                throw invalid("the call's option \(option) needs stage '\(id)', which service '\(serviceID)' registers as opt-in; enable it")
+                throw invalid(
+                    "the call's option \(option) needs stage '\(id)', which service '\(serviceID)' registers as opt-in; enable it"
+                )
             }
         }
     }

@@ -60,7 +60,9 @@ public struct Pipeline: Sendable, CustomStringConvertible {
 
     /// `service: [1] A → [2] B (opt-in) → transport T`.
     public var description: String {
-        let stages = stageIDs.enumerated().map { "[\($0.offset + 1)] \($0.element)" + (optInStageIDs.contains($0.element) ? " (opt-in)" : "") }
+        let stages = stageIDs.enumerated().map {
+            "[\($0.offset + 1)] \($0.element)" + (optInStageIDs.contains($0.element) ? " (opt-in)" : "")
+        }
         return "\(serviceID): " + (stages + ["transport \(transportName)"]).joined(separator: " → ")
     }
 

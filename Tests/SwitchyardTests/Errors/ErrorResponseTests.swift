@@ -63,7 +63,11 @@ struct ErrorResponseTests {
 
     @Test("debugDescription does not preview binary bodies")
     func binaryBodiesAreNotPreviewed() {
-        let response = Response(status: .badRequest, headerFields: [.contentType: "application/octet-stream"], body: Data([0xFF, 0xFE, 0x00, 0x41]))
+        let response = Response(
+            status: .badRequest,
+            headerFields: [.contentType: "application/octet-stream"],
+            body: Data([0xFF, 0xFE, 0x00, 0x41])
+        )
         let error = SwitchyardError(code: .httpStatus, message: "bad", response: response)
         #expect(error.debugDescription.contains("4 bytes"))
         #expect(!error.debugDescription.contains("preview"))

@@ -54,7 +54,11 @@ struct StageSelectionTests {
 
     @Test("the pipeline's description marks opt-in stages")
     func descriptionMarksOptIn() throws {
-        let pipeline = Pipeline(serviceID: .users, stages: [Marker(id: .headers), Marker(id: sealer).optIn()], transport: MockTransport(.status(.ok)))
+        let pipeline = Pipeline(
+            serviceID: .users,
+            stages: [Marker(id: .headers), Marker(id: sealer).optIn()],
+            transport: MockTransport(.status(.ok))
+        )
         #expect(pipeline.optInStageIDs == [sealer])
         #expect(pipeline.description.contains("[2] Sealer (opt-in)"))
     }

@@ -92,7 +92,13 @@ struct CommonParametersStageTests {
         var options = CallOptions()
         options.omitCommonParameters(["token", "app"])
         #expect(try await client.send(.users, .get, "/a", options: options, as: Echo.self).value.target == "/a?ts=3")
-        let skipped = try await client.send(.users, .get, "/a", options: CallOptions(skippedStages: [StageID("CommonParameters")!]), as: Echo.self)
+        let skipped = try await client.send(
+            .users,
+            .get,
+            "/a",
+            options: CallOptions(skippedStages: [StageID("CommonParameters")!]),
+            as: Echo.self
+        )
         #expect(skipped.value.target == "/a")
     }
 

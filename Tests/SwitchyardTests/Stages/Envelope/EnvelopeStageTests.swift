@@ -33,7 +33,11 @@ struct EnvelopeStageTests {
         let recorder = EventRecorder()
         let stage = EnvelopeStage(
             successCodes: [0],
-            handlers: [401001: { error, context in recorder.record("re-login for \(context.serviceID): \(error.detail(as: EnvelopeFailure.self)?.businessCode ?? "")") }]
+            handlers: [
+                401001: { error, context in
+                    recorder.record("re-login for \(context.serviceID): \(error.detail(as: EnvelopeFailure.self)?.businessCode ?? "")")
+                }
+            ]
         )
         let run = try await run(stage, body: #"{"code":401001,"msg":"login expired, please log in again","data":null}"#)
         let error = try #require(run.error)
