@@ -21,9 +21,10 @@ let package = Package(
     ],
     targets: [
         // The embedded sample backend, shared with the main package's demo and tests through a symbolic
-        // link (it is not a product of the Switchyard package: users never link it).
+        // link (it is not a product of the Switchyard package: users never link it), under a module name
+        // of its own because target names are unique across a package graph.
         .target(
-            name: "SwitchyardSampleBackend",
+            name: "BenchSampleBackend",
             dependencies: [
                 .product(name: "SwitchyardCrypto", package: "Switchyard"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
@@ -31,6 +32,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
+            path: "Sources/SwitchyardSampleBackend",
             swiftSettings: [.enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("InternalImportsByDefault")]
         ),
         // The plain OpenSSL EVP loops the `crypto` scenario compares Switchyard with.
@@ -40,7 +42,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Switchyard", package: "Switchyard"),
                 .product(name: "SwitchyardAsyncHTTPClient", package: "Switchyard"),
-                "SwitchyardSampleBackend",
+                "BenchSampleBackend",
                 .product(name: "SwitchyardCrypto", package: "Switchyard"),
                 .product(name: "SwitchyardMultipart", package: "Switchyard"),
                 "CEVPLoop",

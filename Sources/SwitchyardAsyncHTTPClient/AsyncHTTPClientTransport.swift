@@ -29,8 +29,8 @@ public import Switchyard
 ///
 /// ## Uploads and downloads
 ///
-/// A ``Switchyard/Request/streamedBody`` is sent in 64 KiB chunks pulled only as the connection takes
-/// them, and a download (``Switchyard/CallContext/downloadTarget``) is written to its file chunk by chunk,
+/// A streamed body (``Switchyard/Request/Body/stream(_:)``) is sent in 64 KiB chunks pulled only as
+/// the connection takes them, and a download (``Switchyard/CallContext/downloadTarget``) is written to its file chunk by chunk,
 /// so both cost constant memory whatever their size; both report progress to the call's
 /// ``Switchyard/TransferObserver``. The timeout covers the whole transfer: give large transfers a
 /// timeout to match. ``Configuration/maximumResponseBodySize`` limits bodies held in memory, not files.

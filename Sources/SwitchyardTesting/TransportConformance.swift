@@ -7,7 +7,7 @@ public import Switchyard
 /// `/status/{code}`, `/delay/{ms}`, `/close`) and its ranged file route (`/files/blob/{bytes}` with
 /// `ETag`, `Range` and `If-Range`) — start `SampleBackend` and pass its base URL.
 ///
-/// Besides plain calls it checks streamed uploads (``Switchyard/Request/streamedBody``) and downloads
+/// Besides plain calls it checks streamed uploads (``Switchyard/Request/Body/stream(_:)``) and downloads
 /// to a file (``Switchyard/CallContext/downloadTarget``), including a resumed one.
 ///
 /// ```swift

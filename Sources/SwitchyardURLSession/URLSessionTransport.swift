@@ -18,8 +18,8 @@ public import Foundation
 /// - `URLSession`'s own caching is off (`reloadIgnoringLocalCacheData`): caching is ``Switchyard/CacheStage``'s job.
 /// - Progress: did start, and the upload and download once complete (the completion-handler API
 ///   reports no intermediate progress; use `SwitchyardAsyncHTTPClient` for per-chunk progress).
-/// - Uploads: a ``Switchyard/Request/streamedBody`` goes up with `uploadTask(with:fromFile:)` — from the
-///   file itself when the body is one whole file, otherwise from a temporary file its segments are
+/// - Uploads: a streamed body (``Switchyard/Request/Body/stream(_:)``) goes up with
+///   `uploadTask(with:fromFile:)` — from the file itself when the body is one whole file, otherwise from a temporary file its segments are
 ///   written to first — so memory stays constant.
 /// - Downloads (``Switchyard/CallContext/downloadTarget``) use a download task, which writes to a
 ///   temporary file; its bytes are then moved into the target through a ``Switchyard/DownloadSink``.

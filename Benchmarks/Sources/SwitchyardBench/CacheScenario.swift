@@ -1,8 +1,8 @@
 import ArgumentParser
+import BenchSampleBackend
 import Foundation
 import Switchyard
 import SwitchyardAsyncHTTPClient
-import SwitchyardSampleBackend
 
 /// `cache`: one `APIClient.send` answered from the memory tier, from the disk tier (memory budget
 /// zero, so every read opens, checks and decodes the entry's file), and from the network (a loopback

@@ -1,10 +1,10 @@
+import BenchSampleBackend
 import Foundation
 import HTTPTypes
 import Logging
 import Switchyard
 import SwitchyardAsyncHTTPClient
 import SwitchyardCrypto
-import SwitchyardSampleBackend
 
 /// Switchyard with the full pipeline against the sample backend's shop module: common parameters,
 /// headers, the bearer token, logging at info to a discarding handler, null stripping, the envelope
@@ -63,7 +63,7 @@ struct FullPipelineContender: Sendable {
                         keyRing: try KeyRing(keyID: SampleBackend.shopKeyID, key: SymmetricKey(SampleBackend.shopSigningKey)),
                         responseVerification: .required
                     ),
-                ] as [any Stage]).filter { !dropping.contains($0.name) },
+                ] as [any Stage]).filter { !dropping.contains($0.id.rawValue) },
                 transport: transport
             )
         )

@@ -1,10 +1,10 @@
 import ArgumentParser
 import AsyncHTTPClient
+import BenchSampleBackend
 import Foundation
 import NIOCore
 import Switchyard
 import SwitchyardAsyncHTTPClient
-import SwitchyardSampleBackend
 
 /// `loopback --concurrency C --requests R`: throughput against the embedded sample backend on
 /// 127.0.0.1, raw AsyncHTTPClient against Switchyard with 8 header-setting stages and against

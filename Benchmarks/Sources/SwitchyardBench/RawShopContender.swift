@@ -1,8 +1,8 @@
 import AsyncHTTPClient
+import BenchSampleBackend
 import Foundation
 import NIOCore
 import SwitchyardCrypto
-import SwitchyardSampleBackend
 
 /// Raw AsyncHTTPClient sending one pre-sealed, pre-signed order to the shop module over and over
 /// (the shop does not reject replays) and reading the sealed answer without opening it: the same

@@ -1,9 +1,9 @@
 import ArgumentParser
+import BenchSampleBackend
 import Foundation
 import Switchyard
 import SwitchyardAsyncHTTPClient
 import SwitchyardMultipart
-import SwitchyardSampleBackend
 
 /// `transfer`: the peak resident memory of a large upload and a large download, each in its own
 /// process (so one peak never hides another), for every size asked for and two ways of moving the

@@ -19,9 +19,6 @@ public import Logging
 /// ``SwitchyardError/Code/invalidRequest``, and so does an option that only one stage can honour
 /// (``retry(maxAttempts:)``, ``cache(_:)``, ``logLevel(_:)`` …) when the service has no such stage or
 /// the call skips it — an option is never silently ignored.
-///
-/// ```swift
-/// ```
 public struct CallOptions: Sendable {
     /// The per-attempt timeout; `nil` keeps the service's.
     public var timeout: Duration?

@@ -2,7 +2,7 @@ public import Foundation
 public import HTTPTypes
 
 /// An endpoint assembled at the call site: the machinery behind the "intensive" style
-/// (``APIClient/send(_:_:_:pathParameters:parameters:headerFields:encoding:options:)``).
+/// (``APIClient/send(_:_:_:pathParameters:parameters:body:headerFields:encoding:options:)``).
 ///
 /// ```swift
 /// let endpoint = DynamicEndpoint<[Article]>(service: .catalog, method: .get, path: "/articles", parameters: ["page": 1])

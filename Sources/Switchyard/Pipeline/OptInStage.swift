@@ -6,7 +6,7 @@
 /// for it:
 ///
 /// ```swift
-/// stages: [LoggingStage(), EncryptionStage(scheme: .aesGCM, keys: keys).optIn()]
+/// stages: [LoggingStage(), EncryptionStage(keyRing: keys).optIn()]
 ///
 /// struct TransferFunds: Endpoint {
 ///     var options: CallOptions { CallOptions(enabledStages: [.encryption]) }

@@ -3,7 +3,7 @@
 /// ```swift
 /// struct RejectEmptyBodies: ResponseStage {
 ///     func process(_ response: inout Response, for request: Request, context: CallContext) async throws {
-///         if response.body.isEmpty { throw SwitchyardError(code: .invalidResponse, message: "empty body") }
+///         if response.bytes.isEmpty { throw SwitchyardError(code: .invalidResponse, message: "empty body") }
 ///     }
 /// }
 /// ```

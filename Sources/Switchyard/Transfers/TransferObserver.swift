@@ -5,8 +5,8 @@
 /// ``Accessory``. Transport authors report through it; ``AccessoryStage`` turns the reports into
 /// accessory events.
 ///
-/// Transports report through ``CallContext/transferObserver``: ``started()`` when they begin to
-/// send, ``sent(_:)`` as the body goes out, ``received(_:)`` as the response body comes in. The
+/// Transports report through ``CallContext/transferObserver``: ``started`` when they begin to
+/// send, ``sent`` as the body goes out, ``received`` as the response body comes in. The
 /// callbacks must return quickly; they run on the transport's task.
 public struct TransferObserver: Sendable {
     /// Called once when the transport starts sending the request.

@@ -20,7 +20,7 @@ import HTTPTypes
 /// already sends is left out (``Precedence/callWins``). With ``Precedence/commonWins`` the common
 /// value replaces the call's.
 ///
-/// **Opting out.** A call skips the whole stage with `CallOptions(skippedStages: ["CommonParameters"])`,
+/// **Opting out.** A call skips the whole stage with `CallOptions(skippedStages: [.commonParameters])`,
 /// or leaves out some names with ``CallOptions/omitCommonParameters(_:)``.
 ///
 /// Dynamic values are computed for every attempt, so a retried call carries a fresh timestamp.

@@ -4,7 +4,7 @@ public import HTTPTypes
 ///
 /// A field the call already carries (from the endpoint's or the call's own header fields) is left as
 /// the call set it: the call's value wins. A call drops some base fields with
-/// ``CallOptions/omitHeaders(_:)``, or the whole stage with `skippedStages: ["Headers"]`.
+/// ``CallOptions/omitHeaders(_:)``, or the whole stage with `skippedStages: [.headers]`.
 ///
 /// Static fields that never change can also live in ``ServiceDefaults/headerFields``; this stage is
 /// for values that are computed (a locale, a device id, a request signature of your own) and for

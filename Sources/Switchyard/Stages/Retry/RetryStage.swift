@@ -35,7 +35,10 @@ public struct RetryStage: Stage {
 
     /// Creates the stage.
     ///
-    /// - Parameter sleep: waits between attempts; tests pass one that records the delays.
+    /// - Parameters:
+    ///   - policy: how many attempts, which failures are retried, and the backoff between them.
+    ///   - budget: a budget shared by calls that limits retries when many fail at once; `nil` for none.
+    ///   - sleep: waits between attempts; tests pass one that records the delays.
     public init(
         _ policy: RetryPolicy = RetryPolicy(),
         budget: RetryBudget? = nil,
