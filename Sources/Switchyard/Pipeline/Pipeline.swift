@@ -123,16 +123,16 @@ public struct Pipeline: Sendable, CustomStringConvertible {
         while index > 0 {
             let rest = next
             if links[index - 1].stage is any RequestStage {
-                var run: [(link: Link, stage: any RequestStage)] = []
+                var run = Run<any RequestStage>()
                 while index > 0, let stage = links[index - 1].stage as? any RequestStage {
-                    run.insert((links[index - 1], stage), at: 0)
+                    run.prepend(stage, links[index - 1])
                     index -= 1
                 }
                 next = requestLink(run, rest: rest, skippable: skippable)
             } else if links[index - 1].stage is any ResponseStage {
-                var run: [(link: Link, stage: any ResponseStage)] = []
+                var run = Run<any ResponseStage>()
                 while index > 0, let stage = links[index - 1].stage as? any ResponseStage {
-                    run.insert((links[index - 1], stage), at: 0)
+                    run.prepend(stage, links[index - 1])
                     index -= 1
                 }
                 next = responseLink(run, rest: rest, skippable: skippable)
@@ -144,30 +144,50 @@ public struct Pipeline: Sendable, CustomStringConvertible {
         return next
     }
 
+    /// A run of consecutive one-way stages, kept as parallel arrays so that the common call — no
+    /// stage skipped, none opt-in — iterates the stages alone.
+    private struct Run<Element: Sendable>: Sendable {
+        var stages: [Element] = []
+        var links: [Link] = []
+        var hasOptIn = false
+
+        mutating func prepend(_ stage: Element, _ link: Link) {
+            stages.insert(stage, at: 0)
+            links.insert(link, at: 0)
+            hasOptIn = hasOptIn || link.optIn
+        }
+
+        /// Whether every stage of the run runs for a call with this context, without checking each.
+        @inline(__always)
+        func runsWhole(in context: CallContext, skippable: Bool) -> Bool {
+            !hasOptIn && (!skippable || context.skippedStages.isEmpty)
+        }
+    }
+
     /// One general stage.
     private static func link(_ link: Link, rest: @escaping NextStage, skippable: Bool) -> NextStage {
-        { (request: consuming Request, context: CallContext) in
+        let stage = link.stage
+        let id = link.id
+        return { (request: consuming Request, context: CallContext) in
             guard link.runs(in: context, skippable: skippable) else { return try await rest(request, context) }
             do {
-                return try await link.stage.intercept(request, context: context, next: rest)
+                return try await stage.intercept(request, context: context, next: rest)
             } catch {
-                throw SwitchyardError.wrapping(error, stage: link.id, in: context)
+                throw SwitchyardError.wrapping(error, stage: id, in: context)
             }
         }
     }
 
     /// A run of request-only stages, outermost first.
-    private static func requestLink(
-        _ run: [(link: Link, stage: any RequestStage)],
-        rest: @escaping NextStage,
-        skippable: Bool
-    ) -> NextStage {
-        { (request: consuming Request, context: CallContext) in
-            for (link, stage) in run where link.runs(in: context, skippable: skippable) {
+    private static func requestLink(_ run: Run<any RequestStage>, rest: @escaping NextStage, skippable: Bool) -> NextStage {
+        let stages = run.stages
+        return { (request: consuming Request, context: CallContext) in
+            let whole = run.runsWhole(in: context, skippable: skippable)
+            for index in stages.indices where whole || run.links[index].runs(in: context, skippable: skippable) {
                 do {
-                    try await stage.prepare(&request, context: context)
+                    try await stages[index].prepare(&request, context: context)
                 } catch {
-                    throw SwitchyardError.wrapping(error, stage: link.id, in: context)
+                    throw SwitchyardError.wrapping(error, stage: run.links[index].id, in: context)
                 }
             }
             return try await rest(request, context)
@@ -175,19 +195,17 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     }
 
     /// A run of response-only stages, outermost first; their `process` methods run innermost first.
-    private static func responseLink(
-        _ run: [(link: Link, stage: any ResponseStage)],
-        rest: @escaping NextStage,
-        skippable: Bool
-    ) -> NextStage {
-        { (request: consuming Request, context: CallContext) in
+    private static func responseLink(_ run: Run<any ResponseStage>, rest: @escaping NextStage, skippable: Bool) -> NextStage {
+        let stages = run.stages
+        return { (request: consuming Request, context: CallContext) in
             let sent = request
             var response = try await rest(sent, context)
-            for (link, stage) in run.reversed() where link.runs(in: context, skippable: skippable) {
+            let whole = run.runsWhole(in: context, skippable: skippable)
+            for index in stages.indices.reversed() where whole || run.links[index].runs(in: context, skippable: skippable) {
                 do {
-                    try await stage.process(&response, for: sent, context: context)
+                    try await stages[index].process(&response, for: sent, context: context)
                 } catch {
-                    throw SwitchyardError.wrapping(error, stage: link.id, in: context).carrying(response)
+                    throw SwitchyardError.wrapping(error, stage: run.links[index].id, in: context).carrying(response)
                 }
             }
             return response
