@@ -43,7 +43,7 @@ struct CacheOverTheWireTests {
     func sealedAtRest() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-sealed-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let key = CacheKey(serviceID: "vault", endpoint: "note", identity: "GET /notes/1")
+        let key = CacheKey(serviceID: "vault", endpoint: "note", identity: "GET /notes/1", partition: .public)
         let secret = Data(#"{"text":"the combination is 4-8-15-16-23-42"}"#.utf8)
         let sealed = try ResponseCache(directory: directory, sealing: .aesGCM(key: SymmetricKey(SampleBackend.vaultKey)))
         sealed.store(CachedResponse(key: key, status: 200, headerFields: [.contentType: "application/json"], body: secret))

@@ -5,13 +5,20 @@ import HTTPTypes
 ///
 /// Register it inside the validation stage and outside decryption: it then stores plaintext
 /// responses, only those with a 2xx status, and hands a `304` on as the stored `200`. Only GET and
-/// HEAD are cached. The key (``CacheKey``) leaves out header fields and the query parameters named
-/// in ``excludedParameters`` — timestamps, nonces, signatures, tokens — so a new token or timestamp
-/// finds the same entry, while another environment, path or page does not.
+/// HEAD are cached. The key (``CacheKey``) holds the request's ``CredentialPartition`` — derived from
+/// the credentials the request carries and those the service's credential stages will add, even when
+/// they are registered inside this stage — so an entry is only ever served to a request made with the
+/// same credentials or for the same account, from memory or from disk. The rest of the key leaves out
+/// the query parameters named in ``excludedParameters`` — timestamps, nonces, signatures — so a new
+/// timestamp finds the same entry, while another environment, path or page does not. A response
+/// marked `Cache-Control: no-store` is never stored.
+///
+/// The stage is session-bound (``SessionBoundStage``): when a user's session ends it drops the
+/// entries of that account, or every entry that is not public.
 ///
 /// The response a call returns says where it came from: `network`, `memory`, `disk` or `revalidated`
 /// (``Response/source``, ``CallResult/source``).
-public struct CacheStage: Stage {
+public struct CacheStage: SessionBoundStage {
     /// The context key under which ``CallOptions/cache(_:)`` stores a call's policy.
     public enum CallPolicy: CallContextKey {
         /// The policy.
@@ -52,8 +59,22 @@ public struct CacheStage: Stage {
     }
 
     /// The key a request is cached under.
-    public func key(for request: Request, context: CallContext) -> CacheKey {
-        CacheKey.of(request, context: context, excluding: excludedParameters)
+    ///
+    /// - Throws: what a credential source throws when it cannot say which credentials it will use.
+    public func key(for request: Request, context: CallContext) async throws -> CacheKey {
+        let partition = try await CredentialPartition.of(request, context: context)
+        return CacheKey.of(request, context: context, partition: partition, excluding: excludedParameters)
+    }
+
+    /// Drops the ending session's entries: those of `account`'s partition when an account is named
+    /// (and every private entry of this cache when it is not), from memory and from disk.
+    public func endSession(account: String?) async {
+        guard let account else {
+            cache.invalidate { !$0.partition.isPublic }
+            return
+        }
+        let partition = CredentialPartition(account: account)
+        cache.invalidate { $0.partition == partition }
     }
 
     /// Serves, stores and revalidates by the call's policy.
@@ -64,7 +85,7 @@ public struct CacheStage: Stage {
             invalidateAfterWrite(response, context: context)
             return response
         }
-        let key = key(for: request, context: context)
+        let key = try await key(for: request, context: context)
         let stored = cache.entry(for: key)
         switch policy {
         case .networkOnly:
@@ -109,7 +130,9 @@ public struct CacheStage: Stage {
 
     /// Stores a 2xx response unless the key was written or invalidated while it was fetched.
     private func store(_ response: Response, key: CacheKey, ifUnchangedSince version: ResponseCache.Version) {
-        guard (200...299).contains(response.status.code), case .bytes(let body) = response.body else { return }
+        guard (200...299).contains(response.status.code), case .bytes(let body) = response.body, !Self.forbidsStoring(response) else {
+            return
+        }
         cache.store(
             CachedResponse(key: key, status: response.status.code, headerFields: response.headerFields, body: body),
             ifUnchangedSince: version
@@ -144,5 +167,15 @@ extension CallOptions {
     public mutating func invalidateCache(onSuccess targets: [(service: ServiceID, endpoint: String?)]) {
         require(.cache, for: "invalidateCache(onSuccess:)")
         setContextValue(targets, for: CacheStage.Invalidation.self)
+    }
+}
+
+extension CacheStage {
+    /// Whether the response forbids storing it: `Cache-Control: no-store` (in any letter case, among
+    /// other directives).
+    static func forbidsStoring(_ response: Response) -> Bool {
+        response.headerFields[values: .cacheControl].contains { value in
+            value.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).lowercased() == "no-store" }
+        }
     }
 }

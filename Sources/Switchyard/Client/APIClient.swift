@@ -116,6 +116,8 @@ public struct APIClient: Sendable {
             logger: callOptions.logger ?? logger
         )
         if let limit = callOptions.deadline ?? defaults.deadline { context.deadline = start + limit }
+        context.account = callOptions.account
+        context.credentialSources = entry.pipeline.credentialSources
         callOptions.writeValues(into: &context)
 
         let request: Request
@@ -131,6 +133,14 @@ public struct APIClient: Sendable {
             )
         } catch {
             throw error.filling(from: context)
+        }
+        if request.head.scheme != resolution.baseURL.scheme || request.head.authority != resolution.baseURL.authority {
+            do {
+                try Self.admitForeignOrigin(request, base: resolution.baseURL, allowed: callOptions.allowsForeignOrigin)
+            } catch {
+                throw error.filling(from: context)
+            }
+            context.isForeignOrigin = true
         }
         if Task.isCancelled {
             throw SwitchyardError(code: .cancelled, message: "The call was cancelled before it was sent.").filling(from: context)
@@ -232,6 +242,27 @@ public struct APIClient: Sendable {
             ),
             options: options
         )
+    }
+}
+
+extension APIClient {
+    /// Refuses a request to another origin than the service's unless the call allows it, and a
+    /// foreign request over `http` from an `https` service in any case.
+    fileprivate static func admitForeignOrigin(_ request: Request, base: BaseURL, allowed: Bool) throws(SwitchyardError) {
+        let origin = "\(request.head.scheme ?? "?")://\(request.head.authority ?? "?")"
+        guard allowed else {
+            throw SwitchyardError(
+                code: .invalidRequest,
+                message: "the call goes to \(origin), not to the service's origin \(base.scheme)://\(base.authority); "
+                    + "allow it with CallOptions.allowsForeignOrigin (the service's credentials are never sent there)"
+            )
+        }
+        if base.scheme == "https", request.head.scheme != "https" {
+            throw SwitchyardError(
+                code: .invalidRequest,
+                message: "the call goes to \(origin) over plain http from an https service; a foreign origin must use https"
+            )
+        }
     }
 }
 

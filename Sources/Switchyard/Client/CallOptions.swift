@@ -42,6 +42,17 @@ public struct CallOptions: Sendable {
     public var acceptableStatusCodes: ClosedRange<Int>?
     /// The logger for this call; `nil` keeps the client's.
     public var logger: Logger?
+    /// Whether the call may go to an absolute URL on another origin than the service's base URL (a
+    /// `next` or download link taken from a response). Such a call never carries the service's
+    /// secrets — credential-bearing stages (``CredentialBearingStage``) do not run for it — and never
+    /// goes over plain `http` from an `https` service. Without it, such a call fails with
+    /// ``SwitchyardError/Code/invalidRequest``. `false` by default.
+    public var allowsForeignOrigin: Bool
+    /// The account the call is made for, for apps and servers that serve several users with one
+    /// client: calls for different accounts never share cached responses or a network exchange, and
+    /// ``APIClient/endSession(for:account:)`` can end one account's session alone. `nil` keeps the
+    /// endpoint's (or none).
+    public var account: String?
     /// What to do when an identical call is in flight; `nil` keeps the endpoint's choice (or allow).
     public var sameRequest: SameRequestPolicy?
     /// The scope the call belongs to (held weakly): releasing it cancels the call.
@@ -75,6 +86,8 @@ public struct CallOptions: Sendable {
         self.acceptableStatusCodes = acceptableStatusCodes
         self.logger = logger
         self.sameRequest = nil
+        self.account = nil
+        self.allowsForeignOrigin = false
         self.weakScope = nil
         self.contextWriters = []
     }
@@ -115,6 +128,8 @@ public struct CallOptions: Sendable {
         merged.acceptableStatusCodes = other.acceptableStatusCodes ?? acceptableStatusCodes
         merged.logger = other.logger ?? logger
         merged.sameRequest = other.sameRequest ?? sameRequest
+        merged.account = other.account ?? account
+        merged.allowsForeignOrigin = allowsForeignOrigin || other.allowsForeignOrigin
         merged.weakScope = other.weakScope ?? weakScope
         merged.contextWriters += other.contextWriters
         return merged

@@ -40,6 +40,15 @@ public struct CallContext: Sendable {
     public var enabledStages: Set<StageID>
     /// The logger stages should use.
     public var logger: Logger
+    /// Whether the request goes to an origin other than the service's (allowed by
+    /// ``CallOptions/allowsForeignOrigin``): credential-bearing stages do not run for it.
+    public internal(set) var isForeignOrigin: Bool
+    /// The account the call is made for, when the app names accounts (``CallOptions/account``): part
+    /// of the call's ``CredentialPartition``.
+    public var account: String?
+    /// The service's stages that put credentials on calls, set by the pipeline for every call; caches
+    /// and the same-request check ask them which credentials a request will carry.
+    public internal(set) var credentialSources: [any CredentialSource]
     /// Counts what reaches the transport; shared by all copies of the context of one call.
     let counters: CallCounters
     private var values: [ObjectIdentifier: any Sendable]
@@ -83,6 +92,9 @@ public struct CallContext: Sendable {
         self.skippedStages = skippedStages
         self.enabledStages = enabledStages
         self.logger = logger
+        self.account = nil
+        self.isForeignOrigin = false
+        self.credentialSources = []
         self.counters = CallCounters()
         self.values = [:]
     }

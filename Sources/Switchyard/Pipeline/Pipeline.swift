@@ -20,6 +20,11 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     public let optInStageIDs: Set<StageID>
     /// The name of the transport at the end.
     public let transportName: String
+    /// The stages that keep a signed-in user's state (opt-in ones included).
+    let sessionBoundStages: [any SessionBoundStage]
+    /// The stages that put credentials on calls (opt-in ones included), outermost first: every call
+    /// carries them in ``CallContext/credentialSources``.
+    public let credentialSources: [any CredentialSource]
     private let entry: NextStage
 
     /// Folds stages and a transport into a pipeline.
@@ -33,6 +38,8 @@ public struct Pipeline: Sendable, CustomStringConvertible {
         self.stageIDs = stages.map(\.id)
         self.optInStageIDs = Set(stages.filter { $0 is any OptInMarker }.map(\.id))
         self.transportName = transport.name
+        self.sessionBoundStages = stages.compactMap { (($0 as? any OptInMarker)?.inner ?? $0) as? any SessionBoundStage }
+        self.credentialSources = stages.compactMap { (($0 as? any OptInMarker)?.inner ?? $0) as? any CredentialSource }
         self.entry = Self.fold(stages, around: Self.terminal(transport), skippable: true)
     }
 
@@ -49,6 +56,8 @@ public struct Pipeline: Sendable, CustomStringConvertible {
         context: CallContext,
         additionalStages: [any Stage] = []
     ) async throws(SwitchyardError) -> Response {
+        var context = context
+        if context.credentialSources.isEmpty, !credentialSources.isEmpty { context.credentialSources = credentialSources }
         do {
             if additionalStages.isEmpty { return try await entry(request, context) }
             let chain = Self.fold(additionalStages, around: entry, skippable: false)
@@ -89,6 +98,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
         let id: StageID
         let stage: any Stage
         let optIn: Bool
+        let bearsCredentials: Bool
 
         init(_ stage: any Stage) {
             self.id = stage.id
@@ -99,12 +109,14 @@ public struct Pipeline: Sendable, CustomStringConvertible {
                 self.stage = stage
                 self.optIn = false
             }
+            self.bearsCredentials = self.stage is any CredentialBearingStage
         }
 
         /// Whether the link runs for a call with this context.
         @inline(__always)
         func runs(in context: CallContext, skippable: Bool) -> Bool {
             if optIn, !context.enabledStages.contains(id) { return false }
+            if bearsCredentials, context.isForeignOrigin { return false }
             return !skippable || context.skippedStages.isEmpty || !context.skippedStages.contains(id)
         }
     }
@@ -150,17 +162,19 @@ public struct Pipeline: Sendable, CustomStringConvertible {
         var stages: [Element] = []
         var links: [Link] = []
         var hasOptIn = false
+        var bearsCredentials = false
 
         mutating func prepend(_ stage: Element, _ link: Link) {
             stages.insert(stage, at: 0)
             links.insert(link, at: 0)
             hasOptIn = hasOptIn || link.optIn
+            bearsCredentials = bearsCredentials || link.bearsCredentials
         }
 
         /// Whether every stage of the run runs for a call with this context, without checking each.
         @inline(__always)
         func runsWhole(in context: CallContext, skippable: Bool) -> Bool {
-            !hasOptIn && (!skippable || context.skippedStages.isEmpty)
+            !hasOptIn && !(bearsCredentials && context.isForeignOrigin) && (!skippable || context.skippedStages.isEmpty)
         }
     }
 

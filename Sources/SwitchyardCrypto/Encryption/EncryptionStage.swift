@@ -15,7 +15,7 @@ public import Switchyard
 /// ```
 ///
 /// The exact bytes are documented in `Docs/WireFormat.md`.
-public struct EncryptionStage: Stage {
+public struct EncryptionStage: CredentialBearingStage {
     /// What to do with a response that is not encrypted.
     public enum ResponsePolicy: Sendable, Hashable {
         /// A non-empty plaintext response fails the call with ``Switchyard/SwitchyardError/Code/crypto``.

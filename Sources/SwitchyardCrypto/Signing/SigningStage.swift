@@ -14,7 +14,7 @@ public import Switchyard
 /// stages: [CommonParameters(...), EncryptionStage(keyRing: keys), SigningStage(keyRing: keys)]
 /// stages: [SigningStage(scheme: SortedParameterSigning(algorithm: .md5), keyRing: wechatKeys)]   // legacy
 /// ```
-public struct SigningStage: Stage {
+public struct SigningStage: CredentialBearingStage {
     /// Whether and how responses are verified.
     public enum ResponseVerification: Sendable, Hashable {
         /// Responses are not checked.

@@ -51,7 +51,7 @@ struct CacheStageTests {
         #expect(count.withLock { $0 } == 3)
     }
 
-    @Test("keys: a token or timestamp change keeps the key; parameter order never matters; an environment or page change does not match")
+    @Test("keys: a timestamp change keeps the key; parameter order never matters; other credentials, environment or page do not match")
     func keys() async throws {
         let (transport, count) = Self.countingTransport()
         let cache = try ResponseCache()
@@ -67,12 +67,21 @@ struct CacheStageTests {
         let client = APIClient(registry: registry)
         let policy = CachePolicy.cacheElseNetwork(maxAge: .seconds(60))
         _ = try await client.send(.users, .get, "/list?b=2&a=1&ts=100&access_token=x", options: Self.options(policy, token: "t1"))
-        let same = try await client.send(.users, .get, "/list?a=1&b=2&ts=999&access_token=y", options: Self.options(policy, token: "t2"))
+        let same = try await client.send(.users, .get, "/list?a=1&b=2&ts=999&access_token=x", options: Self.options(policy, token: "t1"))
         #expect(same.source == .memoryCache)
-        #expect(try await client.send(.users, .get, "/list?a=1&b=3", options: Self.options(policy)).source == .network)
+        // Other credentials are another user's partition: never the same entry.
+        #expect(
+            try await client.send(.users, .get, "/list?a=1&b=2&access_token=y", options: Self.options(policy, token: "t1")).source
+                == .network
+        )
+        #expect(
+            try await client.send(.users, .get, "/list?a=1&b=2&access_token=x", options: Self.options(policy, token: "t2")).source
+                == .network
+        )
+        #expect(try await client.send(.users, .get, "/list?a=1&b=3&access_token=x", options: Self.options(policy)).source == .network)
         try registry.switchEnvironment(to: .test)
-        #expect(try await client.send(.users, .get, "/list?a=1&b=2", options: Self.options(policy)).source == .network)
-        #expect(count.withLock { $0 } == 3)
+        #expect(try await client.send(.users, .get, "/list?a=1&b=2&access_token=x", options: Self.options(policy)).source == .network)
+        #expect(count.withLock { $0 } == 5)
     }
 
     @Test("a new cache over the same directory reads what an earlier one wrote; corrupt and truncated files are dropped and counted")
@@ -118,7 +127,7 @@ struct CacheStageTests {
     func concurrency() async throws {
         let directory = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let key = CacheKey(serviceID: "users", endpoint: "x", identity: "same")
+        let key = CacheKey(serviceID: "users", endpoint: "x", identity: "same", partition: .public)
         let bodies = (0..<4).map { n in Data(String(repeating: String(n), count: 50_000).utf8) }
         let writer = try ResponseCache(memoryBudget: 0, directory: directory)  // disk only: every read hits a file
         let torn = Locked(0)
@@ -143,7 +152,7 @@ struct CacheStageTests {
         let directory = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let cache = try ResponseCache(memoryBudget: 1_000, directory: directory)
-        let key = CacheKey(serviceID: "users", endpoint: "x", identity: "k")
+        let key = CacheKey(serviceID: "users", endpoint: "x", identity: "k", partition: .public)
         cache.store(CachedResponse(key: key, status: 200, headerFields: [:], body: Data("small".utf8)))
         let large = Data(repeating: UInt8(ascii: "L"), count: 5_000)
         cache.store(CachedResponse(key: key, status: 200, headerFields: [:], body: large))
@@ -220,8 +229,8 @@ struct CacheStageTests {
         #expect(try await get("/b", name: "B") == .network)
         cache.invalidateAll()
         #expect(try await get("/a", name: "A") == .network)
-        let key = stage.key(
-            for: try .fixture(.get, "https://api.example.com/a"),
+        let key = try await stage.key(
+            for: try .fixture(.get, "https://api.example.com/a", headerFields: [.authorization: "Bearer t1"]),
             context: CallContext(serviceID: .users, endpointName: "A", environment: .develop)
         )
         cache.invalidate(key)

@@ -22,6 +22,14 @@ extension APIClient {
         }
     }
 
+    /// Cancels every call in flight to `service` made for `account` (``CallOptions/account``).
+    @discardableResult
+    func cancelCalls(of service: ServiceID, account: String) -> [RequestID] {
+        tracker.cancel(.cancelled("the session of this call's account ended")) { calls in
+            calls.filter { $0.1.serviceID == service && $0.1.account == account }.map(\.0)
+        }
+    }
+
     /// Cancels every call in flight; returns their ids.
     @discardableResult
     public func cancelAll() -> [RequestID] {

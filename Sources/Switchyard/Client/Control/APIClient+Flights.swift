@@ -11,11 +11,33 @@ extension APIClient {
     ) async throws(SwitchyardError) -> Response {
         let id = context.requestID
         let policy = options.sameRequest ?? .allow
-        let key =
-            policy.action == .allow
-            ? nil
-            : RequestIdentity.key(spec: spec, request: request, context: context, options: options, volatile: policy.volatileParameters)
-        let admission = tracker.admit(id, key: key, action: policy.action, serviceID: context.serviceID, tags: context.tags) {
+        var key: String?
+        if policy.action != .allow {
+            // Whose call it is counts: calls made with different credentials — carried now or added by
+            // the service's credential stages — never share one exchange.
+            let partition: CredentialPartition
+            do {
+                partition = try await CredentialPartition.of(request, context: context)
+            } catch {
+                throw SwitchyardError.wrapping(error, as: .authentication).filling(from: context)
+            }
+            key = RequestIdentity.key(
+                spec: spec,
+                request: request,
+                context: context,
+                options: options,
+                partition: partition,
+                volatile: policy.volatileParameters
+            )
+        }
+        let admission = tracker.admit(
+            id,
+            key: key,
+            action: policy.action,
+            serviceID: context.serviceID,
+            tags: context.tags,
+            account: context.account
+        ) {
             Flight(key: key)
         }
         guard case .fly(let flight, let isNew, let superseded) = admission else {

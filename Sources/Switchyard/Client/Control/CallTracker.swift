@@ -6,6 +6,7 @@ final class CallTracker: Sendable {
     struct Call {
         let serviceID: ServiceID
         let tags: Set<RequestTag>
+        let account: String?
         let order: UInt64
         let flight: Flight
     }
@@ -23,7 +24,7 @@ final class CallTracker: Sendable {
         state.withLock { $0.flights[key] }
     }
 
-    /// What ``admit(_:key:action:serviceID:tags:make:)`` decided.
+    /// What ``admit(_:key:action:serviceID:tags:account:make:)`` decided.
     enum Admission {
         /// Wait on this flight; start it first when `isNew`. `superseded` are the identical calls
         /// in flight that must now be cancelled.
@@ -39,6 +40,7 @@ final class CallTracker: Sendable {
         action: SameRequestPolicy.Action,
         serviceID: ServiceID,
         tags: Set<RequestTag>,
+        account: String?,
         make: () -> Flight
     ) -> Admission {
         state.withLock { state in
@@ -63,7 +65,7 @@ final class CallTracker: Sendable {
                 if let key { state.flights[key] = flight }
                 _ = flight.join(id)  // a new flight always admits its first waiter
             }
-            state.calls[id] = Call(serviceID: serviceID, tags: tags, order: state.nextOrder, flight: flight)
+            state.calls[id] = Call(serviceID: serviceID, tags: tags, account: account, order: state.nextOrder, flight: flight)
             state.nextOrder += 1
             return .fly(flight, isNew: isNew, superseded: superseded)
         }

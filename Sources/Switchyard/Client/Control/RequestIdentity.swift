@@ -2,12 +2,20 @@ import Foundation
 
 /// The canonical identity of a call for ``SameRequestPolicy``: service, environment, method, path,
 /// the query's and the parameters' name–value pairs sorted, volatile names left out, the hash of an
-/// explicit body — and the call's header fields, own stages, deadline and cache policy, so that
-/// callers who ask differently never share a response.
+/// explicit body — and the call's credential partition, header fields, own stages, deadline and cache
+/// policy, so that callers who ask differently, or as different users, never share a response.
 enum RequestIdentity {
-    static func key(spec: CallSpec, request: Request, context: CallContext, options: CallOptions, volatile: Set<String>) -> String {
+    static func key(
+        spec: CallSpec,
+        request: Request,
+        context: CallContext,
+        options: CallOptions,
+        partition: CredentialPartition,
+        volatile: Set<String>
+    ) -> String {
         var parts = [
-            spec.service.rawValue.lowercased(), context.environment.description, request.method.rawValue, String(request.pathWithoutQuery),
+            partition.rawValue, spec.service.rawValue.lowercased(), context.environment.description, request.method.rawValue,
+            String(request.pathWithoutQuery),
         ]
         parts.append(request.canonicalQuery(excluding: volatile))
         var parameterText: [UInt8] = []

@@ -16,9 +16,24 @@ public import HTTPTypes
 ///   carrying the refresh's error as its underlying error; so does every call that was sent with the
 ///   same expired token and is refused after the failure. Calls started later try a new refresh.
 ///
+/// - A call the provider itself makes while loading or refreshing the token — a refresh through a
+///   service that has this same stage — passes through the stage untouched: it carries no token from
+///   the stage and is never held up by the refresh it is part of. When that call is refused, the
+///   refresh fails and every call waiting for it ends promptly with
+///   ``SwitchyardError/Code/authentication``.
+///
+/// **Sessions.** When the user signs out or another signs in, the stage must forget its token: the
+/// provider announces it (``TokenProvider/changes``), or the app ends the session with
+/// ``APIClient/endSession(for:account:)`` (which also cancels the service's calls in flight and drops
+/// its private cached responses), or calls ``credentialsChanged()``. The provider is then asked
+/// again on the next call, and a `nil` answer sends calls without a token at once.
+///
+/// The stage is a ``CredentialSource``: caches and the same-request check partition by the account the
+/// provider names (``TokenProvider/account()``) or, without one, by a digest of the token.
+///
 /// The stage is a value; copies share one token and one refresh. Register one instance per group
 /// of services that share credentials.
-public struct AuthorizationStage: Stage {
+public struct AuthorizationStage: CredentialSource, SessionBoundStage {
     /// What marks a call as refused for an expired token.
     public struct Trigger: Sendable, Hashable {
         /// HTTP statuses that mean "the token has expired"; 401 by default.
@@ -57,8 +72,26 @@ public struct AuthorizationStage: Stage {
         self.coordinator = TokenCoordinator(provider: provider)
     }
 
+    /// Forgets the token and any refresh in flight: the provider is asked again on the next call.
+    public func credentialsChanged() { coordinator.reset() }
+
+    /// Forgets the token (the stage holds one token for all accounts, so the account is not needed).
+    public func endSession(account: String?) async { coordinator.reset() }
+
+    /// The provider's account, else a digest of the token the next call will carry; `nil` without a
+    /// token or inside the provider's own calls.
+    public func credentialFingerprint(for context: CallContext) async throws -> String? {
+        if coordinator.isProvidingInCurrentTask { return nil }
+        if let account = try await coordinator.account() { return "account:" + account }
+        guard let token = try await coordinator.token() else { return nil }
+        return "token:" + CredentialPartition.of([token]).rawValue
+    }
+
     /// Adds the token, sends the call, and refreshes and replays it once if it is refused.
     public func intercept(_ request: Request, context: CallContext, next: NextStage) async throws -> Response {
+        // The provider's own call (a refresh through this service) must neither carry the token
+        // being replaced nor wait for the refresh it belongs to.
+        if coordinator.isProvidingInCurrentTask { return try await next(request, context) }
         let token: String?
         do {
             token = try await coordinator.token()

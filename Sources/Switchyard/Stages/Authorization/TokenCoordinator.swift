@@ -2,8 +2,17 @@ import Synchronization
 
 /// The shared state behind ``AuthorizationStage``: the token in use, and at most one refresh in
 /// flight, which every refused call awaits instead of starting its own.
+///
+/// A session's end or a change the provider announces (``reset()``) forgets the token and starts a
+/// new generation: a load or refresh still running for the old one cannot bring its token back.
 final class TokenCoordinator: Sendable {
+    /// The coordinators whose provider is being asked for a token (a load or a refresh) in the
+    /// current task: a call the provider makes through a service with the same stage must not wait
+    /// for the answer it is itself producing.
+    @TaskLocal static var providing: Set<ObjectIdentifier> = []
+
     private struct State {
+        var generation = 0
         var token: String?
         var loaded = false
         var load: Task<String?, any Error>?
@@ -17,6 +26,29 @@ final class TokenCoordinator: Sendable {
 
     init(provider: any TokenProvider) {
         self.provider = provider
+        provider.changes?.observe { [weak self] in self?.reset() }
+    }
+
+    /// Whether the current task is this coordinator's provider at work (loading or refreshing).
+    var isProvidingInCurrentTask: Bool { Self.providing.contains(ObjectIdentifier(self)) }
+
+    /// Forgets the token, any failure, and the loads and refreshes in flight: the next call asks the
+    /// provider again.
+    func reset() {
+        state.withLock { state in
+            state = State(generation: state.generation + 1)
+        }
+    }
+
+    /// The provider's account for the current token, if it names one.
+    func account() async throws -> String? {
+        try await Self.$providing.withValue(Self.providing.union([ObjectIdentifier(self)])) { try await provider.account() }
+    }
+
+    /// Runs `work` marked as this coordinator's provider at work.
+    private func providing<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) -> Task<T, any Error> {
+        let marked = Self.providing.union([ObjectIdentifier(self)])
+        return Task { try await Self.$providing.withValue(marked) { try await work() } }
     }
 
     /// The token to send. The provider is asked once; later calls reuse its answer until a refresh.
@@ -28,7 +60,7 @@ final class TokenCoordinator: Sendable {
         let plan: Plan = state.withLock { state in
             if state.loaded { return .known(state.token) }
             if let load = state.load { return .wait(load) }
-            let load = Task { [provider] in try await provider.currentToken() }
+            let load = providing { [provider] in try await provider.currentToken() }
             state.load = load
             return .wait(load)
         }
@@ -40,7 +72,7 @@ final class TokenCoordinator: Sendable {
             let token = try await task.value
             state.withLock { state in
                 // A missing token is not remembered: the provider is asked again next time (after a log-in).
-                if !state.loaded, state.refresh == nil, let token {
+                if state.load == task, !state.loaded, state.refresh == nil, let token {
                     state.token = token
                     state.loaded = true
                 }
@@ -71,7 +103,7 @@ final class TokenCoordinator: Sendable {
             if let token = state.token, token != expired { return .use(token) }
             if let refresh = state.refresh, refresh.expired == expired { return .wait(refresh.task) }
             if let failure = state.failure, failure.expired == expired, failure.at >= sentAt { return .fail(failure.error) }
-            let task = Task { [provider] in try await provider.refreshToken(replacing: expired) }
+            let task = providing { [provider] in try await provider.refreshToken(replacing: expired) }
             state.refresh = (expired, task)
             return .wait(task)
         }

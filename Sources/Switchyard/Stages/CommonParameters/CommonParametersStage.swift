@@ -24,7 +24,7 @@ import HTTPTypes
 /// or leaves out some names with ``CallOptions/omitCommonParameters(_:)``.
 ///
 /// Dynamic values are computed for every attempt, so a retried call carries a fresh timestamp.
-public struct CommonParametersStage: RequestStage {
+public struct CommonParametersStage: RequestStage, CredentialBearingStage {
     /// Where the common parameters go.
     public enum Placement: Sendable, Hashable {
         /// Where the call's encoding puts its parameters (the default).

@@ -9,7 +9,7 @@ public import HTTPTypes
 /// Static fields that never change can also live in ``ServiceDefaults/headerFields``; this stage is
 /// for values that are computed (a locale, a device id, a request signature of your own) and for
 /// fields a call must be able to opt out of.
-public struct HeadersStage: RequestStage {
+public struct HeadersStage: RequestStage, CredentialBearingStage {
     /// The context key under which ``CallOptions/omitHeaders(_:)`` stores the fields a call leaves out.
     public enum OmittedNames: CallContextKey {
         /// The names to leave out.

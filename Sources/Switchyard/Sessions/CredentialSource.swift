@@ -1,0 +1,16 @@
+/// A stage that puts credentials on the calls it sees — a token, a session, an API key — and can say,
+/// before a call is sent, which credentials it will use.
+///
+/// The pipeline gives every call its service's credential sources (``CallContext/credentialSources``),
+/// so a cache or the same-request check registered *outside* the stage still partitions by the
+/// credentials the request will carry when it is sent (``CredentialPartition``). ``AuthorizationStage``
+/// is one.
+public protocol CredentialSource: CredentialBearingStage {
+    /// A stable text that identifies the credentials this stage will put on the call in `context` —
+    /// the account they belong to when known, else a digest of the credential itself — or `nil` when
+    /// it will add none. Never return the credential itself: the text is hashed into partitions, but
+    /// it should not be a secret on its own.
+    ///
+    /// - Parameter context: the call's context.
+    func credentialFingerprint(for context: CallContext) async throws -> String?
+}
