@@ -1,7 +1,8 @@
 import NIOCore
 import NIOHTTP1
 
-/// The envelope-free utility routes: `/echo`, `/status/{code}`, `/delay/{ms}`, `/bench`, `/not-json`, `/close`.
+/// The envelope-free utility routes: `/echo`, `/status/{code}`, `/delay/{ms}`, `/bench`, `/not-json`, `/close`,
+/// and `/redirect/{status}?to=<url>` (any method).
 enum UtilityRoutes {
     /// The longest delay `/delay/{ms}` honours, in milliseconds.
     static let maxDelayMilliseconds = 30_000
@@ -26,6 +27,9 @@ enum UtilityRoutes {
         if path == "/echo" || path.hasPrefix("/echo/") {
             return .respond(EchoRoute.respond(to: request))
         }
+        if segments.first == "redirect", segments.count == 2 {
+            return .respond(Self.redirect(segments[1], to: request.queryItem(named: "to")))
+        }
         guard BackendRouter.isRead(request) else { return nil }
         switch (segments.first, segments.count) {
         case ("bench", 1): return .respond(Self.bench)
@@ -45,6 +49,16 @@ enum UtilityRoutes {
             return .json(error, status: .badRequest)
         }
         return .json(.object([("status", .int(code))]), status: HTTPResponseStatus(statusCode: code))
+    }
+
+    /// A `3xx` answer pointing at `to`.
+    private static func redirect(_ segment: Substring, to location: String?) -> BackendResponse {
+        guard let code = Int(segment), [301, 302, 303, 307, 308].contains(code), let location else {
+            return .json(.object([("error", "use /redirect/{301|302|303|307|308}?to=<url>")]), status: .badRequest)
+        }
+        var response = BackendResponse.json(.object([("redirect", .string(location))]), status: HTTPResponseStatus(statusCode: code))
+        response.extraHeaders = [("Location", location)]
+        return response
     }
 
     private static func delay(_ segment: Substring) -> BackendAction {

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 public import Switchyard
 
 /// A ``Switchyard/Transport`` over AsyncHTTPClient: the default transport on Linux and servers.
@@ -55,8 +56,33 @@ public struct AsyncHTTPClientTransport: Transport {
     /// The transport's configuration.
     public var configuration: Configuration
 
-    /// Creates a transport over a client; `HTTPClient.shared` by default. A client you pass stays yours to shut down.
-    public init(client: HTTPClient = .shared, configuration: Configuration = Configuration()) {
+    /// A client for the whole process (never shut down), configured like `HTTPClient.shared` except
+    /// that it never follows redirects itself — every `3xx` answer comes back to the pipeline, which
+    /// follows it by the service's ``Switchyard/RedirectPolicy``, the same rules as with the URLSession
+    /// transport — and accepts nothing older than TLS 1.2.
+    public static let sharedClient = HTTPClient(
+        eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+        configuration: switchyardConfiguration(HTTPClient.Configuration.singletonConfiguration)
+    )
+
+    /// `configuration` with what Switchyard relies on: redirects left to the pipeline, and TLS 1.2 as
+    /// the oldest version accepted (unless the configuration already asks for a newer one).
+    ///
+    /// - Parameter configuration: an AsyncHTTPClient configuration.
+    /// - Returns: the configuration to build a client for this transport from.
+    public static func switchyardConfiguration(_ configuration: HTTPClient.Configuration) -> HTTPClient.Configuration {
+        var configuration = configuration
+        configuration.redirectConfiguration = .disallow
+        var tls = configuration.tlsConfiguration ?? TLSConfiguration.makeClientConfiguration()
+        if tls.minimumTLSVersion == .tlsv1 || tls.minimumTLSVersion == .tlsv11 { tls.minimumTLSVersion = .tlsv12 }
+        configuration.tlsConfiguration = tls
+        return configuration
+    }
+
+    /// Creates a transport over a client; ``sharedClient`` by default. A client you pass stays yours to
+    /// shut down; build it from ``switchyardConfiguration(_:)`` so that redirects follow the service's
+    /// policy rather than the client's.
+    public init(client: HTTPClient = AsyncHTTPClientTransport.sharedClient, configuration: Configuration = Configuration()) {
         self.client = client
         self.configuration = configuration
     }
@@ -81,7 +107,7 @@ public struct AsyncHTTPClientTransport: Transport {
         transportConfiguration: Configuration = Configuration(),
         _ body: (AsyncHTTPClientTransport) async throws -> Result
     ) async throws -> Result {
-        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: switchyardConfiguration(configuration))
         let result: Result
         do {
             result = try await body(AsyncHTTPClientTransport(client: client, configuration: transportConfiguration))

@@ -27,14 +27,27 @@ public import Foundation
 ///   file; resume data exists only on Apple platforms), so resuming continues from what earlier,
 ///   complete attempts left — unlike `AsyncHTTPClientTransport`, which keeps every byte received.
 public struct URLSessionTransport: Transport {
-    /// The session; `URLSession.shared` unless you pass one (with your configuration and delegate).
+    /// The session; ``sharedSession`` unless you pass one (with your configuration and delegate).
     public let session: URLSession
 
     /// The transport's name, `URLSession`.
     public var name: String { "URLSession" }
 
-    /// Creates a transport over `session`.
-    public init(session: URLSession = .shared) {
+    /// A session for the whole process that never follows redirects itself: every `3xx` answer comes
+    /// back to the pipeline, which follows it by the service's ``Switchyard/RedirectPolicy`` — the same
+    /// rules as with `AsyncHTTPClientTransport`. Its caching is off (caching is the cache stage's job).
+    public static let sharedSession: URLSession = {
+        let configuration = URLSessionConfiguration.default
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.urlCache = nil
+        return URLSession(configuration: configuration, delegate: RedirectRefusingDelegate(), delegateQueue: nil)
+    }()
+
+    /// Creates a transport over `session`; ``sharedSession`` by default. A session of your own should
+    /// have a delegate that refuses redirects (returns `nil` from
+    /// `urlSession(_:task:willPerformHTTPRedirection:newRequest:completionHandler:)`), or it follows
+    /// them itself, outside the service's redirect policy.
+    public init(session: URLSession = URLSessionTransport.sharedSession) {
         self.session = session
     }
 

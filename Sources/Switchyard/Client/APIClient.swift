@@ -69,7 +69,7 @@ public struct APIClient: Sendable {
 
         /// The call's result carrying `value`, with the response's and the call's metadata.
         func result<Value>(_ value: Value) -> CallResult<Value> {
-            CallResult(
+            var result = CallResult(
                 value: value,
                 status: response.status,
                 headerFields: response.headerFields,
@@ -80,6 +80,9 @@ public struct APIClient: Sendable {
                 duration: ContinuousClock.now - start,
                 source: response.source
             )
+            result.redirectCount = response.redirectCount
+            result.finalURL = response.url
+            return result
         }
     }
 

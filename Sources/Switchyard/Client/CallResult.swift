@@ -1,3 +1,4 @@
+public import Foundation
 public import HTTPTypes
 
 /// What a call returns: its output plus what is known about how it was obtained.
@@ -25,10 +26,14 @@ public struct CallResult<Output: Sendable>: Sendable {
     public var duration: Duration
     /// Where the response came from.
     public var source: ResponseSource
+    /// How many redirects were followed to get the response (``RedirectPolicy``).
+    public var redirectCount: Int = 0
+    /// The URL the response came from after redirects; `nil` when none were followed.
+    public var finalURL: URL?
 
     /// The same metadata with another value (for wrappers that transform outputs).
     public func map<NewOutput: Sendable>(_ transform: (Output) throws -> NewOutput) rethrows -> CallResult<NewOutput> {
-        CallResult<NewOutput>(
+        var mapped = CallResult<NewOutput>(
             value: try transform(value),
             status: status,
             headerFields: headerFields,
@@ -39,5 +44,8 @@ public struct CallResult<Output: Sendable>: Sendable {
             duration: duration,
             source: source
         )
+        mapped.redirectCount = redirectCount
+        mapped.finalURL = finalURL
+        return mapped
     }
 }

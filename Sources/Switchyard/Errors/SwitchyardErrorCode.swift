@@ -85,6 +85,9 @@ extension SwitchyardError.Code {
     public static let cacheMiss = Self("cacheMiss")
     /// The response's content type is not acceptable for the call (see ``ValidationStage``).
     public static let contentType = Self("contentType")
+    /// A redirect was refused by the service's ``RedirectPolicy``: to another origin, from `https`
+    /// to `http`, to an unusable location, or one too many. The error carries the `3xx` response.
+    public static let redirect = Self("redirect")
     /// A downloaded file's checksum does not match the one expected; the file was discarded.
     public static let integrity = Self("integrity")
 }

@@ -44,6 +44,10 @@ public struct Response: Sendable {
     public var body: Body
     /// Where the response came from: the network, a cache, a stub …
     public var source: ResponseSource
+    /// How many redirects the pipeline followed to get this response (``RedirectPolicy``).
+    public var redirectCount: Int = 0
+    /// The URL the response came from after redirects, or `nil` when none were followed.
+    public var url: URL?
 
     /// Creates a response.
     ///

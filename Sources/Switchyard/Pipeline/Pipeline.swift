@@ -33,14 +33,15 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     ///   - serviceID: the service the pipeline belongs to.
     ///   - stages: the stages, outermost first.
     ///   - transport: the transport at the end.
-    public init(serviceID: ServiceID, stages: [any Stage], transport: any Transport) {
+    ///   - redirects: how the pipeline follows the `3xx` answers the transport returns.
+    public init(serviceID: ServiceID, stages: [any Stage], transport: any Transport, redirects: RedirectPolicy = .default) {
         self.serviceID = serviceID
         self.stageIDs = stages.map(\.id)
         self.optInStageIDs = Set(stages.filter { $0 is any OptInMarker }.map(\.id))
         self.transportName = transport.name
         self.sessionBoundStages = stages.compactMap { (($0 as? any OptInMarker)?.inner ?? $0) as? any SessionBoundStage }
         self.credentialSources = stages.compactMap { (($0 as? any OptInMarker)?.inner ?? $0) as? any CredentialSource }
-        self.entry = Self.fold(stages, around: Self.terminal(transport), skippable: true)
+        self.entry = Self.fold(stages, around: Self.terminal(transport, redirects: redirects), skippable: true)
     }
 
     /// Sends a request through the stages and the transport.
@@ -226,16 +227,32 @@ public struct Pipeline: Sendable, CustomStringConvertible {
         }
     }
 
-    /// The innermost link: counts the send and calls the transport.
-    private static func terminal(_ transport: any Transport) -> NextStage {
+    /// The innermost link: counts the send, calls the transport, and follows redirects by `redirects`.
+    private static func terminal(_ transport: any Transport, redirects: RedirectPolicy) -> NextStage {
         { (request: consuming Request, context: CallContext) in
-            context.counters.recordTransportSend()
-            do {
-                try Task.checkCancellation()
-                return try await transport.send(request, context: context)
-            } catch {
-                throw SwitchyardError.wrapping(error, as: .transport, stage: .transport, in: context)
+            context.counters.recordTransportSend()  // one attempt, however many redirects it follows
+            var current = request
+            var response = try await sendOnce(current, transport: transport, context: context)
+            var hops = 0
+            while redirects.maximum > 0, let next = try RedirectFollower.next(after: response, for: current, hops: hops, policy: redirects)
+            {
+                hops += 1
+                current = next
+                response = try await sendOnce(current, transport: transport, context: context)
+                response.redirectCount = hops
+                response.url = current.url
             }
+            return response
+        }
+    }
+
+    /// One exchange with the transport.
+    private static func sendOnce(_ request: Request, transport: any Transport, context: CallContext) async throws -> Response {
+        do {
+            try Task.checkCancellation()
+            return try await transport.send(request, context: context)
+        } catch {
+            throw SwitchyardError.wrapping(error, as: .transport, stage: .transport, in: context)
         }
     }
 }

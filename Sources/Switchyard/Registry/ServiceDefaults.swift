@@ -30,6 +30,8 @@ public struct ServiceDefaults: Sendable {
     /// service is registered. Keys are always sorted so that bodies are deterministic. Loose
     /// ``Parameters`` are always encoded with a plain encoder, so key strategies never rename them.
     public var makeEncoder: @Sendable () -> JSONEncoder
+    /// How the service's calls follow redirects (the same in every transport).
+    public var redirects: RedirectPolicy
 
     /// Creates defaults.
     ///
@@ -42,6 +44,7 @@ public struct ServiceDefaults: Sendable {
     ///   - acceptableStatusCodes: statuses that count as success.
     ///   - makeDecoder: makes the JSON decoder for outputs.
     ///   - makeEncoder: makes the JSON encoder for bodies.
+    ///   - redirects: how the service's calls follow redirects; same-origin only by default.
     public init(
         timeout: Duration? = .seconds(60),
         deadline: Duration? = nil,
@@ -50,8 +53,10 @@ public struct ServiceDefaults: Sendable {
         headerFields: HTTPFields = [:],
         acceptableStatusCodes: ClosedRange<Int> = 200...299,
         makeDecoder: @escaping @Sendable () -> JSONDecoder = { JSONDecoder() },
-        makeEncoder: @escaping @Sendable () -> JSONEncoder = { JSONEncoder() }
+        makeEncoder: @escaping @Sendable () -> JSONEncoder = { JSONEncoder() },
+        redirects: RedirectPolicy = .default
     ) {
+        self.redirects = redirects
         self.timeout = timeout
         self.deadline = deadline
         self.parameterEncoding = parameterEncoding

@@ -134,7 +134,12 @@ public final class ServiceRegistry: Sendable {
                 throw error
             }
         }
-        let pipeline = Pipeline(serviceID: service.id, stages: service.stages, transport: service.transport)
+        let pipeline = Pipeline(
+            serviceID: service.id,
+            stages: service.stages,
+            transport: service.transport,
+            redirects: service.defaults.redirects
+        )
         let entry = Entry(service: service, baseURLs: parsed, pipeline: pipeline)
         state.withLock { $0.entries[service.id] = entry }
     }

@@ -1,0 +1,66 @@
+import Foundation
+import HTTPTypes
+
+/// Decides, for a `3xx` answer, the request a pipeline sends next under a ``RedirectPolicy`` — or
+/// refuses the redirect with ``SwitchyardError/Code/redirect``.
+enum RedirectFollower {
+    /// The statuses that redirect a request to their `Location`.
+    static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
+
+    /// The request to send after `response`, `nil` when it is not a redirect to follow.
+    ///
+    /// - Parameters:
+    ///   - response: the answer to `request`.
+    ///   - request: the request that was answered.
+    ///   - hops: how many redirects the call has followed so far.
+    ///   - policy: the service's policy.
+    /// - Throws: ``SwitchyardError/Code/redirect`` when the policy refuses it.
+    static func next(after response: Response, for request: Request, hops: Int, policy: RedirectPolicy) throws(SwitchyardError) -> Request?
+    {
+        let status = response.status.code
+        guard redirectStatuses.contains(status), let location = response.headerFields[.location] else { return nil }
+        guard hops < policy.maximum else {
+            throw refusal("the call was redirected more than \(policy.maximum) times", response)
+        }
+        guard let current = request.url, let target = URL(string: location, relativeTo: current)?.absoluteURL,
+            let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https", target.host != nil
+        else {
+            throw refusal("the redirect's location is not an http or https URL", response)
+        }
+        guard !(request.head.scheme?.lowercased() == "https" && scheme == "http") else {
+            throw refusal("the call was redirected from https to http, which is never followed", response)
+        }
+        guard var next = Request(method: request.method, url: target, headerFields: request.headerFields, body: request.body) else {
+            throw refusal("the redirect's location cannot be requested", response)
+        }
+        // 303, and 301/302 after a POST, go on as a GET without the body (as every user agent does);
+        // 307 and 308 repeat the method and the body.
+        if status == 303 || ((status == 301 || status == 302) && request.method == .post) {
+            if next.method != .head { next.method = .get }
+            next.body = nil
+            next.headerFields[.contentType] = nil
+            next.headerFields[.contentLength] = nil
+        }
+        let sameOrigin =
+            next.head.scheme?.lowercased() == request.head.scheme?.lowercased()
+            && next.head.authority?.lowercased() == request.head.authority?.lowercased()
+        if !sameOrigin {
+            guard policy.crossOrigin == .followWithoutCredentials else {
+                throw refusal(
+                    "the call was redirected to another origin (\(scheme)://\(next.head.authority ?? "?")), which the service's "
+                        + "redirect policy refuses",
+                    response
+                )
+            }
+            guard next.body == nil else {
+                throw refusal("a \(status) redirect to another origin would have to resend the body, which is never done", response)
+            }
+            next.headerFields = HTTPFields(next.headerFields.filter { RedirectPolicy.safeHeaderFields.contains($0.name.canonicalName) })
+        }
+        return next
+    }
+
+    private static func refusal(_ message: String, _ response: Response) -> SwitchyardError {
+        SwitchyardError(code: .redirect, message: message, response: response)
+    }
+}
