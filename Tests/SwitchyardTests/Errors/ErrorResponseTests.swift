@@ -73,6 +73,18 @@ struct ErrorResponseTests {
         #expect(!error.debugDescription.contains("preview"))
     }
 
+    @Test("debugDescription redacts a JSON body by member name whatever its declared type (here text/plain, after a line break)")
+    func jsonDeclaredAsTextIsRedacted() {
+        let response = Response(
+            status: .unauthorized,
+            headerFields: [.contentType: "text/plain"],
+            body: Data("\n{\"error\":\"expired\",\"refresh_token\":\"r3fr3sh-s3cr3t\"}".utf8)
+        )
+        let error = SwitchyardError(code: .httpStatus, message: "unauthorized", response: response)
+        #expect(!error.debugDescription.contains("r3fr3sh-s3cr3t"))
+        #expect(error.debugDescription.contains(#""refresh_token":"<redacted>""#))
+    }
+
     @Test("codes belong to the module that defines them: a same-named code elsewhere is a different code")
     func codesAreNamespacedByModule() {
         #expect(SwitchyardError.Code.testTimeout != .timeout)
