@@ -78,11 +78,13 @@ public struct SwitchyardError: Error, Sendable, CustomStringConvertible, CustomD
         detail as? Detail
     }
 
-    /// `[code] message (service …, endpoint …, stage …, request …, status …): underlying`.
+    /// `[code] message (service …, endpoint …, stage …, request …, status …): underlying`; an endpoint
+    /// named by its path passes through ``Redaction/redactTarget(_:)`` (``Redaction/default``), so a
+    /// secret-shaped path segment never reaches the text.
     public var description: String {
         var context: [String] = []
         if let serviceID { context.append("service '\(serviceID)'") }
-        if let endpoint { context.append("endpoint \(endpoint)") }
+        if let endpoint { context.append("endpoint \(Redaction.default.redactTarget(endpoint))") }
         if let stage { context.append("stage '\(stage)'") }
         if let requestID { context.append("request \(requestID)") }
         if let status { context.append("status \(status.code)") }
