@@ -182,8 +182,10 @@ public struct Redaction: Sendable {
     ///   member name (``redactJSON(_:)``), whatever else it declares (`text/plain`, nothing at all).
     /// - Otherwise text that reads as `name=value&…` pairs (an `=` and no white space), or that
     ///   declares `application/x-www-form-urlencoded`, is redacted pair by pair (``redactPairs(_:)``).
-    /// - Any other text is shown as it is only when it declares a `text/` type or no type at all; text
-    ///   under another type (a bare token sent as `application/jwt`, say) is not shown: `nil`.
+    /// - Any other text is shown only when it declares a `text/` type or no type at all, and then with
+    ///   everything after a `name=` whose name is secret hidden, up to the next `&` (`failed with
+    ///   password=…` keeps the words before it); text under another type (a bare token sent as
+    ///   `application/jwt`, say) is not shown: `nil`.
     ///
     /// The result is not truncated; ``LoggingStage/preview(_:contentType:)`` and
     /// ``SwitchyardError/debugDescription`` cut it after redaction.
@@ -192,8 +194,9 @@ public struct Redaction: Sendable {
         let type = contentType?.lowercased() ?? ""
         let first = body.first { !Self.isWhiteSpace($0) }
         if type.contains("json") || first == UInt8(ascii: "{") || first == UInt8(ascii: "[") { return redactJSON(body) }
-        if type.hasPrefix("application/x-www-form-urlencoded") || Self.looksLikePairs(text) { return redactPairs(text[...]) }
-        return type.isEmpty || type.hasPrefix("text/") ? text : nil
+        let pairs = type.hasPrefix("application/x-www-form-urlencoded") || Self.looksLikePairs(text)
+        guard pairs || type.isEmpty || type.hasPrefix("text/") else { return nil }
+        return redactPairs(text[...])
     }
 
     /// The body as a string when it is UTF-8 text without control characters other than tab, CR and LF.

@@ -88,6 +88,19 @@ extension LoggingStageTests {
         #expect(!lines.contains { $0.contains("PA55W0RD") || $0.contains("123456") })
     }
 
+    @Test("debug: plain text is shown with the value after a secret name= hidden")
+    func plainTextHidesNamedValues() async throws {
+        let request = try Request.fixture(
+            .post,
+            "https://api.test/support",
+            headerFields: [.contentType: "text/plain"],
+            body: "login failed for ada with password=PA55W0RD, please help"
+        )
+        let lines = await lines(for: request, at: .debug)
+        #expect(lines.contains { $0.hasPrefix("→ body: login failed for ada with password=<redacted>") })
+        #expect(!lines.contains { $0.contains("PA55W0RD") })
+    }
+
     @Test("debug and trace: a binary body is never printed, only its length and type")
     func binaryBodyNotPrinted() async throws {
         let bytes = Data([0x00, 0x9F]) + Data("token=T0KEN".utf8) + Data([0xFF])
