@@ -68,7 +68,8 @@ public struct URLSessionTransport: Transport {
         let timeout = context.effectiveTimeout
 
         // A streamed body goes up from a file: the file itself when it is one whole file, else the
-        // segments written to a temporary file first (constant memory either way).
+        // segments written to a temporary file first (constant memory either way). That file is
+        // private to the user (StreamedBody.write(to:) creates it 0600) and removed on every exit.
         var staged: URL?
         defer { if let staged { try? FileManager.default.removeItem(at: staged) } }
         var uploadFile: URL?

@@ -18,7 +18,7 @@ final class DiskCache: Sendable {
         self.budget = max(0, budget)
         self.sealing = sealing
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try PrivateFiles.createDirectory(at: directory)
         } catch {
             throw SwitchyardError(
                 code: .storage,
@@ -52,7 +52,7 @@ final class DiskCache: Sendable {
         }
         let temporary = directory.appendingPathComponent(".\(entry.key.digest).\(UUID().uuidString).tmp")
         do {
-            try data.write(to: temporary)
+            try PrivateFiles.write(data, toNew: temporary)
             // rename(2) replaces the target atomically: readers see the old entry or the new one.
             guard rename(temporary.path, target.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
         } catch {

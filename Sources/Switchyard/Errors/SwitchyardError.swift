@@ -78,11 +78,13 @@ public struct SwitchyardError: Error, Sendable, CustomStringConvertible, CustomD
         detail as? Detail
     }
 
-    /// `[code] message (service …, endpoint …, stage …, request …, status …): underlying`.
+    /// `[code] message (service …, endpoint …, stage …, request …, status …): underlying`; an endpoint
+    /// named by its path passes through ``Redaction/redactTarget(_:)`` (``Redaction/default``), so a
+    /// secret-shaped path segment never reaches the text.
     public var description: String {
         var context: [String] = []
         if let serviceID { context.append("service '\(serviceID)'") }
-        if let endpoint { context.append("endpoint \(endpoint)") }
+        if let endpoint { context.append("endpoint \(Redaction.default.redactTarget(endpoint))") }
         if let stage { context.append("stage '\(stage)'") }
         if let requestID { context.append("request \(requestID)") }
         if let status { context.append("status \(status.code)") }
@@ -94,7 +96,8 @@ public struct SwitchyardError: Error, Sendable, CustomStringConvertible, CustomD
     }
 
     /// The same as ``description`` plus the response body's length and a short preview with secrets
-    /// (JSON members, form fields) redacted; binary bodies are not previewed.
+    /// (JSON members, form fields) redacted by what the bytes are, whatever content type they declare;
+    /// binary bodies, and text of a type that is neither JSON, form nor `text/`, are not previewed.
     public var debugDescription: String {
         guard let response else { return description }
         switch response.body {
@@ -109,18 +112,11 @@ public struct SwitchyardError: Error, Sendable, CustomStringConvertible, CustomD
     /// How many characters of a redacted body ``debugDescription`` shows.
     static let previewLength = 160
 
-    /// `, preview: …` for text bodies, after redaction; nothing for binary ones.
+    /// `, preview: …` for the text ``Redaction/redactBody(_:contentType:)`` allows (secret JSON members
+    /// and form pairs hidden whatever the declared type); the content type alone for anything else.
     private static func preview(of bytes: Data, response: Response) -> String {
-        guard let text = String(data: bytes, encoding: .utf8) else { return " (binary)" }
         let type = response.headerFields[.contentType]?.lowercased() ?? ""
-        let redacted: String
-        if type.contains("json") || text.first == "{" || text.first == "[" {
-            redacted = Redaction.default.redactJSON(bytes)
-        } else if type.contains("x-www-form-urlencoded") {
-            redacted = Redaction.default.redactPairs(text[...])
-        } else if type.isEmpty || type.hasPrefix("text/") {
-            redacted = Redaction.default.redactPairs(text[...])
-        } else {
+        guard let redacted = Redaction.default.redactBody(bytes, contentType: type) else {
             return " (\(type.isEmpty ? "no content type" : type))"
         }
         let clipped = redacted.prefix(previewLength)

@@ -36,9 +36,10 @@ struct DownloadResumeRecord: Codable, Equatable {
         return try? JSONDecoder().decode(DownloadResumeRecord.self, from: data)
     }
 
-    /// Writes the record atomically (best effort: without it the download simply starts over).
+    /// Writes the record atomically and private to the user (best effort: without it the download
+    /// simply starts over).
     func save(to url: URL) {
         guard let data = try? JSONEncoder().encode(self) else { return }
-        try? data.write(to: url, options: .atomic)
+        try? PrivateFiles.replace(url, with: data)
     }
 }

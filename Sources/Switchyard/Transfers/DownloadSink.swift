@@ -13,6 +13,7 @@ public import HTTPTypes
 /// }
 /// ```
 ///
+/// - The file and the resume record are private to the user (`0600`) from the moment they exist.
 /// - A `200` replaces whatever the file held (the server sent the whole resource).
 /// - A `206` must start exactly at ``DownloadTarget/resumeOffset`` (its `Content-Range` is checked);
 ///   the file is cut to that length and the bytes are appended.
@@ -65,15 +66,14 @@ public final class DownloadSink {
             total = length
         }
         let path = target.fileURL.path
-        if start == 0 || !FileManager.default.fileExists(atPath: path) {
-            guard start == 0, FileManager.default.createFile(atPath: path, contents: nil) else {
-                throw SwitchyardError(code: .storage, message: "cannot create \(path) for the download")
-            }
-        }
         do {
-            handle = try FileHandle(forWritingTo: target.fileURL)
-            try handle.truncate(atOffset: UInt64(start))
-            try handle.seek(toOffset: UInt64(start))
+            if start == 0 {
+                handle = try PrivateFiles.create(target.fileURL, replacing: true)
+            } else {
+                handle = try PrivateFiles.openExisting(target.fileURL)
+                try handle.truncate(atOffset: UInt64(start))
+                try handle.seek(toOffset: UInt64(start))
+            }
         } catch {
             throw SwitchyardError(
                 code: .storage,

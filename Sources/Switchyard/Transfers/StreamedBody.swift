@@ -112,17 +112,21 @@ public struct StreamedBody: Sendable, Hashable {
 
     /// Writes the whole body to `destination` (replacing it) in chunks, without holding it in memory.
     ///
+    /// The file is created private to the user (`0600`), whatever the umask, and is removed again when
+    /// the body cannot be written whole: a failure leaves nothing behind.
+    ///
     /// - Throws: ``SwitchyardError/Code/encoding`` when a source cannot be read, or
     ///   ``SwitchyardError/Code/storage`` when the destination cannot be written.
     public func write(to destination: URL) throws(SwitchyardError) {
-        guard FileManager.default.createFile(atPath: destination.path, contents: nil) else {
-            throw SwitchyardError(code: .storage, message: "cannot create \(destination.path) to stage an upload")
-        }
         let output: FileHandle
-        do { output = try FileHandle(forWritingTo: destination) } catch {
-            throw SwitchyardError(code: .storage, message: "cannot open \(destination.path) to stage an upload", underlyingError: error)
+        do { output = try PrivateFiles.create(destination, replacing: true) } catch {
+            throw SwitchyardError(code: .storage, message: "cannot create \(destination.path) to stage an upload", underlyingError: error)
         }
-        defer { try? output.close() }
+        var complete = false
+        defer {
+            try? output.close()
+            if !complete { try? FileManager.default.removeItem(at: destination) }
+        }
         var reader = Reader(body: self, chunkSize: 256 << 10)
         while let chunk = try reader.next() {
             do { try output.write(contentsOf: chunk) } catch {
@@ -133,6 +137,7 @@ public struct StreamedBody: Sendable, Hashable {
                 )
             }
         }
+        complete = true
     }
 
     /// The chunks of a streamed body, as an async sequence.

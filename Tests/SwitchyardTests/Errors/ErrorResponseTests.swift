@@ -73,6 +73,26 @@ struct ErrorResponseTests {
         #expect(!error.debugDescription.contains("preview"))
     }
 
+    @Test("debugDescription redacts a JSON body by member name whatever its declared type (here text/plain, after a line break)")
+    func jsonDeclaredAsTextIsRedacted() {
+        let response = Response(
+            status: .unauthorized,
+            headerFields: [.contentType: "text/plain"],
+            body: Data("\n{\"error\":\"expired\",\"refresh_token\":\"r3fr3sh-s3cr3t\"}".utf8)
+        )
+        let error = SwitchyardError(code: .httpStatus, message: "unauthorized", response: response)
+        #expect(!error.debugDescription.contains("r3fr3sh-s3cr3t"))
+        #expect(error.debugDescription.contains(#""refresh_token":"<redacted>""#))
+    }
+
+    @Test("description hides a secret-shaped path segment in an endpoint named by its path")
+    func endpointPathIsRedacted() {
+        var error = SwitchyardError(code: .transport, message: "the connection was reset")
+        error.endpoint = "POST /reset/Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MA/confirm"
+        #expect(error.description.contains("endpoint POST /reset/<redacted>/confirm"))
+        #expect(!error.description.contains("Zm9vYmFy"))
+    }
+
     @Test("codes belong to the module that defines them: a same-named code elsewhere is a different code")
     func codesAreNamespacedByModule() {
         #expect(SwitchyardError.Code.testTimeout != .timeout)

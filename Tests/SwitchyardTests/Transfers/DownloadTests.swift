@@ -175,6 +175,54 @@ struct DownloadTests {
         }
     }
 
+    @Test("a partial download and its resume record are private to the user (0600)")
+    func partialFilesArePrivate() async throws {
+        useTheUsualUmask()
+        try await Self.withDirectory { directory in
+            let destination = directory.appendingPathComponent("out.bin")
+            let broken = MockTransport { _, context in
+                let sink = try DownloadSink(
+                    target: try #require(context.downloadTarget),
+                    head: Self.head(200, [("Content-Length", "10"), ("ETag", "\"v1\"")]),
+                    observer: nil
+                )
+                try sink.write(Data("0123".utf8))
+                _ = try sink.finish()
+                return Response(status: .ok)
+            }
+            await #expect(throws: SwitchyardError.self) {
+                _ = try await makeClient(transport: broken).download(
+                    .users,
+                    "/f",
+                    to: destination,
+                    download: DownloadOptions(maximumResumes: 0)
+                )
+            }
+            let partial = try permissions(of: URL(fileURLWithPath: destination.path + ".partial"))
+            let record = try permissions(of: URL(fileURLWithPath: destination.path + ".partial.resume"))
+            #expect(partial == 0o600)
+            #expect(record == 0o600)
+        }
+    }
+
+    @Test("a 206 resuming a partial file an earlier version left readable by others makes it private (0600)")
+    func resumedPartialIsTightened() async throws {
+        useTheUsualUmask()
+        try await Self.withDirectory { directory in
+            let file = directory.appendingPathComponent("f.partial")
+            try Data("hello".utf8).write(to: file)
+            #expect(try permissions(of: file) == 0o644)
+            let sink = try DownloadSink(
+                target: DownloadTarget(fileURL: file, resumeOffset: 5),
+                head: Self.head(206, [("Content-Range", "bytes 5-10/11")]),
+                observer: nil
+            )
+            try sink.write(Data(" world".utf8))
+            _ = try sink.finish()
+            #expect(try permissions(of: file) == 0o600)
+        }
+    }
+
     @Test("a checksum that is not hexadecimal is refused when made")
     func checksumParsing() {
         let hasher: @Sendable () -> any IncrementalHasher = { fatalError("not used") }

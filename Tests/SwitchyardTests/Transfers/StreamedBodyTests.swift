@@ -87,4 +87,34 @@ struct StreamedBodyTests {
         #expect(sent.headerFields[.contentType] == "image/png")
         #expect(sent.query?.contains("kind=raw") == true && sent.query?.contains("appid=demo") == true)
     }
+
+    @Test("writing a body to a file creates it private to the user (0600), even over a file readable by others")
+    func writeCreatesPrivateFile() throws {
+        useTheUsualUmask()
+        let source = try Self.temporaryFile(Data("0123456789".utf8))
+        let destination = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-upload-\(UUID().uuidString)")
+        defer {
+            try? FileManager.default.removeItem(at: source)
+            try? FileManager.default.removeItem(at: destination)
+        }
+        try Data("older, longer contents".utf8).write(to: destination)
+        #expect(try permissions(of: destination) == 0o644)
+        try StreamedBody(segments: [.bytes(Data("ab".utf8)), .file(source, offset: 2, length: 3)]).write(to: destination)
+        #expect(try Data(contentsOf: destination) == Data("ab234".utf8))
+        #expect(try permissions(of: destination) == 0o600)
+    }
+
+    @Test("a body that cannot be written whole leaves no file behind")
+    func failedWriteLeavesNothing() throws {
+        let source = try Self.temporaryFile(Data("short".utf8))
+        let destination = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-upload-\(UUID().uuidString)")
+        defer {
+            try? FileManager.default.removeItem(at: source)
+            try? FileManager.default.removeItem(at: destination)
+        }
+        #expect(throws: SwitchyardError.self) {
+            try StreamedBody(segments: [.bytes(Data("ab".utf8)), .file(source, offset: 0, length: 100)]).write(to: destination)
+        }
+        #expect(!FileManager.default.fileExists(atPath: destination.path))
+    }
 }

@@ -9,8 +9,12 @@ public import Logging
 /// - `debug`: the header fields and a body preview of at most ``bodyPreviewLimit`` bytes, both ways.
 /// - `trace`: the request as a `curl` command line.
 ///
-/// Everything passes through the ``Redaction`` list first (by default `Authorization`, cookies and
-/// any header, parameter or JSON member named like token, password, secret, key or sign).
+/// Everything passes through the ``Redaction`` list first (by default `Authorization`, cookies, any
+/// header, parameter or JSON member named like token, password, secret, key, sign, session or sid,
+/// and path segments shaped like secrets), and bodies are redacted by what their bytes are, whatever
+/// content type they declare (``Redaction/redactBody(_:contentType:)``). Every target printed — the
+/// request line, the response line, a failure, the `curl` rendering and the endpoint metadata — goes
+/// through ``Redaction/redactTarget(_:)``.
 ///
 /// The logger is the stage's own if you give one, otherwise the call's (``CallContext/logger``).
 /// ``level`` makes one service more verbose; ``CallOptions/logLevel(_:)`` does the same for one call.
@@ -53,10 +57,11 @@ public struct LoggingStage: Stage {
         guard logger.logLevel <= .warning else { return try await next(request, context) }
         logger[metadataKey: "request-id"] = "\(context.requestID)"
         logger[metadataKey: "service"] = "\(context.serviceID)"
-        if !context.endpointName.isEmpty { logger[metadataKey: "endpoint"] = "\(context.endpointName)" }
+        if !context.endpointName.isEmpty { logger[metadataKey: "endpoint"] = "\(redaction.redactTarget(context.endpointName))" }
         if context.attempt > 1 { logger[metadataKey: "attempt"] = "\(context.attempt)" }
 
         let method = request.method.rawValue
+        let path = redaction.redactTarget(String(request.pathWithoutQuery))
         logger.info("→ \(method) \(redaction.redactTarget(request.path))")
         if logger.logLevel <= .debug {
             logger.debug("→ headers: \(redaction.render(request.headerFields).joined(separator: "; "))")
@@ -72,7 +77,7 @@ public struct LoggingStage: Stage {
             let response = try await next(request, context)
             let elapsed = ContinuousClock.now - start
             logger.info(
-                "← \(response.status.code) \(response.status.reasonPhrase) \(method) \(request.pathWithoutQuery) \(Self.milliseconds(elapsed)) \(response.body.count) B"
+                "← \(response.status.code) \(response.status.reasonPhrase) \(method) \(path) \(Self.milliseconds(elapsed)) \(response.body.count) B"
             )
             if logger.logLevel <= .debug {
                 logger.debug("← headers: \(redaction.render(response.headerFields).joined(separator: "; "))")
@@ -86,7 +91,7 @@ public struct LoggingStage: Stage {
             let failure = SwitchyardError.wrapping(error)
             let status = failure.status.map { " \($0.code)" } ?? ""
             logger.warning(
-                "✗ \(method) \(request.pathWithoutQuery) failed after \(Self.milliseconds(elapsed)): \(failure.code)\(status) — \(redactedMessage(failure))"
+                "✗ \(method) \(path) failed after \(Self.milliseconds(elapsed)): \(failure.code)\(status) — \(redactedMessage(failure))"
             )
             throw error
         }
@@ -97,23 +102,24 @@ public struct LoggingStage: Stage {
         error.message.contains("\"") ? redaction.redactJSON(Data(error.message.utf8)) : error.message
     }
 
-    /// A redacted, truncated rendering of a body, as logged at debug: JSON and form bodies redacted,
-    /// text as is, anything else summarised by size and type.
+    /// A redacted, truncated rendering of a body, as logged at debug: the text
+    /// ``Redaction/redactBody(_:contentType:)`` allows (JSON members and form pairs redacted whatever
+    /// the declared type), cut after redaction; anything else summarised by size and type.
     public func preview(_ body: Data, contentType: String?) -> String {
-        let type = contentType?.lowercased() ?? ""
-        let text: String
-        if type.contains("json") || (type.isEmpty && (body.first == UInt8(ascii: "{") || body.first == UInt8(ascii: "["))) {
-            text = redaction.redactJSON(body)
-        } else if type.hasPrefix("application/x-www-form-urlencoded") {
-            text = redaction.redactPairs(Substring(String(decoding: body, as: UTF8.self)))
-        } else if type.hasPrefix("text/") {
-            text = String(decoding: body, as: UTF8.self)
-        } else {
-            return "<\(body.count) bytes of \(type.isEmpty ? "unknown type" : type)>"
-        }
+        previewText(body, contentType: contentType) ?? "<\(body.count) bytes of \(Self.typeName(contentType))>"
+    }
+
+    /// The redacted, truncated text of a body, or `nil` when it is not shown.
+    private func previewText(_ body: Data, contentType: String?) -> String? {
+        guard let text = redaction.redactBody(body, contentType: contentType) else { return nil }
         guard text.utf8.count > bodyPreviewLimit else { return text }
         let cut = String(decoding: text.utf8.prefix(bodyPreviewLimit), as: UTF8.self)
         return cut + "… (\(body.count) bytes)"
+    }
+
+    private static func typeName(_ contentType: String?) -> String {
+        guard let type = contentType?.lowercased(), !type.isEmpty else { return "unknown type" }
+        return type
     }
 
     /// The request as a `curl` command, redacted, as logged at trace.
@@ -124,11 +130,11 @@ public struct LoggingStage: Stage {
         parts.append(Self.quoted("\(scheme)://\(authority)\(redaction.redactTarget(request.path))"))
         for line in redaction.render(request.headerFields) { parts.append("-H " + Self.quoted(line)) }
         if let body = request.body?.bytes, !body.isEmpty {
-            let type = request.headerFields[.contentType]?.lowercased() ?? ""
-            if type.contains("json") || type.hasPrefix("application/x-www-form-urlencoded") || type.hasPrefix("text/") {
-                parts.append("--data-binary " + Self.quoted(preview(body, contentType: type)))
+            let type = request.headerFields[.contentType]
+            if let text = previewText(body, contentType: type) {
+                parts.append("--data-binary " + Self.quoted(text))
             } else {
-                parts.append("--data-binary @- # \(body.count) bytes of \(type.isEmpty ? "unknown type" : type)")
+                parts.append("--data-binary @- # \(body.count) bytes of \(Self.typeName(type))")
             }
         } else if let stream = request.body?.stream {
             parts.append("--data-binary @- # \(stream.length) bytes streamed")

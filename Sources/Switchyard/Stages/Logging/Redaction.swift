@@ -1,19 +1,48 @@
 public import Foundation
 public import HTTPTypes
 
-/// What ``LoggingStage`` hides: header fields, query and form parameters, and JSON members whose
-/// names mark them as secrets.
+/// What ``LoggingStage`` and ``SwitchyardError/debugDescription`` hide: header fields, query and form
+/// parameters, JSON members and path segments that carry secrets.
 ///
-/// By default `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie` are hidden, and so is
-/// every header field, parameter or JSON member (at any depth) whose name contains — ignoring case —
-/// `token`, `password`, `secret`, `key` or `sign`. Values are replaced by ``replacement`` before any
-/// truncation, so no part of a secret reaches a log line. A form field whose value is itself JSON
-/// (`data={…}`) is redacted inside as well.
+/// By default:
+/// - `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie` are hidden;
+/// - so is every header field, parameter or JSON member (at any depth) whose name contains — ignoring
+///   case — one of the ``nameFragments``: `token`, `password`, `passwd`, `passcode`, `secret`, `key`
+///   (which covers `apikey` and `api_key`), `sign`, `session` or `credential`;
+/// - and every one whose name, or one word of it, is one of the ``names``: `auth`, `sid`, `pwd`,
+///   `pin`, `otp`, `jwt`, `cvv` or `cvc`. These short names would hide far too much as fragments
+///   (`sid` is in `inside`, `pin` in `shipping`, `auth` in `author`), so they match whole words only:
+///   `sid`, `user_sid`, `X-Sid` and `userSid` are hidden, `inside` and `side` are not;
+/// - and every path segment that looks like a secret (``PathRule/secretShaped``). A service whose
+///   paths carry secrets in plain sight adds rules such as ``PathRule/after(_:)``:
+///   `/tokens/abc123/refresh` is then logged as `/tokens/<redacted>/refresh`.
+///
+/// `code` is not hidden by default, because the envelope's business code and many harmless codes
+/// (`countryCode`) share the name; a service that sends OAuth authorization codes adds it to ``names``.
+///
+/// Values are replaced by ``replacement`` before any truncation, so no part of a secret reaches a log
+/// line. A form field whose value is itself JSON (`data={…}`) is redacted inside as well. Bodies are
+/// redacted by what their bytes are, not by the content type they declare (see
+/// ``redactBody(_:contentType:)``).
+///
+/// ```swift
+/// var redaction = Redaction.default
+/// redaction.pathRules.append(.after("reset"))
+/// redaction.names.insert("code")
+/// let logging = LoggingStage(redaction: redaction)
+/// ```
 public struct Redaction: Sendable {
     /// Header fields hidden whatever their name says.
     public var headerNames: Set<HTTPField.Name>
-    /// Lower-case name fragments that mark a header field, parameter or JSON member as secret.
+    /// Lower-case name fragments that mark a header field, parameter or JSON member as secret
+    /// wherever they appear in its name.
     public var nameFragments: [String]
+    /// Lower-case names that mark a header field, parameter or JSON member as secret when they are
+    /// the whole name or one word of it, ignoring case. Words are separated by `_`, `-`, `.`, any
+    /// other character that is not a letter or digit, and a change from lower to upper case.
+    public var names: Set<String>
+    /// The rules that hide path segments of a request target.
+    public var pathRules: [PathRule]
     /// What a hidden value is replaced with.
     public var replacement: String
 
@@ -21,24 +50,70 @@ public struct Redaction: Sendable {
     public static let `default` = Redaction()
 
     /// Hides nothing; for local debugging only.
-    public static let none = Redaction(headerNames: [], nameFragments: [])
+    public static let none = Redaction(headerNames: [], nameFragments: [], names: [], pathRules: [])
+
+    /// The default ``nameFragments``.
+    public static let defaultNameFragments = [
+        "token", "password", "passwd", "passcode", "secret", "key", "sign", "session", "credential",
+    ]
+
+    /// The default ``names``.
+    public static let defaultNames: Set<String> = ["auth", "sid", "pwd", "pin", "otp", "jwt", "cvv", "cvc"]
 
     /// Creates a redaction list.
+    ///
+    /// - Parameters:
+    ///   - headerNames: header fields hidden whatever their name says.
+    ///   - nameFragments: fragments that hide a name wherever they appear in it.
+    ///   - names: names that hide a name when they are all of it or one of its words.
+    ///   - pathRules: the rules that hide path segments.
+    ///   - replacement: what a hidden value is replaced with.
     public init(
         headerNames: Set<HTTPField.Name> = [.authorization, .proxyAuthorization, .cookie, .setCookie],
-        nameFragments: [String] = ["token", "password", "secret", "key", "sign"],
+        nameFragments: [String] = Redaction.defaultNameFragments,
+        names: Set<String> = Redaction.defaultNames,
+        pathRules: [PathRule] = [.secretShaped],
         replacement: String = "<redacted>"
     ) {
         self.headerNames = headerNames
         self.nameFragments = nameFragments.map { $0.lowercased() }
+        self.names = Set(names.map { $0.lowercased() })
+        self.pathRules = pathRules
         self.replacement = replacement
     }
 
+    /// Whether any name can be hidden at all.
+    private var hidesNames: Bool { !nameFragments.isEmpty || !names.isEmpty }
+
     /// Whether a parameter or member name marks a secret.
     public func isSensitive(_ name: some StringProtocol) -> Bool {
-        guard !nameFragments.isEmpty else { return false }
+        guard hidesNames else { return false }
         let lowered = name.lowercased()
-        return nameFragments.contains { lowered.contains($0) }
+        if nameFragments.contains(where: { lowered.contains($0) }) { return true }
+        guard !names.isEmpty else { return false }
+        if names.contains(lowered) { return true }
+        return containsSensitiveWord(name)
+    }
+
+    /// Whether one word of `name` is one of ``names``.
+    private func containsSensitiveWord(_ name: some StringProtocol) -> Bool {
+        var word = ""
+        var previousIsLowercase = false
+        for character in name {
+            guard character.isLetter || character.isNumber else {
+                if !word.isEmpty, names.contains(word) { return true }
+                word = ""
+                previousIsLowercase = false
+                continue
+            }
+            if character.isUppercase, previousIsLowercase {
+                if names.contains(word) { return true }
+                word = ""
+            }
+            word += character.lowercased()
+            previousIsLowercase = character.isLowercase
+        }
+        return !word.isEmpty && names.contains(word)
     }
 
     /// Whether a header field's value is hidden.
@@ -51,10 +126,30 @@ public struct Redaction: Sendable {
         fields.map { "\($0.name): \(isSensitive($0.name) ? replacement : $0.value)" }
     }
 
-    /// A request target (`/path?query`) with secret query values replaced.
+    /// A request target (`/path?query`) with the path segments that ``pathRules`` hide and secret
+    /// query values replaced. Text before the first `/` (a method, a scheme) is kept as it is, so an
+    /// endpoint name such as `POST /reset/abc` is redacted like its target.
     public func redactTarget(_ target: String) -> String {
-        guard let mark = target.firstIndex(of: "?") else { return target }
-        return String(target[...mark]) + redactPairs(target[target.index(after: mark)...])
+        let mark = target.firstIndex(of: "?")
+        let path = mark.map { target[..<$0] } ?? target[...]
+        var redacted = pathRules.isEmpty ? String(path) : redactPath(path)
+        if let mark { redacted += "?" + redactPairs(target[target.index(after: mark)...]) }
+        return redacted
+    }
+
+    /// `path` with every segment a rule hides replaced.
+    private func redactPath(_ path: Substring) -> String {
+        var segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard segments.count > 1 else { return String(path) }
+        var previous = PercentEncoding.decode(segments[0], plusIsSpace: false)
+        for index in segments.indices.dropFirst() {
+            let segment = PercentEncoding.decode(segments[index], plusIsSpace: false)
+            if !segment.isEmpty, pathRules.contains(where: { $0.hides(segment, after: previous) }) {
+                segments[index] = replacement[...]
+            }
+            previous = segment
+        }
+        return segments.joined(separator: "/")
     }
 
     /// `a=1&b=2` text with secret values replaced; a value that is itself JSON is redacted inside.
@@ -72,9 +167,133 @@ public struct Redaction: Sendable {
     /// JSON text with the values of secret members replaced, at every depth; everything else is
     /// kept as it was. Malformed input is scanned as far as it goes, never trusted to hide less.
     public func redactJSON(_ json: Data) -> String {
-        guard !nameFragments.isEmpty else { return String(decoding: json, as: UTF8.self) }
+        guard hidesNames else { return String(decoding: json, as: UTF8.self) }
         let quotedReplacement = Array(("\"" + replacement + "\"").utf8)
         let output = JSONScan.rewritingMembers([UInt8](json)) { name in isSensitive(name) ? .replaceValue(quotedReplacement) : .keep }
         return String(decoding: output, as: UTF8.self)
+    }
+
+    /// A request or response body as text with its secrets hidden, judged by its bytes rather than
+    /// the content type it declares; `nil` when the body must not be shown at all.
+    ///
+    /// - Bytes that are not UTF-8 text (or hold control characters other than tab and line breaks)
+    ///   are never shown: `nil`.
+    /// - Text that opens like a JSON object or array, or that declares a JSON type, is redacted by
+    ///   member name (``redactJSON(_:)``), whatever else it declares (`text/plain`, nothing at all).
+    /// - Otherwise text that reads as `name=value&…` pairs (an `=` and no white space), or that
+    ///   declares `application/x-www-form-urlencoded`, is redacted pair by pair (``redactPairs(_:)``).
+    /// - Any other text is shown only when it declares a `text/` type or no type at all, and then with
+    ///   everything after a `name=` whose name is secret hidden, up to the next `&` (`failed with
+    ///   password=…` keeps the words before it); text under another type (a bare token sent as
+    ///   `application/jwt`, say) is not shown: `nil`.
+    ///
+    /// The result is not truncated; ``LoggingStage/preview(_:contentType:)`` and
+    /// ``SwitchyardError/debugDescription`` cut it after redaction.
+    public func redactBody(_ body: Data, contentType: String?) -> String? {
+        guard let text = Self.text(body) else { return nil }
+        let type = contentType?.lowercased() ?? ""
+        let first = body.first { !Self.isWhiteSpace($0) }
+        if type.contains("json") || first == UInt8(ascii: "{") || first == UInt8(ascii: "[") { return redactJSON(body) }
+        let pairs = type.hasPrefix("application/x-www-form-urlencoded") || Self.looksLikePairs(text)
+        guard pairs || type.isEmpty || type.hasPrefix("text/") else { return nil }
+        return redactPairs(text[...])
+    }
+
+    /// The body as a string when it is UTF-8 text without control characters other than tab, CR and LF.
+    private static func text(_ body: Data) -> String? {
+        guard !body.contains(where: { ($0 < 0x20 && !isWhiteSpace($0)) || $0 == 0x7F }) else { return nil }
+        return String(data: body, encoding: .utf8)
+    }
+
+    private static func isWhiteSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
+    /// Whether text reads as `name=value&…`: an `=`, and no white space but a final line break.
+    private static func looksLikePairs(_ text: String) -> Bool {
+        let withoutFinalBreak = text.utf8.reversed().drop { $0 == 0x0A || $0 == 0x0D }
+        return text.utf8.contains(UInt8(ascii: "=")) && !withoutFinalBreak.contains(where: isWhiteSpace)
+    }
+}
+
+extension Redaction {
+    /// A rule that hides path segments of a request target, one of ``Redaction/pathRules``.
+    ///
+    /// Segments are judged percent-decoded; a hidden segment is replaced by
+    /// ``Redaction/replacement`` as a whole (`/tokens/<redacted>/refresh`).
+    public struct PathRule: Sendable {
+        private enum Kind: Sendable {
+            case after(String)
+            case secretShaped(minimumLength: Int)
+            case matching(@Sendable (String) -> Bool)
+        }
+
+        private let kind: Kind
+
+        /// Hides the segment that follows a segment equal to `segment`, ignoring case:
+        /// `.after("tokens")` logs `/tokens/abc123/refresh` as `/tokens/<redacted>/refresh`.
+        public static func after(_ segment: String) -> PathRule {
+            PathRule(kind: .after(segment.lowercased()))
+        }
+
+        /// Hides segments that look like secrets: ``secretShaped(minimumLength:)`` with 24 characters.
+        /// One of ``Redaction/default``'s rules.
+        public static let secretShaped = secretShaped(minimumLength: 24)
+
+        /// Hides segments that look like secrets rather than resource names: at least `minimumLength`
+        /// characters, all of them letters, digits or `.`, `_`, `~`, `+`, `/`, `=`, `-` (the alphabets of
+        /// base64, base64url, hex and JWTs), with both letters and digits, and an unbroken run of at
+        /// least 16 letters and digits (or `minimumLength`, when that is shorter).
+        ///
+        /// Numeric ids (no letters), words and slugs (`annual-report-2024-final.pdf`: no long run)
+        /// and UUIDs in their usual hyphenated form (runs of at most 12) are kept; a 32-character hex
+        /// digest or an undashed UUID is hidden.
+        public static func secretShaped(minimumLength: Int) -> PathRule {
+            PathRule(kind: .secretShaped(minimumLength: max(1, minimumLength)))
+        }
+
+        /// Hides every segment for which `isSecret` returns `true` (it receives the percent-decoded
+        /// segment).
+        public static func matching(_ isSecret: @escaping @Sendable (String) -> Bool) -> PathRule {
+            PathRule(kind: .matching(isSecret))
+        }
+
+        /// Whether the rule hides `segment` (percent-decoded), which follows `previous`.
+        public func hides(_ segment: String, after previous: String) -> Bool {
+            switch kind {
+            case .after(let literal):
+                return previous.lowercased() == literal
+            case .secretShaped(let minimumLength):
+                return Self.looksSecret(segment, minimumLength: minimumLength)
+            case .matching(let isSecret):
+                return isSecret(segment)
+            }
+        }
+
+        private static func looksSecret(_ segment: String, minimumLength: Int) -> Bool {
+            guard segment.utf8.count >= minimumLength else { return false }
+            let requiredRun = min(16, minimumLength)
+            var hasLetter = false
+            var hasDigit = false
+            var run = 0
+            var longestRun = 0
+            for byte in segment.utf8 {
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                    hasLetter = true
+                    run += 1
+                case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    hasDigit = true
+                    run += 1
+                case UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "="),
+                    UInt8(ascii: "-"):
+                    run = 0
+                default:
+                    return false
+                }
+                longestRun = max(longestRun, run)
+            }
+            return hasLetter && hasDigit && longestRun >= requiredRun
+        }
     }
 }

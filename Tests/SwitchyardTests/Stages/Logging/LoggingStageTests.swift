@@ -8,7 +8,7 @@ import Testing
 
 @Suite("Logging stage")
 struct LoggingStageTests {
-    private func logger(_ level: Logger.Level) -> (Logger, InMemoryLogHandler) {
+    func logger(_ level: Logger.Level) -> (Logger, InMemoryLogHandler) {
         var handler = InMemoryLogHandler()
         handler.logLevel = level
         return (Logger(label: "test", factory: { _ in handler }), handler)
