@@ -36,7 +36,7 @@ public struct TransportConformance: Sendable {
         "get-echo", "post-body-round-trip", "header-fields-both-ways", "error-status-is-a-response", "head-has-no-body",
         "large-body-round-trip", "timeout-is-typed", "cancellation-is-typed", "connection-refused-is-typed", "closed-connection-is-typed",
         "reports-start-and-download", "streamed-upload-from-file", "download-to-file", "download-resumes-from-offset",
-        "download-error-status-stays-in-memory",
+        "download-error-status-stays-in-memory", "redirect-comes-back-unfollowed", "post-redirect-comes-back-unfollowed",
     ]
 
     /// The server's base URL, such as `http://127.0.0.1:8080`.
@@ -143,6 +143,16 @@ public struct TransportConformance: Sendable {
             )
             try expect(try echo(response).headers["x-conformance"] == "yes", "the header did not reach the server")
             try expect(response.headerFields[.contentType]?.hasPrefix("application/json") == true, "no Content-Type in the response")
+        case "redirect-comes-back-unfollowed", "post-redirect-comes-back-unfollowed":
+            // The pipeline follows redirects by the service's policy; a transport that followed them
+            // itself would send the request on to wherever the server pointed.
+            let post = name.hasPrefix("post")
+            let location = "http://localhost:1/never-follow-me"
+            var outgoing = try request(post ? .post : .get, "/redirect/\(post ? 307 : 302)?to=\(location)")
+            if post { outgoing.body = .bytes(Data("payload".utf8)) }
+            let response = try await transport.send(outgoing, context: context())
+            try expect(response.status.code == (post ? 307 : 302), "the redirect was not returned: \(response.status.code)")
+            try expect(response.headerFields[.location] == location, "the Location field was not kept")
         case "error-status-is-a-response":
             let response = try await transport.send(try request(.get, "/status/503"), context: context())
             try expect(

@@ -11,11 +11,12 @@ struct URLCompositionTests {
         base baseURL: String,
         path: String,
         pathParameters: [String: String] = [:],
-        parameters: Parameters = [:]
+        parameters: Parameters = [:],
+        options: CallOptions? = nil
     ) async throws -> Request {
         let transport = MockTransport(.status(.ok))
         let client = try makeClient(baseURL: baseURL, transport: transport)
-        _ = try await client.send(.users, .get, path, pathParameters: pathParameters, parameters: parameters)
+        _ = try await client.send(.users, .get, path, pathParameters: pathParameters, parameters: parameters, options: options)
         return try #require(transport.requests.first)
     }
 
@@ -92,12 +93,15 @@ struct URLCompositionTests {
         #expect(request.pathWithoutQuery == "/v1/search")
     }
 
-    @Test("an absolute URL in the path overrides the service's base URL")
+    @Test("an absolute URL in the path overrides the service's base URL (on another origin, when the call allows it)")
     func absoluteOverride() async throws {
+        var foreign = CallOptions()
+        foreign.allowsForeignOrigin = true
         let request = try await target(
             base: "https://api.example.com/v1",
             path: "https://cdn.example.net:444/assets/{id}?v=1",
-            pathParameters: ["id": "a b"]
+            pathParameters: ["id": "a b"],
+            options: foreign
         )
         #expect(request.head.authority == "cdn.example.net:444")
         #expect(request.path == "/assets/a%20b?v=1")
