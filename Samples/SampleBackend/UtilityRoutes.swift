@@ -2,7 +2,7 @@ import NIOCore
 import NIOHTTP1
 
 /// The envelope-free utility routes: `/echo`, `/status/{code}`, `/delay/{ms}`, `/bench`, `/not-json`, `/close`,
-/// and `/redirect/{status}?to=<url>` (any method).
+/// `/gzip-bomb`, and `/redirect/{status}?to=<url>` (any method).
 enum UtilityRoutes {
     /// The longest delay `/delay/{ms}` honours, in milliseconds.
     static let maxDelayMilliseconds = 30_000
@@ -34,6 +34,7 @@ enum UtilityRoutes {
         switch (segments.first, segments.count) {
         case ("bench", 1): return .respond(Self.bench)
         case ("not-json", 1): return .respond(Self.notJSON)
+        case ("gzip-bomb", 1): return .respond(GzipBomb.response)
         case ("close", 1): return .closeConnection
         case ("status", 2): return .respond(Self.status(segments[1]))
         case ("delay", 2): return Self.delay(segments[1])

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import NIOCore
 import NIOHTTP1
+import NIOHTTPCompression
 import NIOSSL
 public import Switchyard
 
@@ -38,8 +39,9 @@ public import Switchyard
 public struct AsyncHTTPClientTransport: Transport {
     /// Limits and behaviour of the transport.
     public struct Configuration: Sendable {
-        /// The largest response body accepted; a larger one fails the call with
-        /// ``Switchyard/SwitchyardError/Code/transport``. 64 MiB unless changed.
+        /// The largest response body accepted, after decompression; a larger one fails the call with
+        /// ``Switchyard/SwitchyardError/Code/limitExceeded``, stating the limit and the size seen.
+        /// 64 MiB unless changed.
         public var maximumResponseBodySize: Int
         /// The timeout used when the call's context has none; `nil` for no limit.
         public var fallbackTimeout: Duration?
@@ -65,14 +67,20 @@ public struct AsyncHTTPClientTransport: Transport {
         configuration: switchyardConfiguration(HTTPClient.Configuration.singletonConfiguration)
     )
 
-    /// `configuration` with what Switchyard relies on: redirects left to the pipeline, and TLS 1.2 as
-    /// the oldest version accepted (unless the configuration already asks for a newer one).
+    /// The most bytes a compressed response may inflate to in the client's decoder (64 MiB); the
+    /// transport's ``Configuration/maximumResponseBodySize`` then limits the decompressed body it keeps.
+    public static let decompressionLimit = 64 << 20
+
+    /// `configuration` with what Switchyard relies on: redirects left to the pipeline, a decompressed
+    /// size limit (``decompressionLimit``) when it decompresses, and TLS 1.2 as the oldest version
+    /// accepted (unless the configuration already asks for a newer one).
     ///
     /// - Parameter configuration: an AsyncHTTPClient configuration.
     /// - Returns: the configuration to build a client for this transport from.
     public static func switchyardConfiguration(_ configuration: HTTPClient.Configuration) -> HTTPClient.Configuration {
         var configuration = configuration
         configuration.redirectConfiguration = .disallow
+        if case .enabled = configuration.decompression { configuration.decompression = .enabled(limit: .size(decompressionLimit)) }
         var tls = configuration.tlsConfiguration ?? TLSConfiguration.makeClientConfiguration()
         if tls.minimumTLSVersion == .tlsv1 || tls.minimumTLSVersion == .tlsv11 { tls.minimumTLSVersion = .tlsv12 }
         configuration.tlsConfiguration = tls
@@ -148,6 +156,7 @@ public struct AsyncHTTPClientTransport: Transport {
                 : try await Self.collect(
                     response,
                     limit: configuration.maximumResponseBodySize,
+                    target: Self.target(of: request),
                     deadline: deadline,
                     observer: observer
                 )
@@ -181,18 +190,24 @@ public struct AsyncHTTPClientTransport: Transport {
     private static func collect(
         _ response: HTTPClientResponse,
         limit: Int,
+        target: String,
         deadline: NIODeadline,
         observer: TransferObserver?
     ) async throws -> Data {
         let length = response.headers.first(name: "content-length").flatMap({ Int($0) })
-        if let length, length > limit {
-            throw NIOTooManyBytesError(maxBytes: limit)
+        // A decompressed body may grow past an announced (compressed) length; the count below checks it.
+        let decompressed = response.headers.first(name: "content-encoding").map { !$0.isEmpty && $0.lowercased() != "identity" } ?? false
+        if let length, length > limit, !decompressed {
+            throw SwitchyardError.responseTooLarge(limit: limit, observed: length, target: target)
         }
         let total = length.map(Int64.init)
         observer?.received(TransferProgress(completed: 0, total: total))
         var body: ByteBuffer?
         for try await chunk in response.body {
-            guard (body?.readableBytes ?? 0) + chunk.readableBytes <= limit else { throw NIOTooManyBytesError(maxBytes: limit) }
+            let received = (body?.readableBytes ?? 0) + chunk.readableBytes
+            guard received <= limit else {
+                throw SwitchyardError.responseTooLarge(limit: limit, observed: received, decompressed: decompressed, target: target)
+            }
             if body == nil {
                 body = chunk
             } else {
@@ -231,9 +246,14 @@ public struct AsyncHTTPClientTransport: Transport {
         return HTTPResponse(status: status, headerFields: fields)
     }
 
+    /// `METHOD scheme://authority/path`, without the query, for error messages.
+    static func target(of request: Request) -> String {
+        "\(request.method.rawValue) \(request.head.scheme ?? "")://\(request.head.authority ?? "")\(request.pathWithoutQuery)"
+    }
+
     static func translate(_ error: any Error, request: Request, timeout: Duration?) -> SwitchyardError {
         if let error = error as? SwitchyardError { return error }
-        let target = "\(request.method.rawValue) \(request.head.scheme ?? "")://\(request.head.authority ?? "")\(request.pathWithoutQuery)"
+        let target = target(of: request)
         if error is CancellationError {
             return SwitchyardError(
                 code: .cancelled,
@@ -262,12 +282,13 @@ public struct AsyncHTTPClientTransport: Transport {
                 break
             }
         }
-        if error is NIOTooManyBytesError {
-            return SwitchyardError(
-                code: .transport,
-                message: "the response to \(target) is larger than the transport's limit",
-                underlyingError: error
-            )
+        if let tooMany = error as? NIOTooManyBytesError {
+            return SwitchyardError.responseTooLarge(limit: tooMany.maxBytes ?? 0, observed: nil, target: target)
+        }
+        if case .limit = error as? NIOHTTPDecompression.DecompressionError {
+            var limited = SwitchyardError.responseTooLarge(limit: decompressionLimit, observed: nil, decompressed: true, target: target)
+            limited.underlyingError = error
+            return limited
         }
         let text = String(describing: error)
         if text.localizedCaseInsensitiveContains("connection refused") || text.contains("ECONNREFUSED") {

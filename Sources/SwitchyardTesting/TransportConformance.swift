@@ -37,14 +37,23 @@ public struct TransportConformance: Sendable {
         "large-body-round-trip", "timeout-is-typed", "cancellation-is-typed", "connection-refused-is-typed", "closed-connection-is-typed",
         "reports-start-and-download", "streamed-upload-from-file", "download-to-file", "download-resumes-from-offset",
         "download-error-status-stays-in-memory", "redirect-comes-back-unfollowed", "post-redirect-comes-back-unfollowed",
+        "oversized-body-is-typed", "decompression-bomb-is-typed",
     ]
 
     /// The server's base URL, such as `http://127.0.0.1:8080`.
     public let baseURL: String
+    /// The largest response body the transport under test keeps in memory (at least 4 MiB, so the
+    /// other cases fit); the limit cases ask for more.
+    public let responseLimit: Int
 
     /// Creates the suite.
-    public init(baseURL: String) {
+    ///
+    /// - Parameters:
+    ///   - baseURL: the sample backend's base URL.
+    ///   - responseLimit: the transport's in-memory response limit; 64 MiB, the transports' default.
+    public init(baseURL: String, responseLimit: Int = 64 << 20) {
         self.baseURL = baseURL
+        self.responseLimit = responseLimit
     }
 
     /// Runs every case not in `skipping` and returns all outcomes, in ``caseNames`` order.
@@ -153,6 +162,17 @@ public struct TransportConformance: Sendable {
             let response = try await transport.send(outgoing, context: context())
             try expect(response.status.code == (post ? 307 : 302), "the redirect was not returned: \(response.status.code)")
             try expect(response.headerFields[.location] == location, "the Location field was not kept")
+        case "oversized-body-is-typed":
+            try await expectError(.limitExceeded) {
+                _ = try await transport.send(try request(.get, "/files/blob/\(responseLimit + 1)"), context: context(timeout: .seconds(60)))
+            }
+        case "decompression-bomb-is-typed":
+            // 8 KiB on the wire that inflate to 8 MiB of zeros: refused once decompressed past the limit
+            // (the suite's limit must be below 8 MiB for this case to mean anything).
+            guard responseLimit < 8 << 20 else { throw Failed(description: "run the suite with a response limit below 8 MiB") }
+            try await expectError(.limitExceeded) {
+                _ = try await transport.send(try request(.get, "/gzip-bomb", fields: [.acceptEncoding: "gzip"]), context: context())
+            }
         case "error-status-is-a-response":
             let response = try await transport.send(try request(.get, "/status/503"), context: context())
             try expect(

@@ -47,8 +47,26 @@ public struct URLSessionTransport: Transport {
     /// have a delegate that refuses redirects (returns `nil` from
     /// `urlSession(_:task:willPerformHTTPRedirection:newRequest:completionHandler:)`), or it follows
     /// them itself, outside the service's redirect policy.
-    public init(session: URLSession = URLSessionTransport.sharedSession) {
+    ///
+    /// - Parameters:
+    ///   - session: the session.
+    ///   - maximumResponseBodySize: the largest response body kept in memory, after decompression
+    ///     (64 MiB, as the AsyncHTTPClient transport's); a larger one fails the call with
+    ///     ``Switchyard/SwitchyardError/Code/limitExceeded``. Bodies written to a download's file are
+    ///     not limited.
+    public init(session: URLSession = URLSessionTransport.sharedSession, maximumResponseBodySize: Int = 64 << 20) {
         self.session = session
+        self.maximumResponseBodySize = maximumResponseBodySize
+    }
+
+    /// The largest response body kept in memory, after decompression.
+    public let maximumResponseBodySize: Int
+
+    /// The limit error for a body of `size` bytes.
+    private func tooLarge(_ size: Int, _ http: HTTPURLResponse, _ target: String) -> SwitchyardError {
+        let encoding = (http.value(forHTTPHeaderField: "Content-Encoding") ?? "").lowercased()
+        let decompressed = !encoding.isEmpty && encoding != "identity"
+        return SwitchyardError.responseTooLarge(limit: maximumResponseBodySize, observed: size, decompressed: decompressed, target: target)
     }
 
     /// Sends the request and collects the response.
@@ -148,6 +166,8 @@ public struct URLSessionTransport: Transport {
         var response = Response(status: HTTPResponse.Status(code: http.statusCode), headerFields: fields)
         switch payload {
         case .memory(let data):
+            // URLSession hands the body over whole; an oversized one is refused before any stage sees it.
+            guard data.count <= maximumResponseBodySize else { throw tooLarge(data.count, http, target) }
             response.body = .bytes(request.method == .head ? Data() : data)
             observer?.received(TransferProgress(completed: Int64(response.body.count), total: Int64(response.body.count)))
         case .file(let file):
@@ -156,6 +176,9 @@ public struct URLSessionTransport: Transport {
                     try Self.copy(file, into: DownloadSink(target: downloadTarget, head: response.head, observer: observer))
                 )
             } else {
+                // Checked on disk before it is read into memory.
+                let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
+                guard size <= maximumResponseBodySize else { throw tooLarge(size, http, target) }
                 response.body = .bytes((try? Data(contentsOf: file)) ?? Data())
                 observer?.received(TransferProgress(completed: Int64(response.body.count), total: Int64(response.body.count)))
             }

@@ -12,7 +12,8 @@ struct TransportConformanceTests {
     @Test("AsyncHTTPClientTransport passes every case")
     func asyncHTTPClient() async throws {
         let backend = try await SampleBackend.start()
-        let outcomes = await TransportConformance(baseURL: backend.baseURL).run(AsyncHTTPClientTransport())
+        let transport = AsyncHTTPClientTransport(configuration: .init(maximumResponseBodySize: 4 << 20))
+        let outcomes = await TransportConformance(baseURL: backend.baseURL, responseLimit: 4 << 20).run(transport)
         #expect(outcomes.count == TransportConformance.caseNames.count)
         for outcome in outcomes { #expect(outcome.passed, "\(outcome)") }
         try await backend.shutdown()
@@ -21,7 +22,8 @@ struct TransportConformanceTests {
     @Test("URLSessionTransport passes every case")
     func urlSession() async throws {
         let backend = try await SampleBackend.start()
-        let outcomes = await TransportConformance(baseURL: backend.baseURL).run(URLSessionTransport())
+        let transport = URLSessionTransport(maximumResponseBodySize: 4 << 20)
+        let outcomes = await TransportConformance(baseURL: backend.baseURL, responseLimit: 4 << 20).run(transport)
         #expect(outcomes.count == TransportConformance.caseNames.count)
         for outcome in outcomes { #expect(outcome.passed, "\(outcome)") }
         try await backend.shutdown()

@@ -88,6 +88,9 @@ extension SwitchyardError.Code {
     /// A redirect was refused by the service's ``RedirectPolicy``: to another origin, from `https`
     /// to `http`, to an unusable location, or one too many. The error carries the `3xx` response.
     public static let redirect = Self("redirect")
+    /// A response was larger than a transport's limit, before or after decompression; the message
+    /// states the limit and the size seen.
+    public static let limitExceeded = Self("limitExceeded")
     /// A downloaded file's checksum does not match the one expected; the file was discarded.
     public static let integrity = Self("integrity")
 }
