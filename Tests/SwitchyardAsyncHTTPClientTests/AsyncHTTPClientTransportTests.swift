@@ -170,12 +170,12 @@ struct AsyncHTTPClientTransportTests {
         }
     }
 
-    @Test("a response larger than the transport's limit is refused")
+    @Test("a response larger than the transport's limit is refused with limitExceeded")
     func bodyLimit() async throws {
         let transport = AsyncHTTPClientTransport(configuration: .init(maximumResponseBodySize: 16))
         try await withBackend(transport: transport) { _, client in
             let error = await #expect(throws: SwitchyardError.self) { _ = try await client.send(.utility, .get, "/bench") }
-            #expect(error?.code == .transport)
+            #expect(error?.code == .limitExceeded)
             #expect(error?.message.contains("larger than") == true)
         }
     }
