@@ -177,6 +177,7 @@ let package = Package(
                 "Switchyard", "SwitchyardAsyncHTTPClient", "SwitchyardCrypto", "SwitchyardSampleBackend", "SwitchyardTesting",
                 "SwitchyardTelemetry", "SwitchyardURLSession", "SwitchyardMultipart",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),

@@ -1,0 +1,26 @@
+import AsyncHTTPClient
+import NIOSSL
+import SwitchyardAsyncHTTPClient
+import Testing
+
+@Suite("AsyncHTTPClient transport: the client configuration Switchyard relies on")
+struct ClientConfigurationTests {
+    @Test("TLS 1.2 is the oldest version accepted, whatever the configuration started from")
+    func minimumTLS() {
+        var old = HTTPClient.Configuration()
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.minimumTLSVersion = .tlsv1
+        old.tlsConfiguration = tls
+        #expect(AsyncHTTPClientTransport.switchyardConfiguration(old).tlsConfiguration?.minimumTLSVersion == .tlsv12)
+        #expect(AsyncHTTPClientTransport.switchyardConfiguration(HTTPClient.Configuration()).tlsConfiguration?.minimumTLSVersion == .tlsv12)
+    }
+
+    @Test("a newer minimum the configuration asks for is kept")
+    func newerMinimumKept() {
+        var modern = HTTPClient.Configuration()
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.minimumTLSVersion = .tlsv13
+        modern.tlsConfiguration = tls
+        #expect(AsyncHTTPClientTransport.switchyardConfiguration(modern).tlsConfiguration?.minimumTLSVersion == .tlsv13)
+    }
+}
