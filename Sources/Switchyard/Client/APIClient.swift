@@ -137,7 +137,11 @@ public struct APIClient: Sendable {
         } catch {
             throw error.filling(from: context)
         }
-        if request.head.scheme != resolution.baseURL.scheme || request.head.authority != resolution.baseURL.authority {
+        // Only an absolute URL in the path (it starts with `http`) can leave the service's origin.
+        let first = spec.path.utf8.first
+        if first == UInt8(ascii: "h") || first == UInt8(ascii: "H"),
+            request.head.scheme != resolution.baseURL.scheme || request.head.authority != resolution.baseURL.authority
+        {
             do {
                 try Self.admitForeignOrigin(request, base: resolution.baseURL, allowed: callOptions.allowsForeignOrigin)
             } catch {

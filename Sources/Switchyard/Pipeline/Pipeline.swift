@@ -57,8 +57,20 @@ public struct Pipeline: Sendable, CustomStringConvertible {
         context: CallContext,
         additionalStages: [any Stage] = []
     ) async throws(SwitchyardError) -> Response {
-        var context = context
-        if context.credentialSources.isEmpty, !credentialSources.isEmpty { context.credentialSources = credentialSources }
+        if context.credentialSources.isEmpty, !credentialSources.isEmpty {
+            var context = context
+            context.credentialSources = credentialSources
+            return try await run(request, context: context, additionalStages: additionalStages)
+        }
+        return try await run(request, context: context, additionalStages: additionalStages)
+    }
+
+    /// Runs the chain (with the call's own stages around it, if any), converting what it throws.
+    private func run(
+        _ request: consuming Request,
+        context: CallContext,
+        additionalStages: [any Stage]
+    ) async throws(SwitchyardError) -> Response {
         do {
             if additionalStages.isEmpty { return try await entry(request, context) }
             let chain = Self.fold(additionalStages, around: entry, skippable: false)
@@ -233,9 +245,10 @@ public struct Pipeline: Sendable, CustomStringConvertible {
             context.counters.recordTransportSend()  // one attempt, however many redirects it follows
             var current = request
             var response = try await sendOnce(current, transport: transport, context: context)
+            // Most answers are not redirects: only a 3xx under a policy that follows goes further.
+            guard redirects.maximum > 0, (300...399).contains(response.status.code) else { return response }
             var hops = 0
-            while redirects.maximum > 0, let next = try RedirectFollower.next(after: response, for: current, hops: hops, policy: redirects)
-            {
+            while let next = try RedirectFollower.next(after: response, for: current, hops: hops, policy: redirects) {
                 hops += 1
                 current = next
                 response = try await sendOnce(current, transport: transport, context: context)
