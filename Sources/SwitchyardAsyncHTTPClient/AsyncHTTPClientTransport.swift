@@ -246,9 +246,11 @@ public struct AsyncHTTPClientTransport: Transport {
         return HTTPResponse(status: status, headerFields: fields)
     }
 
-    /// `METHOD scheme://authority/path`, without the query, for error messages.
+    /// `METHOD scheme://authority/path`, without the query and with secret-shaped path segments
+    /// redacted, for error messages.
     static func target(of request: Request) -> String {
-        "\(request.method.rawValue) \(request.head.scheme ?? "")://\(request.head.authority ?? "")\(request.pathWithoutQuery)"
+        let path = Redaction.default.redactTarget(String(request.pathWithoutQuery))
+        return "\(request.method.rawValue) \(request.head.scheme ?? "")://\(request.head.authority ?? "")\(path)"
     }
 
     static func translate(_ error: any Error, request: Request, timeout: Duration?) -> SwitchyardError {

@@ -82,7 +82,9 @@ public struct URLSessionTransport: Transport {
         }
         for field in request.headerFields { urlRequest.addValue(field.value, forHTTPHeaderField: field.name.rawName) }
         let observer = context.transferObserver
-        let target = "\(request.method.rawValue) \(request.head.scheme ?? "")://\(request.head.authority ?? "")\(request.pathWithoutQuery)"
+        // For error messages: no query, and secret-shaped path segments redacted.
+        let path = Redaction.default.redactTarget(String(request.pathWithoutQuery))
+        let target = "\(request.method.rawValue) \(request.head.scheme ?? "")://\(request.head.authority ?? "")\(path)"
         let timeout = context.effectiveTimeout
 
         // A streamed body goes up from a file: the file itself when it is one whole file, else the
