@@ -35,13 +35,14 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     ///   - transport: the transport at the end.
     ///   - redirects: how the pipeline follows the `3xx` answers the transport returns.
     public init(serviceID: ServiceID, stages: [any Stage], transport: any Transport, redirects: RedirectPolicy = .default) {
+        let links = stages.map(Link.init)
         self.serviceID = serviceID
-        self.stageIDs = stages.map(\.id)
-        self.optInStageIDs = Set(stages.filter { $0 is any OptInMarker }.map(\.id))
+        self.stageIDs = links.map(\.id)
+        self.optInStageIDs = Set(links.filter(\.optIn).map(\.id))
         self.transportName = transport.name
-        self.sessionBoundStages = stages.compactMap { (($0 as? any OptInMarker)?.inner ?? $0) as? any SessionBoundStage }
-        self.credentialSources = stages.compactMap { (($0 as? any OptInMarker)?.inner ?? $0) as? any CredentialSource }
-        self.entry = Self.fold(stages, around: Self.terminal(transport, redirects: redirects), skippable: true)
+        self.sessionBoundStages = links.compactMap { $0.stage as? any SessionBoundStage }
+        self.credentialSources = links.compactMap { $0.stage as? any CredentialSource }
+        self.entry = Self.fold(links, around: Self.terminal(transport, redirects: redirects), skippable: true)
     }
 
     /// Sends a request through the stages and the transport.
@@ -73,7 +74,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     ) async throws(SwitchyardError) -> Response {
         do {
             if additionalStages.isEmpty { return try await entry(request, context) }
-            let chain = Self.fold(additionalStages, around: entry, skippable: false)
+            let chain = Self.fold(additionalStages.map(Link.init), around: entry, skippable: false)
             return try await chain(request, context)
         } catch {
             throw SwitchyardError.wrapping(error, stage: nil).filling(from: context)
@@ -134,15 +135,14 @@ public struct Pipeline: Sendable, CustomStringConvertible {
         }
     }
 
-    /// Wraps `inner` in `stages`, outermost first.
+    /// Wraps `inner` in the stages of `links`, outermost first.
     ///
     /// Runs of consecutive ``RequestStage``s are folded into one link that calls their `prepare`
     /// methods in order and then `next` once; runs of ``ResponseStage``s into one link that calls
     /// `next` once and then their `process` methods in reverse order. The order and the results are
     /// exactly those of one link per stage, with fewer asynchronous frames and one copy of the
     /// request instead of one per stage.
-    private static func fold(_ stages: [any Stage], around inner: @escaping NextStage, skippable: Bool) -> NextStage {
-        let links = stages.map(Link.init)
+    private static func fold(_ links: [Link], around inner: @escaping NextStage, skippable: Bool) -> NextStage {
         var next = inner
         var index = links.count
         while index > 0 {

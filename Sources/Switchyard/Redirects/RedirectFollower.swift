@@ -18,9 +18,7 @@ enum RedirectFollower {
     static func next(after response: Response, for request: Request, hops: Int, policy: RedirectPolicy) throws(SwitchyardError) -> Request?
     {
         let status = response.status.code
-        guard (301...308).contains(status), redirectStatuses.contains(status), let location = response.headerFields[.location] else {
-            return nil
-        }
+        guard redirectStatuses.contains(status), let location = response.headerFields[.location] else { return nil }
         guard hops < policy.maximum else {
             throw refusal("the call was redirected more than \(policy.maximum) times", response)
         }

@@ -42,13 +42,18 @@ final class TokenCoordinator: Sendable {
 
     /// The provider's account for the current token, if it names one.
     func account() async throws -> String? {
-        try await Self.$providing.withValue(Self.providing.union([ObjectIdentifier(self)])) { try await provider.account() }
+        try await Self.$providing.withValue(markedAsProviding) { try await provider.account() }
     }
 
     /// Runs `work` marked as this coordinator's provider at work.
     private func providing<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) -> Task<T, any Error> {
-        let marked = Self.providing.union([ObjectIdentifier(self)])
+        let marked = markedAsProviding
         return Task { try await Self.$providing.withValue(marked) { try await work() } }
+    }
+
+    /// The current task's providing set with this coordinator added.
+    private var markedAsProviding: Set<ObjectIdentifier> {
+        Self.providing.union([ObjectIdentifier(self)])
     }
 
     /// The token to send. The provider is asked once; later calls reuse its answer until a refresh.
