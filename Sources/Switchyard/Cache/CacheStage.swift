@@ -116,7 +116,7 @@ public struct CacheStage: SessionBoundStage {
                 cache.store(entry, ifUnchangedSince: version)
                 return entry.response(source: .revalidated)
             }
-            store(response, key: key, ifUnchangedSince: version)
+            store(response, for: conditional, key: key, ifUnchangedSince: version)
             return response
         }
     }
@@ -124,15 +124,18 @@ public struct CacheStage: SessionBoundStage {
     private func fetchAndStore(_ request: Request, context: CallContext, key: CacheKey, next: NextStage) async throws -> Response {
         let version = cache.version(of: key)
         let response = try await next(request, context)
-        store(response, key: key, ifUnchangedSince: version)
+        store(response, for: request, key: key, ifUnchangedSince: version)
         return response
     }
 
-    /// Stores a 2xx response unless the key was written or invalidated while it was fetched.
-    private func store(_ response: Response, key: CacheKey, ifUnchangedSince version: ResponseCache.Version) {
+    /// Stores a 2xx response unless the key was written or invalidated while it was fetched, or the
+    /// answer came from another origin (an allowed cross-origin redirect): that origin's answer is
+    /// never kept as the service's.
+    private func store(_ response: Response, for request: Request, key: CacheKey, ifUnchangedSince version: ResponseCache.Version) {
         guard (200...299).contains(response.status.code), case .bytes(let body) = response.body, !Self.forbidsStoring(response) else {
             return
         }
+        if let landed = response.url, !Self.sameOrigin(landed, request) { return }
         cache.store(
             CachedResponse(key: key, status: response.status.code, headerFields: response.headerFields, body: body),
             ifUnchangedSince: version
@@ -171,6 +174,13 @@ extension CallOptions {
 }
 
 extension CacheStage {
+    /// Whether `url` has the scheme, host and port `request` was sent to.
+    static func sameOrigin(_ url: URL, _ request: Request) -> Bool {
+        guard let origin = request.url else { return false }
+        return url.scheme?.lowercased() == origin.scheme?.lowercased() && url.host?.lowercased() == origin.host?.lowercased()
+            && url.port == origin.port
+    }
+
     /// Whether the response forbids storing it: `Cache-Control: no-store` (in any letter case, among
     /// other directives).
     static func forbidsStoring(_ response: Response) -> Bool {

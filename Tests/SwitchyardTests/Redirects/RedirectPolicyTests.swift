@@ -86,6 +86,36 @@ struct RedirectPolicyTests {
         #expect(landed.headerFields.map(\.name.canonicalName).sorted() == ["accept"])
     }
 
+    @Test("an allowed cross-origin redirect's answer is returned but never cached as the service's")
+    func crossOriginAnswerNotCached() async throws {
+        let transport = twoOrigins()
+        let client = try makeClient(
+            baseURL: "https://api.test",
+            stages: [CacheStage(cache: try ResponseCache())],
+            defaults: ServiceDefaults(redirects: RedirectPolicy(crossOrigin: .followWithoutCredentials)),
+            transport: transport
+        )
+        var options = CallOptions()
+        options.cache(.cacheElseNetwork(maxAge: .seconds(3600)))
+        let first = try await client.send(.users, .get, "/other-host", options: options)
+        let second = try await client.send(.users, .get, "/other-host", options: options)
+        #expect(first.value.bytes == Data("landed".utf8))
+        #expect(second.source == .network)
+        #expect(transport.requests.filter { $0.head.authority == "cdn.test" }.count == 2)
+    }
+
+    @Test("a same-origin redirect's answer is cached under the call's key")
+    func sameOriginAnswerCached() async throws {
+        let transport = twoOrigins()
+        let client = try makeClient(baseURL: "https://api.test", stages: [CacheStage(cache: try ResponseCache())], transport: transport)
+        var options = CallOptions()
+        options.cache(.cacheElseNetwork(maxAge: .seconds(3600)))
+        _ = try await client.send(.users, .get, "/same", options: options)
+        let second = try await client.send(.users, .get, "/same", options: options)
+        #expect(second.source != .network)
+        #expect(transport.requests.count == 2)
+    }
+
     @Test("303 after a POST goes on as a GET without the body; 307 repeats the POST and its body")
     func methodRules() async throws {
         let transport = twoOrigins()
