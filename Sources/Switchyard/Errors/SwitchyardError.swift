@@ -80,7 +80,8 @@ public struct SwitchyardError: Error, Sendable, CustomStringConvertible, CustomD
 
     /// `[code] message (service …, endpoint …, stage …, request …, status …): underlying`; an endpoint
     /// named by its path passes through ``Redaction/redactTarget(_:)`` (``Redaction/default``), so a
-    /// secret-shaped path segment never reaches the text.
+    /// secret-shaped path segment never reaches the text, and every URL in the underlying error's text
+    /// passes through ``Redaction/redactURLs(in:)`` (a failing URL with a token in its query, say).
     public var description: String {
         var context: [String] = []
         if let serviceID { context.append("service '\(serviceID)'") }
@@ -91,7 +92,7 @@ public struct SwitchyardError: Error, Sendable, CustomStringConvertible, CustomD
         var text = "[\(code)] \(message)"
         if !context.isEmpty { text += " (" + context.joined(separator: ", ") + ")" }
         if let detail { text += " — \(detail.summary)" }
-        if let underlyingError { text += " — underlying error: \(String(describing: underlyingError))" }
+        if let underlyingError { text += " — underlying error: \(Redaction.default.redactURLs(in: String(describing: underlyingError)))" }
         return text
     }
 

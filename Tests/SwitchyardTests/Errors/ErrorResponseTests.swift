@@ -100,4 +100,18 @@ struct ErrorResponseTests {
         #expect(SwitchyardError.Code.testTimeout.module == "SwitchyardTests")
         #expect(SwitchyardError.Code.testTimeout.rawValue == "SwitchyardTests.timeout")
     }
+
+    @Test("description redacts URLs inside the underlying error's text: a token in the query, user information")
+    func underlyingURLsRedacted() {
+        struct FailedURL: Error, CustomStringConvertible {
+            var description: String {
+                "Error Domain=NSURLErrorDomain Code=-1004 UserInfo={NSErrorFailingURLStringKey=https://ada:pa55@api.test/me?access_token=abc123&page=2, reason}"
+            }
+        }
+        let error = SwitchyardError(code: .transport, message: "could not connect", underlyingError: FailedURL())
+        #expect(!error.description.contains("abc123"))
+        #expect(!error.description.contains("pa55"))
+        #expect(error.description.contains("api.test/me?access_token=<redacted>&page=2"))
+        #expect(error.description.hasSuffix(", reason}"))
+    }
 }

@@ -137,6 +137,57 @@ public struct Redaction: Sendable {
         return redacted
     }
 
+    /// Free text (an underlying error's description, say) with every URL in it redacted like a
+    /// target: user information, secret query values and the path segments ``pathRules`` hide.
+    ///
+    /// ```swift
+    /// Redaction.default.redactURLs(in: "failed: https://api.test/me?access_token=abc")
+    /// // "failed: https://api.test/me?access_token=<redacted>"
+    /// ```
+    public func redactURLs(in text: String) -> String {
+        guard text.contains("://") else { return text }
+        let characters = Array(text)
+        var output = ""
+        var index = 0
+        while index < characters.count {
+            guard let schemeEnd = Self.schemeSeparator(in: characters, from: index) else {
+                output += String(characters[index...])
+                break
+            }
+            var start = schemeEnd
+            while start > index, characters[start - 1].isLetter || characters[start - 1].isNumber || "+.-".contains(characters[start - 1]) {
+                start -= 1
+            }
+            var end = schemeEnd + 3
+            while end < characters.count, !characters[end].isWhitespace, !"\"'<>,)]}".contains(characters[end]) { end += 1 }
+            output += String(characters[index..<start])
+            output += redactURL(String(characters[start..<end]))
+            index = end
+        }
+        return output
+    }
+
+    /// One URL with its user information, secret query values and hidden path segments replaced.
+    private func redactURL(_ url: String) -> String {
+        guard let separator = url.range(of: "://") else { return url }
+        let afterScheme = url[separator.upperBound...]
+        let targetStart = afterScheme.firstIndex { $0 == "/" || $0 == "?" } ?? afterScheme.endIndex
+        var authority = String(afterScheme[..<targetStart])
+        if let at = authority.lastIndex(of: "@") { authority = replacement + authority[at...] }
+        let target = afterScheme[targetStart...]
+        return url[..<separator.upperBound] + authority + (target.isEmpty ? "" : redactTarget(String(target)))
+    }
+
+    /// The index of the next `://` at or after `start`.
+    private static func schemeSeparator(in characters: [Character], from start: Int) -> Int? {
+        var index = start
+        while index + 2 < characters.count {
+            if characters[index] == ":", characters[index + 1] == "/", characters[index + 2] == "/" { return index }
+            index += 1
+        }
+        return nil
+    }
+
     /// `path` with every segment a rule hides replaced.
     private func redactPath(_ path: Substring) -> String {
         var segments = path.split(separator: "/", omittingEmptySubsequences: false)

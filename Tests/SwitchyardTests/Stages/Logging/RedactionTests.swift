@@ -117,4 +117,15 @@ extension LoggingStageTests {
         #expect(lines.contains { $0.contains("--data-binary @- # 14 bytes of text/plain") })
         #expect(!lines.contains { $0.contains("T0KEN") })
     }
+
+    @Test("URLs in free text are redacted; text without URLs and URLs without secrets are kept as they are")
+    func urlsInText() {
+        let redaction = Redaction.default
+        #expect(redaction.redactURLs(in: "no url here: a=b") == "no url here: a=b")
+        #expect(redaction.redactURLs(in: "see http://h.test/a?page=1.") == "see http://h.test/a?page=1.")
+        #expect(
+            redaction.redactURLs(in: "(http://h.test?token=t1) and 'https://u:p@h.test/x'")
+                == "(http://h.test?token=<redacted>) and 'https://<redacted>@h.test/x'"
+        )
+    }
 }
