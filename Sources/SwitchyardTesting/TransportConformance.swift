@@ -8,10 +8,14 @@ public import Switchyard
 /// `ETag`, `Range` and `If-Range`) — start `SampleBackend` and pass its base URL.
 ///
 /// Besides plain calls it checks streamed uploads (``Switchyard/Request/Body/stream(_:)``) and downloads
-/// to a file (``Switchyard/CallContext/downloadTarget``), including a resumed one.
+/// to a file (``Switchyard/CallContext/downloadTarget``), including a resumed one, redirects returned
+/// unfollowed, and the response-size and decompressed-size limits. Configure the transport under test
+/// with a response limit of 4 MiB (at least 4 MiB so the large-body case fits, below 8 MiB so the
+/// sample backend's 8 MiB gzip bomb exceeds it) and tell the suite the same number:
 ///
 /// ```swift
-/// let outcomes = await TransportConformance(baseURL: backend.baseURL).run(MyTransport())
+/// let transport = MyTransport(maximumResponseBodySize: 4 << 20)
+/// let outcomes = await TransportConformance(baseURL: backend.baseURL).run(transport)
 /// #expect(outcomes.filter { !$0.passed }.isEmpty)
 /// ```
 ///
@@ -42,16 +46,18 @@ public struct TransportConformance: Sendable {
 
     /// The server's base URL, such as `http://127.0.0.1:8080`.
     public let baseURL: String
-    /// The largest response body the transport under test keeps in memory (at least 4 MiB, so the
-    /// other cases fit); the limit cases ask for more.
+    /// The largest response body the transport under test keeps in memory: at least 4 MiB, so the
+    /// other cases fit, and below 8 MiB, so the decompression-bomb case exceeds it; the limit cases
+    /// ask for more.
     public let responseLimit: Int
 
     /// Creates the suite.
     ///
     /// - Parameters:
     ///   - baseURL: the sample backend's base URL.
-    ///   - responseLimit: the transport's in-memory response limit; 64 MiB, the transports' default.
-    public init(baseURL: String, responseLimit: Int = 64 << 20) {
+    ///   - responseLimit: the in-memory response limit the transport under test was configured with;
+    ///     4 MiB unless you say otherwise.
+    public init(baseURL: String, responseLimit: Int = 4 << 20) {
         self.baseURL = baseURL
         self.responseLimit = responseLimit
     }
@@ -109,11 +115,12 @@ public struct TransportConformance: Sendable {
         if !condition { throw Failed(description: message()) }
     }
 
-    private func expectError(_ code: SwitchyardError.Code, _ body: () async throws -> Void) async throws {
+    private func expectError(_ code: SwitchyardError.Code, mentioning text: String? = nil, _ body: () async throws -> Void) async throws {
         do {
             try await body()
         } catch let error as SwitchyardError {
             try expect(error.code == code, "expected \(code), got \(error.code): \(error.message)")
+            if let text { try expect(error.message.contains(text), "expected the message to state \(text): \(error.message)") }
             return
         } catch {
             throw Failed(description: "expected a SwitchyardError \(code), got \(type(of: error)): \(error)")
@@ -163,14 +170,14 @@ public struct TransportConformance: Sendable {
             try expect(response.status.code == (post ? 307 : 302), "the redirect was not returned: \(response.status.code)")
             try expect(response.headerFields[.location] == location, "the Location field was not kept")
         case "oversized-body-is-typed":
-            try await expectError(.limitExceeded) {
+            try await expectError(.limitExceeded, mentioning: "limit of \(responseLimit) bytes") {
                 _ = try await transport.send(try request(.get, "/files/blob/\(responseLimit + 1)"), context: context(timeout: .seconds(60)))
             }
         case "decompression-bomb-is-typed":
             // 8 KiB on the wire that inflate to 8 MiB of zeros: refused once decompressed past the limit
             // (the suite's limit must be below 8 MiB for this case to mean anything).
             guard responseLimit < 8 << 20 else { throw Failed(description: "run the suite with a response limit below 8 MiB") }
-            try await expectError(.limitExceeded) {
+            try await expectError(.limitExceeded, mentioning: "decompressed") {
                 _ = try await transport.send(try request(.get, "/gzip-bomb", fields: [.acceptEncoding: "gzip"]), context: context())
             }
         case "error-status-is-a-response":

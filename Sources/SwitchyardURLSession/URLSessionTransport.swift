@@ -213,8 +213,14 @@ public struct URLSessionTransport: Transport {
     }
 
     /// Moves URLSession's temporary download file somewhere it will not be removed from under us.
+    /// URLSession's file is made private to the user (0600) before it is moved, so the copy that
+    /// waits to be fed to the sink is never readable by others.
     private static func keep(_ location: URL) -> URL? {
         let kept = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-download-\(UUID().uuidString)")
+        guard (try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: location.path)) != nil else {
+            try? FileManager.default.removeItem(at: location)
+            return nil
+        }
         return (try? FileManager.default.moveItem(at: location, to: kept)) == nil ? nil : kept
     }
 

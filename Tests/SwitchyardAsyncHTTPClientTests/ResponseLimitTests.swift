@@ -38,4 +38,11 @@ struct ResponseLimitTests {
         #expect(error?.code == .limitExceeded)
         #expect(error?.message.contains("decompressed") == true, "\(error?.message ?? "")")
     }
+
+    @Test("both transports keep at most 64 MiB in memory unless told otherwise")
+    func defaultLimit() {
+        #expect(AsyncHTTPClientTransport().configuration.maximumResponseBodySize == 64 << 20)
+        #expect(URLSessionTransport().maximumResponseBodySize == 64 << 20)
+        #expect(AsyncHTTPClientTransport.decompressionLimit == 64 << 20)
+    }
 }

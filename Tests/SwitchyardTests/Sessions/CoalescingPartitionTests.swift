@@ -13,7 +13,7 @@ private struct UserKey: RequestStage, CredentialSource {
     func credentialFingerprint(for context: CallContext) async throws -> String? { context[User.self] }
 }
 
-@Suite("Sessions: identical calls made with different credentials never share an exchange")
+@Suite("Sessions: identical calls made with different credentials never share an exchange", .timeLimit(.minutes(1)))
 struct CoalescingPartitionTests {
     private static func coalescing(_ configure: (inout CallOptions) -> Void = { _ in }) -> CallOptions {
         var options = CallOptions()

@@ -15,7 +15,7 @@ private final class SelfRefreshingProvider: TokenProvider, Sendable {
     }
 }
 
-@Suite("Sessions: a refresh made through the service it refreshes never waits on itself")
+@Suite("Sessions: a refresh made through the service it refreshes never waits on itself", .timeLimit(.minutes(1)))
 struct RefreshThroughSameServiceTests {
     @Test("a refused refresh through the same service ends every waiting call promptly with authentication")
     func refusedRefreshEndsPromptly() async throws {

@@ -4,7 +4,7 @@ import Switchyard
 import SwitchyardTesting
 import Testing
 
-@Suite("Sessions: sign-out, sign-in and account switch")
+@Suite("Sessions: sign-out, sign-in and account switch", .timeLimit(.minutes(1)))
 struct SignOutTests {
     @Test("a provider's announcement makes the next call carry the new user's token, without a 401 first")
     func announcedSwitch() async throws {
