@@ -57,6 +57,10 @@ public struct AsyncHTTPClientTransport: Transport {
     public let client: HTTPClient
     /// The transport's configuration.
     public var configuration: Configuration
+    /// The public keys this transport's servers must present, or `nil` when it does not pin.
+    public let pinning: Pinning?
+    /// The local relays that carry pinned connections.
+    let tunnels: PinnedTunnels?
 
     /// A client for the whole process (never shut down), configured like `HTTPClient.shared` except
     /// that it never follows redirects itself — every `3xx` answer comes back to the pipeline, which
@@ -90,9 +94,20 @@ public struct AsyncHTTPClientTransport: Transport {
     /// Creates a transport over a client; ``sharedClient`` by default. A client you pass stays yours to
     /// shut down; build it from ``switchyardConfiguration(_:)`` so that redirects follow the service's
     /// policy rather than the client's.
-    public init(client: HTTPClient = AsyncHTTPClientTransport.sharedClient, configuration: Configuration = Configuration()) {
+    ///
+    /// - Parameters:
+    ///   - client: the AsyncHTTPClient client.
+    ///   - configuration: limits and timeouts.
+    ///   - pinning: public keys the servers must present (see ``Pinning``); `nil` for no pinning.
+    public init(
+        client: HTTPClient = AsyncHTTPClientTransport.sharedClient,
+        configuration: Configuration = Configuration(),
+        pinning: Pinning? = nil
+    ) {
         self.client = client
         self.configuration = configuration
+        self.pinning = pinning
+        self.tunnels = pinning.map(PinnedTunnels.init(pinning:))
     }
 
     /// Runs `body` with a transport over a new client, then shuts the client down.
@@ -108,21 +123,26 @@ public struct AsyncHTTPClientTransport: Transport {
     /// - Parameters:
     ///   - configuration: the AsyncHTTPClient configuration.
     ///   - transportConfiguration: the transport's own configuration.
+    ///   - pinning: public keys the servers must present (see ``Pinning``); `nil` for no pinning.
     ///   - body: the work to do with the transport; do not let the transport escape it.
     /// - Returns: what `body` returns.
     public static func withTransport<Result: Sendable>(
         configuration: HTTPClient.Configuration = HTTPClient.Configuration(),
         transportConfiguration: Configuration = Configuration(),
+        pinning: Pinning? = nil,
         _ body: (AsyncHTTPClientTransport) async throws -> Result
     ) async throws -> Result {
         let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: switchyardConfiguration(configuration))
+        let transport = AsyncHTTPClientTransport(client: client, configuration: transportConfiguration, pinning: pinning)
         let result: Result
         do {
-            result = try await body(AsyncHTTPClientTransport(client: client, configuration: transportConfiguration))
+            result = try await body(transport)
         } catch {
+            await transport.closePinnedConnections()
             try? await client.shutdown()
             throw error
         }
+        await transport.closePinnedConnections()
         try await client.shutdown()
         return result
     }
@@ -133,7 +153,15 @@ public struct AsyncHTTPClientTransport: Transport {
     /// Sends the request and collects the whole response body.
     public func send(_ request: Request, context: CallContext) async throws -> Response {
         let observer = context.transferObserver
-        var clientRequest = try Self.makeClientRequest(request)
+        var clientRequest: HTTPClientRequest
+        var pinned: (tunnel: PinnedTunnel, failuresBefore: Int)?
+        if let tunnels {
+            let (pinnedRequest, tunnel) = try await pinnedClientRequest(request, tunnels: tunnels, context: context)
+            clientRequest = pinnedRequest
+            pinned = (tunnel, tunnel.failureState.count)
+        } else {
+            clientRequest = try Self.makeClientRequest(request)
+        }
         if let streamed = request.body?.stream {
             let chunks = UploadChunks(source: .streamed(streamed), observer: observer)
             clientRequest.body = .stream(chunks, length: .known(chunks.length))
@@ -162,6 +190,11 @@ public struct AsyncHTTPClientTransport: Transport {
                 )
             return Response(head: head, bytes: body)
         } catch {
+            if let pinned,
+                let failure = Self.pinnedFailure(error, tunnel: pinned.tunnel, failuresBefore: pinned.failuresBefore, context: context)
+            {
+                throw failure
+            }
             throw Self.translate(error, request: request, timeout: timeout)
         }
     }

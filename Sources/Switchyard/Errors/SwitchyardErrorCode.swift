@@ -91,6 +91,9 @@ extension SwitchyardError.Code {
     /// A response was larger than a transport's limit, before or after decompression; the message
     /// states the limit and the size seen.
     public static let limitExceeded = Self("limitExceeded")
+    /// The server's certificate carried none of the public keys pinned for the service (see
+    /// `PublicKeyPins` in `SwitchyardAsyncHTTPClient`); nothing of the request was sent.
+    public static let pinning = Self("pinning")
     /// A downloaded file's checksum does not match the one expected; the file was discarded.
     public static let integrity = Self("integrity")
 }

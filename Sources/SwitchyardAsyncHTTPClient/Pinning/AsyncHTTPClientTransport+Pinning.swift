@@ -1,0 +1,121 @@
+import AsyncHTTPClient
+import Foundation
+public import NIOSSL
+import Switchyard
+
+extension AsyncHTTPClientTransport {
+    /// Public-key pinning for every connection a transport makes: register a pinned transport for the
+    /// service whose servers you pin.
+    ///
+    /// A pinned transport sends only `https` requests, each over a connection whose TLS it opens
+    /// itself (see ``PublicKeyPins``): `tlsConfiguration` verifies the chain and the host name first
+    /// (TLS 1.2 at least), then the leaf's public key must be one of `pins`. A mismatch fails the call
+    /// with ``Switchyard/SwitchyardError/Code/pinning`` naming the service, before any byte of the
+    /// request is sent; an untrusted chain or a wrong host name fails it with
+    /// ``Switchyard/SwitchyardError/Code/transport``. Redirects and foreign origins the service allows
+    /// are held to the same pins: an origin with another key is refused.
+    ///
+    /// ```swift
+    /// let pins = try PublicKeyPins(["sha256/47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU="])
+    /// try registry.register(Service(.payments, baseURL: "https://pay.example.com",
+    ///                               transport: AsyncHTTPClientTransport(pinning: .init(pins: pins))))
+    /// ```
+    public struct Pinning: Sendable {
+        /// The public keys the servers may present.
+        public var pins: PublicKeyPins
+        /// The TLS settings of the pinned connections: trust roots, certificate verification, versions.
+        public var tlsConfiguration: TLSConfiguration
+
+        /// Creates a pinning configuration.
+        ///
+        /// - Parameters:
+        ///   - pins: the public keys the servers may present.
+        ///   - tlsConfiguration: the TLS settings (the system's trust roots by default); a minimum
+        ///     older than TLS 1.2 is raised to TLS 1.2.
+        public init(pins: PublicKeyPins, tlsConfiguration: TLSConfiguration = .makeClientConfiguration()) {
+            var tls = tlsConfiguration
+            if tls.minimumTLSVersion == .tlsv1 || tls.minimumTLSVersion == .tlsv11 { tls.minimumTLSVersion = .tlsv12 }
+            self.pins = pins
+            self.tlsConfiguration = tls
+        }
+    }
+
+    /// Closes the local relays a pinned transport opened (see ``Pinning``); calls made afterwards
+    /// fail. ``withTransport(configuration:transportConfiguration:pinning:_:)`` does this for you; a
+    /// transport kept for the life of the process never needs it.
+    public func closePinnedConnections() async {
+        await tunnels?.close()
+    }
+
+    /// The request to send through the pinned tunnel to its origin: plain HTTP over the tunnel's
+    /// socket, addressed to the origin by its `Host` field.
+    func pinnedClientRequest(
+        _ request: Request,
+        tunnels: PinnedTunnels,
+        context: CallContext
+    ) async throws -> (HTTPClientRequest, PinnedTunnel) {
+        guard request.head.scheme == "https", let authority = request.head.authority else {
+            throw SwitchyardError(
+                code: .invalidRequest,
+                message: "service '\(context.serviceID)' is pinned and sends only https; refusing \(Self.target(of: request))"
+            )
+        }
+        let (host, port) = Self.hostAndPort(authority)
+        let tunnel: PinnedTunnel
+        do {
+            tunnel = try await tunnels.tunnel(host: host, port: port)
+        } catch {
+            throw SwitchyardError(
+                code: .transport,
+                message: "service '\(context.serviceID)': could not open a pinned connection to \(authority): \(error)",
+                underlyingError: error
+            )
+        }
+        var clientRequest = try Self.makeClientRequest(request)
+        let socket = tunnel.socketPath.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? tunnel.socketPath
+        clientRequest.url = "http+unix://" + socket + (request.head.path ?? "/")
+        if !clientRequest.headers.contains(name: "host") { clientRequest.headers.add(name: "host", value: authority) }
+        return (clientRequest, tunnel)
+    }
+
+    /// The error for a failed pinned call: the tunnel's own failure when one happened during the call.
+    static func pinnedFailure(_ error: any Error, tunnel: PinnedTunnel, failuresBefore: Int, context: CallContext) -> SwitchyardError? {
+        let state = tunnel.failureState
+        guard !(error is SwitchyardError), state.count > failuresBefore, let failure = state.last else { return nil }
+        let origin = "\(tunnel.host):\(tunnel.port)"
+        switch failure {
+        case .pinMismatch(let presented):
+            return SwitchyardError(
+                code: .pinning,
+                message: "service '\(context.serviceID)': the server at \(origin) presented a public key (\(presented)) that matches "
+                    + "none of the service's pins; nothing was sent",
+                underlyingError: error
+            )
+        case .tls(let reason):
+            return SwitchyardError(
+                code: .transport,
+                message: "service '\(context.serviceID)': TLS with \(origin) failed: \(reason)",
+                underlyingError: error
+            )
+        case .connect(let reason):
+            return SwitchyardError(
+                code: .transport,
+                message: "service '\(context.serviceID)': could not connect to \(origin): \(reason)",
+                underlyingError: error
+            )
+        }
+    }
+
+    /// `host` and `port` of an `https` authority (`[v6]:port` included), 443 when none is given.
+    static func hostAndPort(_ authority: String) -> (String, Int) {
+        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
+            let host = String(authority[authority.index(after: authority.startIndex)..<close])
+            let rest = authority[authority.index(after: close)...]
+            return (host, rest.hasPrefix(":") ? Int(rest.dropFirst()) ?? 443 : 443)
+        }
+        if let colon = authority.lastIndex(of: ":"), let port = Int(authority[authority.index(after: colon)...]) {
+            return (String(authority[..<colon]), port)
+        }
+        return (authority, 443)
+    }
+}

@@ -1,0 +1,70 @@
+import NIOCore
+import NIOSSL
+import NIOTLS
+
+/// Checks, once the TLS handshake with the upstream server has completed (chain and host name
+/// already verified by NIOSSL), that the server's certificate carries a pinned public key; fulfils
+/// `verdict` with the outcome and closes the connection on any failure.
+final class PinCheckHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+
+    private let pins: PublicKeyPins
+    private let verdict: EventLoopPromise<Void>
+    private var decided = false
+
+    init(pins: PublicKeyPins, verdict: EventLoopPromise<Void>) {
+        self.pins = pins
+        self.verdict = verdict
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case .handshakeCompleted = event as? TLSUserEvent {
+            decide(context: context, outcome: check(context: context))
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        decide(context: context, outcome: .tls(String(describing: error)))
+        context.fireErrorCaught(error)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        decide(context: context, outcome: .tls("the server closed the connection during the TLS handshake"))
+        context.fireChannelInactive()
+    }
+
+    /// The pin check on the verified leaf certificate.
+    private func check(context: ChannelHandlerContext) -> PinnedTunnelFailure? {
+        guard let tls = try? context.pipeline.syncOperations.handler(type: NIOSSLHandler.self), let certificate = tls.peerCertificate
+        else {
+            return .tls("the server presented no certificate")
+        }
+        guard let key = try? certificate.extractPublicKey().toSPKIBytes() else {
+            return .tls("the server's certificate has no readable public key")
+        }
+        return pins.matches(subjectPublicKeyInfo: key) ? nil : .pinMismatch(presented: PublicKeyPins.pin(ofSubjectPublicKeyInfo: key))
+    }
+
+    private func decide(context: ChannelHandlerContext, outcome: PinnedTunnelFailure?) {
+        guard !decided else { return }
+        decided = true
+        if let outcome {
+            verdict.fail(outcome)
+            context.close(promise: nil)
+        } else {
+            verdict.succeed()
+            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+        }
+    }
+}
+
+/// Why a pinned tunnel refused or lost an upstream connection.
+enum PinnedTunnelFailure: Error, Sendable, Equatable {
+    /// The verified certificate carried none of the pinned keys; `presented` is its own pin.
+    case pinMismatch(presented: String)
+    /// The TLS handshake failed (an untrusted chain, a wrong host name, a protocol error).
+    case tls(String)
+    /// The server could not be reached.
+    case connect(String)
+}

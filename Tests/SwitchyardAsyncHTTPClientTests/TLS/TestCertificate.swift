@@ -1,0 +1,51 @@
+import Foundation
+
+/// A self-signed certificate made for one test run by the `openssl` command-line tool, with its
+/// public-key pin computed by OpenSSL too (not by the code under test).
+struct TestCertificate: Sendable {
+    /// The directory holding the files; removed by ``remove()``.
+    let directory: URL
+    /// The certificate, PEM.
+    let certificatePath: String
+    /// The private key, PEM.
+    let keyPath: String
+    /// `sha256/<Base64>` of the certificate's `SubjectPublicKeyInfo`, from `openssl pkey | openssl dgst`.
+    let pin: String
+
+    /// Makes a P-256 certificate for `localhost` and `127.0.0.1`, valid for two days.
+    static func make() throws -> TestCertificate {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let certificate = directory.appendingPathComponent("cert.pem").path
+        let key = directory.appendingPathComponent("key.pem").path
+        try shell(
+            "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj /CN=localhost "
+                + "-addext subjectAltName=DNS:localhost,IP:127.0.0.1 -keyout '\(key)' -out '\(certificate)' 2>/dev/null"
+        )
+        let pin = try shell(
+            "openssl x509 -in '\(certificate)' -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64"
+        )
+        return TestCertificate(directory: directory, certificatePath: certificate, keyPath: key, pin: "sha256/" + pin)
+    }
+
+    /// Removes the certificate's files.
+    func remove() {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    @discardableResult
+    private static func shell(_ command: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "openssl failed: \(command)"])
+        }
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
