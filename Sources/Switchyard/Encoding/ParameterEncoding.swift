@@ -4,6 +4,13 @@ public import HTTPTypes
 ///
 /// Each endpoint may choose one; otherwise the service's default (``ServiceDefaults/parameterEncoding``)
 /// applies, which is ``automatic`` unless you change it.
+///
+/// A service default that puts parameters in a body (``json``, ``form``, ``jsonFormField(_:)``) applies
+/// only to methods that carry a body: GET, HEAD, DELETE and OPTIONS calls that take the service's
+/// default put their parameters in the query, so `defaults.parameterEncoding = .form` never turns
+/// `GET /articles?page=2` into a GET with a form body. An endpoint (or an intensive call) that names a
+/// body encoding for one of those methods gets it — servers and proxies may ignore or refuse a body
+/// on them, so do it only for a backend that reads one.
 public enum ParameterEncoding: Sendable, Hashable, CustomStringConvertible {
     /// In the query string, for every method.
     case query
@@ -26,6 +33,15 @@ public enum ParameterEncoding: Sendable, Hashable, CustomStringConvertible {
         switch method {
         case .get, .head, .delete, .options: return .query
         default: return .json
+        }
+    }
+
+    /// The concrete encoding for a method when this is a service's default rather than the
+    /// endpoint's own choice: GET, HEAD, DELETE and OPTIONS always resolve to ``query``.
+    public func resolvedAsDefault(for method: HTTPRequest.Method) -> ParameterEncoding {
+        switch method {
+        case .get, .head, .delete, .options: .query
+        default: resolved(for: method)
         }
     }
 

@@ -15,6 +15,8 @@ public struct ServiceDefaults: Sendable {
     /// The longest a whole call may take, retries included; `nil` (the default) for no overall limit.
     public var deadline: Duration?
     /// Where parameters go when an endpoint does not choose; ``ParameterEncoding/automatic`` unless changed.
+    /// A body encoding set here applies only to methods that carry a body: GET, HEAD, DELETE and OPTIONS
+    /// calls put their parameters in the query (see ``ParameterEncoding``).
     public var parameterEncoding: ParameterEncoding
     /// How arrays are flattened into queries and form bodies.
     public var queryArrayStyle: QueryArrayStyle

@@ -17,6 +17,41 @@ struct ParameterEncodingTests {
     }
 
     @Test(
+        "a service's default never puts GET, HEAD, DELETE or OPTIONS parameters in a body: they go in the query under every default",
+        arguments: [HTTPRequest.Method.get, .head, .delete, .options],
+        [ParameterEncoding.automatic, .query, .form, .json, .jsonFormField("data")]
+    )
+    func bodilessMethodsUseTheQuery(method: HTTPRequest.Method, serviceDefault: ParameterEncoding) async throws {
+        let transport = MockTransport(.status(.ok))
+        let client = try makeClient(defaults: ServiceDefaults(parameterEncoding: serviceDefault), transport: transport)
+        _ = try await client.send(.users, method, "/articles", parameters: ["page": 2])
+        let request = try #require(transport.requests.first)
+        #expect(request.path == "/articles?page=2")
+        #expect(request.body == nil)
+        #expect(request.headerFields[.contentType] == nil)
+    }
+
+    @Test("a service's body default still applies to POST, PUT and PATCH", arguments: [HTTPRequest.Method.post, .put, .patch])
+    func bodyMethodsUseTheServiceDefault(method: HTTPRequest.Method) async throws {
+        let transport = MockTransport(.status(.ok))
+        let client = try makeClient(defaults: ServiceDefaults(parameterEncoding: .form), transport: transport)
+        _ = try await client.send(.users, method, "/articles", parameters: ["page": 2])
+        let request = try #require(transport.requests.first)
+        #expect(request.path == "/articles")
+        #expect(request.bodyText == "page=2")
+    }
+
+    @Test("an encoding the call names for a GET is honoured: a body, when a backend reads one")
+    func explicitBodyOnGet() async throws {
+        let transport = MockTransport(.status(.ok))
+        let client = try makeClient(transport: transport)
+        _ = try await client.send(.users, .get, "/search", parameters: ["q": "x"], encoding: .json)
+        let request = try #require(transport.requests.first)
+        #expect(request.path == "/search")
+        #expect(request.bodyText == #"{"q":"x"}"#)
+    }
+
+    @Test(
         "automatic encoding: query for GET, HEAD and DELETE; JSON body for POST, PUT and PATCH",
         arguments: [
             (HTTPRequest.Method.get, true), (.head, true), (.delete, true), (.post, false), (.put, false), (.patch, false),
