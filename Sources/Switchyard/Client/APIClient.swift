@@ -27,6 +27,9 @@ public struct APIClient: Sendable {
     public let registry: ServiceRegistry
     /// The logger handed to stages through ``CallContext/logger``.
     public var logger: Logger
+    /// The `User-Agent` put on calls that carry none (a service, endpoint or call field wins); `nil`
+    /// sends none.
+    public var userAgent: UserAgent?
     /// The calls in flight, shared by every copy of this client.
     let tracker = CallTracker()
 
@@ -35,9 +38,11 @@ public struct APIClient: Sendable {
     /// - Parameters:
     ///   - registry: the registry of services.
     ///   - logger: the logger for stages; discards everything by default.
-    public init(registry: ServiceRegistry, logger: Logger = CallContext.disabledLogger) {
+    ///   - userAgent: the `User-Agent` for calls that carry none; ``UserAgent/default`` unless given.
+    public init(registry: ServiceRegistry, logger: Logger = CallContext.disabledLogger, userAgent: UserAgent? = .default) {
         self.registry = registry
         self.logger = logger
+        self.userAgent = userAgent
     }
 
     /// Sends a call described by an endpoint.
@@ -104,7 +109,7 @@ public struct APIClient: Sendable {
         } catch {
             throw error.with(requestID: requestID, endpoint: spec.name).filling(service: entry.service.id)
         }
-        let encoding = (spec.encoding ?? defaults.parameterEncoding).resolved(for: spec.method)
+        let encoding = spec.encoding?.resolved(for: spec.method) ?? defaults.parameterEncoding.resolvedAsDefault(for: spec.method)
 
         var context = CallContext(
             requestID: requestID,
@@ -131,6 +136,7 @@ public struct APIClient: Sendable {
                 defaults: defaults,
                 encoder: entry.encoder,
                 callHeaderFields: callOptions.headerFields,
+                userAgent: userAgent,
                 encoding: encoding,
                 expectedStageFields: min(entry.pipeline.stageIDs.count + callOptions.additionalStages.count + 2, 32)
             )

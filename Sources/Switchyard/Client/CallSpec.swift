@@ -13,6 +13,7 @@ struct CallSpec: Sendable {
     let headerFields: HTTPFields
     let encoding: ParameterEncoding?
     let options: CallOptions
+    let acceptedMediaType: String?
 
     init(_ endpoint: some Endpoint) {
         service = endpoint.service
@@ -25,5 +26,6 @@ struct CallSpec: Sendable {
         headerFields = endpoint.headerFields
         encoding = endpoint.encoding
         options = endpoint.options
+        acceptedMediaType = endpoint.acceptedMediaType
     }
 }

@@ -30,6 +30,8 @@ public struct DynamicEndpoint<Output: Sendable>: Endpoint {
     /// The name in logs, errors, metrics and traces: `METHOD path` unless set, where the path is the
     /// template without its query (which may carry secrets and would make every call's name unique).
     public var name: String
+    /// The `Accept` field sent when nothing else sets one (`application/json` for JSON outputs).
+    public var acceptedMediaType: String?
     private let decoder: @Sendable (Response, JSONDecoder) throws -> Output
 
     /// Creates an endpoint with a custom decoding closure.
@@ -57,6 +59,7 @@ public struct DynamicEndpoint<Output: Sendable>: Endpoint {
         self.options = options
         self.name = name ?? "\(method.rawValue) \(path.firstIndex(of: "?").map { path[..<$0] } ?? path[...])"
         self.decoder = decode
+        self.acceptedMediaType = nil
     }
 
     /// Runs the decoding closure.
@@ -129,5 +132,7 @@ extension DynamicEndpoint where Output: Decodable {
                 return try decoder.decode(Output.self, from: response.bytes)
             }
         )
+        let isJSON = Output.self != Data.self && Output.self != NoContent.self
+        self.acceptedMediaType = isJSON ? "application/json" : nil
     }
 }

@@ -51,6 +51,9 @@ public protocol Endpoint: Sendable {
     var options: CallOptions { get }
     /// The endpoint's name in logs and errors. Defaults to the type's name.
     var name: String { get }
+    /// The `Accept` field sent when no service, endpoint or call field sets one: `application/json`
+    /// for an ``Output`` decoded from JSON, none for ``Response``, `Data` and ``NoContent``.
+    var acceptedMediaType: String? { get }
 
     /// Turns the final response into the output.
     ///
@@ -76,9 +79,14 @@ extension Endpoint {
     public var options: CallOptions { CallOptions() }
     /// The type's name.
     public var name: String { String(describing: Self.self) }
+    /// No `Accept` field.
+    public var acceptedMediaType: String? { nil }
 }
 
 extension Endpoint where Output: Decodable {
+    /// `application/json`: the output is decoded from JSON.
+    public var acceptedMediaType: String? { "application/json" }
+
     /// Decodes the body as JSON into ``Output``.
     public func decode(_ response: Response, decoder: JSONDecoder) throws -> Output {
         try decoder.decode(Output.self, from: response.bytes)
@@ -91,11 +99,17 @@ extension Endpoint where Output == Response {
 }
 
 extension Endpoint where Output == Data {
+    /// No `Accept` field: the body is returned as it is.
+    public var acceptedMediaType: String? { nil }
+
     /// Returns the body bytes.
     public func decode(_ response: Response, decoder: JSONDecoder) throws -> Output { response.bytes }
 }
 
 extension Endpoint where Output == NoContent {
+    /// No `Accept` field: the body is ignored.
+    public var acceptedMediaType: String? { nil }
+
     /// Ignores the body.
     public func decode(_ response: Response, decoder: JSONDecoder) throws -> Output { NoContent() }
 }

@@ -17,6 +17,7 @@ enum RequestBuilder {
         defaults: ServiceDefaults,
         encoder: JSONEncoder,
         callHeaderFields: HTTPFields,
+        userAgent: UserAgent?,
         encoding: ParameterEncoding,
         expectedStageFields: Int
     ) throws(SwitchyardError) -> Request {
@@ -49,6 +50,8 @@ enum RequestBuilder {
         let endpointFields = endpoint.headerFields
         var fields = defaults.headerFields.replacing(with: endpointFields).replacing(with: callHeaderFields)
         fields.reserveCapacity(fields.count + expectedStageFields)  // room for the fields stages add, without regrowing
+        if let userAgent, fields[.userAgent] == nil { fields[.userAgent] = userAgent.value }
+        if let accept = endpoint.acceptedMediaType, fields[.accept] == nil { fields[.accept] = accept }
         let contentTypeChosen = endpointFields[.contentType] != nil || callHeaderFields[.contentType] != nil
         func setContentType(_ type: String?) {
             if let type, !contentTypeChosen { fields[.contentType] = type }

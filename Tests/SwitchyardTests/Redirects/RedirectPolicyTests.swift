@@ -83,7 +83,7 @@ struct RedirectPolicyTests {
         #expect(result.finalURL?.host == "cdn.test")
         let landed = try #require(transport.requests.last)
         #expect(landed.head.authority == "cdn.test")
-        #expect(landed.headerFields.map(\.name.canonicalName).sorted() == ["accept"])
+        #expect(landed.headerFields.map(\.name.canonicalName).sorted() == ["accept", "user-agent"])
     }
 
     @Test("an allowed cross-origin redirect's answer is returned but never cached as the service's")
