@@ -21,7 +21,7 @@ extension APIClient {
                     // A stored value that no longer decodes is skipped; the network decides.
                 }
                 var fresh = options ?? CallOptions()
-                fresh.cache(.cacheElseNetwork(maxAge: .zero))
+                fresh.cache(.revalidate)
                 do throws(SwitchyardError) {
                     continuation.yield(try await send(endpoint, options: fresh))
                     continuation.finish()

@@ -1,7 +1,7 @@
 /// The identity of a cached response: the service and endpoint it belongs to (for invalidation),
 /// whose it is (the request's ``CredentialPartition``), and the canonical request — environment,
 /// method, authority, path, and the query's name–value pairs sorted with volatile and credential
-/// parameters left out. An entry is only ever found by a request of the same partition: another
+/// parameters left out (and, for a POST read, its body's digest). An entry is only ever found by a request of the same partition: another
 /// user's token, cookie or account never finds it.
 public struct CacheKey: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The service.
@@ -40,10 +40,15 @@ public struct CacheKey: Sendable, Hashable, Codable, CustomStringConvertible {
         partition: CredentialPartition,
         excluding excluded: Set<String>
     ) -> CacheKey {
-        let identity = [
+        var parts = [
             context.environment.description, request.method.rawValue, request.head.authority ?? "", String(request.pathWithoutQuery),
             request.canonicalQuery(excluding: excluded),
-        ].joined(separator: "\n")
+        ]
+        // A POST read (``CallOptions/cacheReadsWithPOST()``) is told apart by its body.
+        if request.method == .post, let body = request.body?.bytes {
+            parts.append("body:\(body.count):\(String(FNV1a.hash(body), radix: 16))")
+        }
+        let identity = parts.joined(separator: "\n")
         return CacheKey(serviceID: context.serviceID.rawValue, endpoint: context.endpointName, identity: identity, partition: partition)
     }
 }

@@ -1,18 +1,37 @@
 /// How a call uses the ``CacheStage`` — per endpoint (in its ``Endpoint/options``) or per call with
 /// ``CallOptions/cache(_:)``.
+///
+/// Every policy that stores keeps RFC 9111's rules about *what* may be stored and *to whom* it may
+/// be served: `no-store` (on the response or the request) is never stored, an entry is served only to
+/// a request with the same credentials (``CredentialPartition``) and the same values of the fields
+/// its `Vary` names, and a `304` refreshes the stored header fields and freshness. The policies
+/// differ in *when* the network is asked:
+///
+/// | policy | a stored response is used without the network when | otherwise |
+/// | --- | --- | --- |
+/// | ``standard`` | it is fresh by the server's `Cache-Control: max-age`, `Expires` and `Age` (or a heuristic lifetime, if the stage allows one), and neither side said `no-cache` | a conditional request (`If-None-Match`, `If-Modified-Since`) when it has validators, else a plain one |
+/// | ``cacheElseNetwork(maxAge:)`` | as ``standard``, but a response whose server gave no freshness at all is fresh for `maxAge` | as ``standard`` |
+/// | ``networkElseCache`` | the network failed (connection, timeout, 5xx) — unless the entry is stale and says `must-revalidate`, or says `no-cache` | the network's answer |
+/// | ``revalidate`` | the server answers `304` to a conditional request | the network's answer |
+/// | ``cacheOnly`` | always, fresh or stale (an explicit offline read) | a cache miss |
 public enum CachePolicy: Sendable, Hashable {
     /// The network only; nothing is read or stored (the default).
     case networkOnly
-    /// A stored response younger than `maxAge` answers without the network; otherwise the network
-    /// answers and its response is stored.
+    /// HTTP caching as RFC 9111 defines it for a private cache: the server's directives alone decide.
+    case standard
+    /// As ``standard``, with `maxAge` as the lifetime of responses whose server says nothing about
+    /// freshness (no `max-age`, no `Expires`) — the app's choice for backends that send no cache
+    /// headers. A server's explicit lifetime, `no-cache` and `must-revalidate` still win.
     case cacheElseNetwork(maxAge: Duration)
     /// The network answers and is stored; when it fails (connection error, timeout, 5xx) a stored
-    /// response answers instead — the offline fallback.
+    /// response answers instead — the offline fallback — unless RFC 9111 forbids serving it stale
+    /// (`must-revalidate` once stale, `no-cache` always).
     case networkElseCache
     /// The network is asked with the stored response's validators (`If-None-Match`,
-    /// `If-Modified-Since`); a `304` is answered with the stored body and refreshes its freshness.
+    /// `If-Modified-Since`); a `304` is answered with the stored body and refreshes its header fields
+    /// and freshness.
     case revalidate
-    /// A stored response answers, or the call fails with a cache miss; never the network. Used by
-    /// ``APIClient/sendCacheThenNetwork(_:options:)`` for its first value.
+    /// A stored response answers, fresh or stale, or the call fails with a cache miss; never the
+    /// network. Used by ``APIClient/sendCacheThenNetwork(_:options:)`` for its first value.
     case cacheOnly
 }

@@ -1,17 +1,26 @@
-import Foundation
+public import Foundation
 import HTTPTypes
 
-/// Answers from and stores into a ``ResponseCache`` according to each call's ``CachePolicy``.
+/// Answers from and stores into a ``ResponseCache`` by RFC 9111's rules for a private cache and each
+/// call's ``CachePolicy``.
 ///
 /// Register it inside the validation stage and outside decryption: it then stores plaintext
-/// responses, only those with a 2xx status, and hands a `304` on as the stored `200`. Only GET and
-/// HEAD are cached. The key (``CacheKey``) holds the request's ``CredentialPartition`` — derived from
-/// the credentials the request carries and those the service's credential stages will add, even when
-/// they are registered inside this stage — so an entry is only ever served to a request made with the
-/// same credentials or for the same account, from memory or from disk. The rest of the key leaves out
-/// the query parameters named in ``excludedParameters`` — timestamps, nonces, signatures — so a new
-/// timestamp finds the same entry, while another environment, path or page does not. A response
-/// marked `Cache-Control: no-store` is never stored.
+/// responses, only final `2xx` ones (not `206`), and hands a `304` on as the stored response. GET and
+/// HEAD are cached; POST only for calls that opt in with ``CallOptions/cacheReadsWithPOST()`` (legacy
+/// APIs that read with POST), keyed by their body too. The key (``CacheKey``) holds the request's
+/// ``CredentialPartition`` — derived from the credentials the request carries and those the
+/// service's credential stages will add, even when they are registered inside this stage — so an
+/// entry is only ever served to a request made with the same credentials or for the same account,
+/// from memory or from disk. The rest of the key leaves out the query parameters named in
+/// ``excludedParameters`` — timestamps, nonces, signatures — so a new timestamp finds the same
+/// entry, while another environment, path or page does not.
+///
+/// Freshness follows RFC 9111 §4.2 (`max-age`, `Expires`, `Date` and `Age`, the time in flight and
+/// in the cache); `no-cache` and `must-revalidate` force revalidation; `no-store` (response or
+/// request) is never stored; `Vary` is honoured (the varying request fields are stored with the entry
+/// and compared). Heuristic freshness is used only when ``heuristicFreshness`` is on, for responses
+/// with no explicit freshness and a `Last-Modified`. The table in ``CachePolicy`` says how each policy
+/// sits on top. An allowed cross-origin redirect's answer is never stored as the service's.
 ///
 /// The stage is session-bound (``SessionBoundStage``): when a user's session ends it drops the
 /// entries of that account, or every entry that is not public.
@@ -32,6 +41,12 @@ public struct CacheStage: SessionBoundStage {
         public typealias Value = [(service: ServiceID, endpoint: String?)]
     }
 
+    /// The context key under which ``CallOptions/cacheReadsWithPOST()`` marks a POST as a read.
+    public enum PostReads: CallContextKey {
+        /// Whether the POST may be cached.
+        public typealias Value = Bool
+    }
+
     /// The parameter names left out of keys by default (compared without case).
     public static let defaultExcludedParameters: Set<String> = SameRequestPolicy.defaultVolatileParameters.union([
         "access_token", "refresh_token", "session", "sessionid", "password", "secret", "appsecret",
@@ -43,19 +58,35 @@ public struct CacheStage: SessionBoundStage {
     public let defaultPolicy: CachePolicy
     /// Query parameters left out of keys.
     public let excludedParameters: Set<String>
+    /// Whether responses without explicit freshness may be fresh for a heuristic lifetime (10% of the
+    /// time since `Last-Modified`, at most a day), as RFC 9111 §4.2.2 allows. Off unless turned on.
+    public let heuristicFreshness: Bool
+    /// The clock freshness is judged by.
+    let now: @Sendable () -> Date
 
     /// ``StageID/cache``.
     public var id: StageID { .cache }
 
     /// Creates the stage.
+    ///
+    /// - Parameters:
+    ///   - cache: the cache to read and write.
+    ///   - defaultPolicy: the policy for calls that do not choose one; ``CachePolicy/networkOnly``.
+    ///   - excludedParameters: query parameters left out of keys.
+    ///   - heuristicFreshness: whether heuristic lifetimes are allowed; off by default.
+    ///   - now: the clock freshness is judged by; the system's by default (tests pass their own).
     public init(
         cache: ResponseCache,
         defaultPolicy: CachePolicy = .networkOnly,
-        excludedParameters: Set<String> = CacheStage.defaultExcludedParameters
+        excludedParameters: Set<String> = CacheStage.defaultExcludedParameters,
+        heuristicFreshness: Bool = false,
+        now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.cache = cache
         self.defaultPolicy = defaultPolicy
         self.excludedParameters = Set(excludedParameters.map { $0.lowercased() })
+        self.heuristicFreshness = heuristicFreshness
+        self.now = now
     }
 
     /// The key a request is cached under.
@@ -80,66 +111,74 @@ public struct CacheStage: SessionBoundStage {
     /// Serves, stores and revalidates by the call's policy.
     public func intercept(_ request: Request, context: CallContext, next: NextStage) async throws -> Response {
         let policy = context[CallPolicy.self] ?? defaultPolicy
-        guard policy != .networkOnly, request.method == .get || request.method == .head else {
+        guard policy != .networkOnly, isCacheable(request, context: context) else {
             let response = try await next(request, context)
             invalidateAfterWrite(response, context: context)
             return response
         }
         let key = try await key(for: request, context: context)
-        let stored = cache.entry(for: key)
+        let requestControl = CacheControl(request.headerFields)
+        var stored = cache.entry(for: key)
+        if let found = stored, !found.entry.matchesVary(of: request.headerFields) { stored = nil }
         switch policy {
         case .networkOnly:
             return try await next(request, context)
         case .cacheOnly:
             guard let stored else { throw SwitchyardError(code: .cacheMiss, message: "nothing is cached for this request") }
             return stored.entry.response(source: stored.source)
-        case .cacheElseNetwork(let maxAge):
-            if let stored, stored.entry.age < Self.seconds(maxAge) { return stored.entry.response(source: stored.source) }
-            return try await fetchAndStore(request, context: context, key: key, next: next)
+        case .standard, .cacheElseNetwork:
+            if let stored, !requestControl.noCache, usable(stored.entry, policy: policy, request: requestControl) {
+                return stored.entry.response(source: stored.source)
+            }
+            return try await fetch(request, context: context, key: key, revalidating: stored?.entry, next: next)
         case .networkElseCache:
             do {
-                let response = try await fetchAndStore(request, context: context, key: key, next: next)
-                if let stored, response.status.code >= 500 { return stored.entry.response(source: stored.source) }
+                let response = try await fetch(request, context: context, key: key, revalidating: nil, next: next)
+                if let stored, response.status.code >= 500, servableStale(stored.entry) {
+                    return stored.entry.response(source: stored.source)
+                }
                 return response
             } catch let error as SwitchyardError where [.transport, .timeout].contains(error.code) || (error.status?.code ?? 0) >= 500 {
-                guard let stored else { throw error }
+                guard let stored, servableStale(stored.entry) else { throw error }
                 return stored.entry.response(source: stored.source)
             }
         case .revalidate:
-            var conditional = request
-            if let etag = stored?.entry.etag { conditional.headerFields[.ifNoneMatch] = etag }
-            if let modified = stored?.entry.lastModified { conditional.headerFields[.ifModifiedSince] = modified }
-            let version = cache.version(of: key)
-            let response = try await next(conditional, context)
-            if response.status.code == 304, var entry = stored?.entry {
-                entry.storedAt = Date()
-                cache.store(entry, ifUnchangedSince: version)
-                return entry.response(source: .revalidated)
-            }
-            store(response, for: conditional, key: key, ifUnchangedSince: version)
-            return response
+            return try await fetch(request, context: context, key: key, revalidating: stored?.entry, next: next)
         }
     }
 
-    private func fetchAndStore(_ request: Request, context: CallContext, key: CacheKey, next: NextStage) async throws -> Response {
-        let version = cache.version(of: key)
-        let response = try await next(request, context)
-        store(response, for: request, key: key, ifUnchangedSince: version)
-        return response
+    /// Whether the method may be cached: GET and HEAD, and POST when the call opted in and its body is
+    /// in memory.
+    private func isCacheable(_ request: Request, context: CallContext) -> Bool {
+        switch request.method {
+        case .get, .head: true
+        case .post: context[PostReads.self] == true && request.body?.stream == nil
+        default: false
+        }
     }
 
-    /// Stores a 2xx response unless the key was written or invalidated while it was fetched, or the
-    /// answer came from another origin (an allowed cross-origin redirect): that origin's answer is
-    /// never kept as the service's.
-    private func store(_ response: Response, for request: Request, key: CacheKey, ifUnchangedSince version: ResponseCache.Version) {
-        guard (200...299).contains(response.status.code), case .bytes(let body) = response.body, !Self.forbidsStoring(response) else {
-            return
-        }
-        if let landed = response.url, !Self.sameOrigin(landed, request) { return }
-        cache.store(
-            CachedResponse(key: key, status: response.status.code, headerFields: response.headerFields, body: body),
-            ifUnchangedSince: version
-        )
+    /// Whether a stored entry answers without the network under `policy` and the request's directives.
+    private func usable(_ entry: CachedResponse, policy: CachePolicy, request: CacheControl) -> Bool {
+        let control = CacheControl(entry.headerFields)
+        guard !control.noCache else { return false }
+        let freshness = entry.freshness(at: now(), heuristic: heuristicFreshness)
+        var lifetime = freshness.lifetime
+        if lifetime == nil, case .cacheElseNetwork(let maxAge) = policy { lifetime = Self.seconds(maxAge) }
+        guard var remaining = lifetime.map({ $0 - freshness.currentAge }) else { return false }
+        if let maxAge = request.maxAge { remaining = min(remaining, TimeInterval(maxAge) - freshness.currentAge) }
+        if let minFresh = request.minFresh { remaining -= TimeInterval(minFresh) }
+        if remaining > 0 { return true }
+        // A stale response may still serve a request that accepts staleness, unless it must be revalidated.
+        guard let maxStale = request.maxStale, !control.mustRevalidate else { return false }
+        return -remaining <= TimeInterval(maxStale)
+    }
+
+    /// Whether a stored entry may stand in when the network fails: never for `no-cache`, and not once
+    /// stale for `must-revalidate` (RFC 9111 §4.2.4, §5.2.2.2).
+    private func servableStale(_ entry: CachedResponse) -> Bool {
+        let control = CacheControl(entry.headerFields)
+        if control.noCache { return false }
+        return !control.mustRevalidate || entry.freshness(at: now(), heuristic: heuristicFreshness).isFresh
     }
 
     private func invalidateAfterWrite(_ response: Response, context: CallContext) {
@@ -153,39 +192,7 @@ public struct CacheStage: SessionBoundStage {
         }
     }
 
-    private static func seconds(_ duration: Duration) -> TimeInterval {
+    static func seconds(_ duration: Duration) -> TimeInterval {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
-}
-
-extension CallOptions {
-    /// Uses `policy` for this call (see ``CacheStage``).
-    public mutating func cache(_ policy: CachePolicy) {
-        require(.cache, for: "cache(_:)")
-        setContextValue(policy, for: CacheStage.CallPolicy.self)
-    }
-
-    /// When this call (a write) succeeds, removes the cached entries of these services — of one
-    /// endpoint each when it is named.
-    public mutating func invalidateCache(onSuccess targets: [(service: ServiceID, endpoint: String?)]) {
-        require(.cache, for: "invalidateCache(onSuccess:)")
-        setContextValue(targets, for: CacheStage.Invalidation.self)
-    }
-}
-
-extension CacheStage {
-    /// Whether `url` has the scheme, host and port `request` was sent to.
-    static func sameOrigin(_ url: URL, _ request: Request) -> Bool {
-        guard let origin = request.url else { return false }
-        return url.scheme?.lowercased() == origin.scheme?.lowercased() && url.host?.lowercased() == origin.host?.lowercased()
-            && url.port == origin.port
-    }
-
-    /// Whether the response forbids storing it: `Cache-Control: no-store` (in any letter case, among
-    /// other directives).
-    static func forbidsStoring(_ response: Response) -> Bool {
-        response.headerFields[values: .cacheControl].contains { value in
-            value.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).lowercased() == "no-store" }
-        }
     }
 }

@@ -1,19 +1,31 @@
-import Foundation
+public import Foundation
 import HTTPTypes
 import Synchronization
 
-/// The disk tier: one file per entry, written to a temporary file and renamed into place (so a
+/// The disk tier of a ``ResponseCache``: one file per entry, written to a temporary file and renamed into place (so a
 /// reader never sees half an entry), least-recently-used files evicted beyond the size budget, and
 /// optional sealing at rest. A file that is truncated, corrupt, sealed with another key or stored
 /// under another key is deleted and counted, never returned.
-final class DiskCache: Sendable {
-    let directory: URL
-    let budget: Int
-    let sealing: CacheSealing?
+///
+/// The directory is created `0700` (an existing one is tightened) and every entry `0600`.
+public final class DiskResponseStore: ResponseStore {
+    /// Where the entries are kept.
+    public let directory: URL
+    /// The most bytes the entry files may take.
+    public let budget: Int
+    /// How entries are sealed at rest, if at all.
+    public let sealing: CacheSealing?
     private let corrupt = Atomic<Int>(0)
     private let lock = Mutex(())
 
-    init(directory: URL, budget: Int, sealing: CacheSealing?) throws(SwitchyardError) {
+    /// Opens (or creates) a store in `directory`.
+    ///
+    /// - Parameters:
+    ///   - directory: where the entries are kept.
+    ///   - budget: the most bytes the entry files may take.
+    ///   - sealing: how entries are sealed at rest; `nil` to keep them in the clear.
+    /// - Throws: ``SwitchyardError/Code/storage`` when the directory cannot be created.
+    public init(directory: URL, budget: Int, sealing: CacheSealing? = nil) throws(SwitchyardError) {
         self.directory = directory
         self.budget = max(0, budget)
         self.sealing = sealing
@@ -28,12 +40,17 @@ final class DiskCache: Sendable {
         }
     }
 
+    /// ``ResponseSource/diskCache``.
+    public var source: ResponseSource { .diskCache }
+
     /// How many corrupt or foreign entries have been dropped.
-    var corruptEntriesDropped: Int { corrupt.load(ordering: .relaxed) }
+    public var corruptEntriesDropped: Int { corrupt.load(ordering: .relaxed) }
 
     private func file(for key: CacheKey) -> URL { directory.appendingPathComponent(key.digest + ".entry") }
 
-    func entry(for key: CacheKey) -> CachedResponse? {
+    /// The entry for `key`; a file that is corrupt, truncated, sealed with another key or stored
+    /// under another key is deleted and counted instead.
+    public func entry(for key: CacheKey) -> CachedResponse? {
         let url = file(for: key)
         guard let data = try? Data(contentsOf: url) else { return nil }
         guard let entry = decode(data), entry.key == key else {
@@ -44,7 +61,9 @@ final class DiskCache: Sendable {
         return entry
     }
 
-    func store(_ entry: CachedResponse) {
+    /// Writes `entry` atomically (a private temporary file renamed into place), then evicts the least
+    /// recently used files beyond the budget.
+    public func store(_ entry: CachedResponse) {
         let target = file(for: entry.key)
         guard let data = encode(entry), data.count <= budget else {
             try? FileManager.default.removeItem(at: target)  // the older version must not outlive it
@@ -62,7 +81,8 @@ final class DiskCache: Sendable {
         evictIfNeeded()
     }
 
-    func remove(where matches: (CacheKey) -> Bool) {
+    /// Removes every entry whose key matches.
+    public func remove(where matches: (CacheKey) -> Bool) {
         for url in entryFiles() {
             guard let data = try? Data(contentsOf: url) else { continue }
             guard let entry = decode(data) else {
@@ -109,6 +129,9 @@ final class DiskCache: Sendable {
         let storedAt: Date
         let bodyLength: Int
         let bodyDigest: UInt64
+        /// Absent in entries written before RFC 9111 freshness was kept.
+        let requestedAt: Date?
+        let varying: [String: String]?
     }
 
     private static let magic = Array("SYC1".utf8)
@@ -120,7 +143,9 @@ final class DiskCache: Sendable {
             fields: entry.headerFields.map { [$0.name.rawName, $0.value] },
             storedAt: entry.storedAt,
             bodyLength: entry.body.count,
-            bodyDigest: Self.digest(entry.body)
+            bodyDigest: Self.digest(entry.body),
+            requestedAt: entry.requestedAt,
+            varying: entry.varyingFields
         )
         guard let json = try? JSONEncoder().encode(metadata) else { return nil }
         var blob = Data(Self.magic)
@@ -153,7 +178,15 @@ final class DiskCache: Sendable {
             guard let name = HTTPField.Name(pair[0]) else { return nil }
             fields.append(HTTPField(name: name, value: pair[1]))
         }
-        return CachedResponse(key: metadata.key, status: metadata.status, headerFields: fields, body: body, storedAt: metadata.storedAt)
+        return CachedResponse(
+            key: metadata.key,
+            status: metadata.status,
+            headerFields: fields,
+            body: body,
+            storedAt: metadata.storedAt,
+            requestedAt: metadata.requestedAt,
+            varyingFields: metadata.varying ?? [:]
+        )
     }
 
     private static func digest(_ data: Data) -> UInt64 { FNV1a.hash(data) }

@@ -1,21 +1,30 @@
 import Synchronization
 
-/// The memory tier: least-recently-used entries are evicted once the entries' bytes exceed the budget.
-final class MemoryCache: Sendable {
+/// The memory tier of a ``ResponseCache``: least-recently-used entries are evicted once the entries'
+/// bytes exceed the budget.
+public final class MemoryResponseStore: ResponseStore {
     private struct State {
         var entries: [CacheKey: (entry: CachedResponse, lastUse: UInt64)] = [:]
         var bytes = 0
         var clock: UInt64 = 0
     }
 
-    let budget: Int
+    /// The most bytes (bodies and header fields) the store keeps.
+    public let budget: Int
     private let state = Mutex(State())
 
-    init(budget: Int) {
+    /// Creates an empty store.
+    ///
+    /// - Parameter budget: the most bytes kept.
+    public init(budget: Int) {
         self.budget = max(0, budget)
     }
 
-    func entry(for key: CacheKey) -> CachedResponse? {
+    /// ``ResponseSource/memoryCache``.
+    public var source: ResponseSource { .memoryCache }
+
+    /// The entry for `key`, marked as just used.
+    public func entry(for key: CacheKey) -> CachedResponse? {
         state.withLock { state in
             guard let found = state.entries[key] else { return nil }
             state.clock += 1
@@ -24,7 +33,9 @@ final class MemoryCache: Sendable {
         }
     }
 
-    func store(_ entry: CachedResponse) {
+    /// Stores `entry`, evicting the least recently used entries beyond the budget; an entry larger
+    /// than the whole budget is not kept, and removes the older version of its key.
+    public func store(_ entry: CachedResponse) {
         state.withLock { state in
             guard entry.cost <= budget else {
                 // Too large to keep: the older, smaller version must not outlive it.
@@ -43,7 +54,8 @@ final class MemoryCache: Sendable {
         }
     }
 
-    func remove(where matches: (CacheKey) -> Bool) {
+    /// Removes every entry whose key matches.
+    public func remove(where matches: (CacheKey) -> Bool) {
         state.withLock { state in
             for key in state.entries.keys where matches(key) {
                 state.bytes -= state.entries.removeValue(forKey: key)?.entry.cost ?? 0
@@ -51,5 +63,6 @@ final class MemoryCache: Sendable {
         }
     }
 
-    var byteCount: Int { state.withLock { $0.bytes } }
+    /// The bytes the entries cost now.
+    public var byteCount: Int { state.withLock { $0.bytes } }
 }

@@ -1,15 +1,17 @@
 public import Foundation
 import Synchronization
 
-/// A two-tier response cache — memory (LRU within a byte budget) over disk (one file per entry,
-/// written atomically, LRU within a size budget, optionally sealed at rest) — shared by the
-/// ``CacheStage``s that use it, with an invalidation API.
+/// A tiered response cache — by default memory (LRU within a byte budget) over disk (one file per
+/// entry, written atomically, LRU within a size budget, optionally sealed at rest) — shared by the
+/// ``CacheStage``s that use it, with an invalidation API. The tiers are ``ResponseStore``s, so an
+/// app can plug in its own.
 ///
 /// Entries survive restarts when the disk tier is used: a new instance over the same directory reads
 /// what an earlier one wrote.
 public final class ResponseCache: Sendable {
-    let memory: MemoryCache
-    let disk: DiskCache?
+    /// The tiers, fastest first: a read tries them in order and copies a hit into the faster ones;
+    /// a write goes to all of them.
+    public let tiers: [any ResponseStore]
 
     /// Versions that order reads against writes: `epoch` moves on every invalidation, a key's
     /// generation on every store of it. A disk read is copied into memory, and a fetched response
@@ -49,8 +51,16 @@ public final class ResponseCache: Sendable {
         diskBudget: Int = 64 << 20,
         sealing: CacheSealing? = nil
     ) throws(SwitchyardError) {
-        memory = MemoryCache(budget: memoryBudget)
-        disk = try directory.map { url throws(SwitchyardError) in try DiskCache(directory: url, budget: diskBudget, sealing: sealing) }
+        var tiers: [any ResponseStore] = [MemoryResponseStore(budget: memoryBudget)]
+        if let directory { tiers.append(try DiskResponseStore(directory: directory, budget: diskBudget, sealing: sealing)) }
+        self.tiers = tiers
+    }
+
+    /// Creates a cache over tiers of your choosing, fastest first.
+    ///
+    /// - Parameter tiers: the stores; a read tries them in order.
+    public init(tiers: [any ResponseStore]) {
+        self.tiers = tiers
     }
 
     /// `<caches>/<app>/Switchyard/responses`: the user's caches directory (never the documents or
@@ -60,23 +70,27 @@ public final class ResponseCache: Sendable {
         return caches.appendingPathComponent(app).appendingPathComponent("Switchyard").appendingPathComponent("responses")
     }
 
-    /// The entry for `key` and the tier it came from; a disk hit is copied into memory.
+    /// The entry for `key` and the tier it came from; a hit in a slower tier is copied into the
+    /// faster ones (unless the key was written or invalidated meanwhile).
     public func entry(for key: CacheKey) -> (entry: CachedResponse, source: ResponseSource)? {
-        if let entry = memory.entry(for: key) { return (entry, .memoryCache) }
         let before = version(of: key)
-        guard let entry = disk?.entry(for: key) else { return nil }
-        versions.withLock { versions in
-            guard versions.of(key) == before else { return }
-            memory.store(entry)
+        for (index, tier) in tiers.enumerated() {
+            guard let entry = tier.entry(for: key) else { continue }
+            if index > 0 {
+                versions.withLock { versions in
+                    guard versions.of(key) == before else { return }
+                    for faster in tiers[..<index] { faster.store(entry) }
+                }
+            }
+            return (entry, tier.source)
         }
-        return (entry, .diskCache)
+        return nil
     }
 
-    /// Stores `entry` in both tiers.
+    /// Stores `entry` in every tier.
     public func store(_ entry: CachedResponse) {
         versions.withLock { $0.generations[entry.key, default: 0] += 1 }
-        memory.store(entry)
-        disk?.store(entry)
+        for tier in tiers { tier.store(entry) }
     }
 
     /// Stores `entry` unless the cache changed for its key since `version` (a newer store, or an
@@ -89,8 +103,7 @@ public final class ResponseCache: Sendable {
             return true
         }
         guard unchanged else { return false }
-        memory.store(entry)
-        disk?.store(entry)
+        for tier in tiers { tier.store(entry) }
         return true
     }
 
@@ -111,10 +124,11 @@ public final class ResponseCache: Sendable {
     /// Removes the entries whose key matches.
     public func invalidate(where matches: @escaping (CacheKey) -> Bool) {
         versions.withLock { $0.epoch += 1 }
-        memory.remove(where: matches)
-        disk?.remove(where: matches)
+        for tier in tiers { tier.remove(where: matches) }
     }
 
     /// How many corrupt, truncated or foreign disk entries have been dropped.
-    public var corruptEntriesDropped: Int { disk?.corruptEntriesDropped ?? 0 }
+    public var corruptEntriesDropped: Int {
+        tiers.reduce(0) { $0 + (($1 as? DiskResponseStore)?.corruptEntriesDropped ?? 0) }
+    }
 }

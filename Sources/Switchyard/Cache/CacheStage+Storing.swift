@@ -1,0 +1,109 @@
+import Foundation
+import HTTPTypes
+
+extension CacheStage {
+    /// Asks the network — conditionally when `stored` has validators — and stores what may be stored.
+    /// A `304` to a conditional request refreshes the stored entry and answers with it.
+    func fetch(
+        _ request: Request,
+        context: CallContext,
+        key: CacheKey,
+        revalidating stored: CachedResponse?,
+        next: NextStage
+    ) async throws -> Response {
+        var outgoing = request
+        if let stored {
+            if let etag = stored.etag { outgoing.headerFields[.ifNoneMatch] = etag }
+            if let modified = stored.lastModified { outgoing.headerFields[.ifModifiedSince] = modified }
+        }
+        let version = cache.version(of: key)
+        let requestedAt = now()
+        let response = try await next(outgoing, context)
+        let receivedAt = now()
+        if response.status.code == 304, var entry = stored {
+            entry.headerFields = Self.updated(entry.headerFields, with: response.headerFields)
+            entry.requestedAt = requestedAt
+            entry.storedAt = receivedAt
+            if !CacheControl(request.headerFields).noStore, !CacheControl(entry.headerFields).noStore {
+                cache.store(entry, ifUnchangedSince: version)
+            }
+            return entry.response(source: .revalidated)
+        }
+        store(response, for: request, key: key, requestedAt: requestedAt, receivedAt: receivedAt, ifUnchangedSince: version)
+        return response
+    }
+
+    /// Stores a final 2xx response (not `206`) unless either side said `no-store`, the key was written
+    /// or invalidated while it was fetched, or the answer came from another origin (an allowed
+    /// cross-origin redirect): that origin's answer is never kept as the service's.
+    private func store(
+        _ response: Response,
+        for request: Request,
+        key: CacheKey,
+        requestedAt: Date,
+        receivedAt: Date,
+        ifUnchangedSince version: ResponseCache.Version
+    ) {
+        guard (200...299).contains(response.status.code), response.status.code != 206, case .bytes(let body) = response.body,
+            !Self.forbidsStoring(response), !CacheControl(request.headerFields).noStore
+        else {
+            return
+        }
+        if let landed = response.url, !Self.sameOrigin(landed, request) { return }
+        let entry = CachedResponse(
+            key: key,
+            status: response.status.code,
+            headerFields: response.headerFields,
+            body: body,
+            storedAt: receivedAt,
+            requestedAt: requestedAt,
+            varyingFields: CachedResponse.varyingFields(of: request.headerFields, response: response.headerFields)
+        )
+        cache.store(entry, ifUnchangedSince: version)
+    }
+
+    /// The stored fields updated by a `304`'s (RFC 9111 §3.2): each field the `304` carries replaces
+    /// the stored one, except those that describe the stored body.
+    static func updated(_ stored: HTTPFields, with fresh: HTTPFields) -> HTTPFields {
+        let kept: Set<HTTPField.Name> = [.contentLength, .contentEncoding, .contentType, .contentRange, .transferEncoding]
+        var fields = stored
+        for name in Set(fresh.map(\.name)) where !kept.contains(name) {
+            fields[values: name] = fresh[values: name]
+        }
+        return fields
+    }
+
+    /// Whether `url` has the scheme, host and port `request` was sent to.
+    static func sameOrigin(_ url: URL, _ request: Request) -> Bool {
+        guard let origin = request.url else { return false }
+        return url.scheme?.lowercased() == origin.scheme?.lowercased() && url.host?.lowercased() == origin.host?.lowercased()
+            && url.port == origin.port
+    }
+
+    /// Whether the response forbids storing it: `Cache-Control: no-store`.
+    static func forbidsStoring(_ response: Response) -> Bool {
+        CacheControl(response.headerFields).noStore
+    }
+}
+
+extension CallOptions {
+    /// Uses `policy` for this call (see ``CacheStage``).
+    public mutating func cache(_ policy: CachePolicy) {
+        require(.cache, for: "cache(_:)")
+        setContextValue(policy, for: CacheStage.CallPolicy.self)
+    }
+
+    /// When this call (a write) succeeds, removes the cached entries of these services — of one
+    /// endpoint each when it is named.
+    public mutating func invalidateCache(onSuccess targets: [(service: ServiceID, endpoint: String?)]) {
+        require(.cache, for: "invalidateCache(onSuccess:)")
+        setContextValue(targets, for: CacheStage.Invalidation.self)
+    }
+
+    /// Lets the ``CacheStage`` cache this POST as a read — for legacy APIs that read with POST. The
+    /// body (in memory) becomes part of the key; a streamed body is never cached.
+    public mutating func cacheReadsWithPOST() {
+        require(.cache, for: "cacheReadsWithPOST()")
+        setContextValue(true, for: CacheStage.PostReads.self)
+    }
+}
