@@ -15,6 +15,9 @@ extension AsyncHTTPClientTransport {
     /// ``Switchyard/SwitchyardError/Code/transport``. Redirects and foreign origins the service allows
     /// are held to the same pins: an origin with another key is refused.
     ///
+    /// The relay connects to the server directly: a proxy set in the client's configuration is not
+    /// used for pinned connections, and they speak HTTP/1.1.
+    ///
     /// ```swift
     /// let pins = try PublicKeyPins(["sha256/47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU="])
     /// try registry.register(Service(.payments, baseURL: "https://pay.example.com",
@@ -72,16 +75,26 @@ extension AsyncHTTPClientTransport {
             )
         }
         var clientRequest = try Self.makeClientRequest(request)
-        let socket = tunnel.socketPath.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? tunnel.socketPath
+        let socket = tunnel.socketPath.addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? tunnel.socketPath
         clientRequest.url = "http+unix://" + socket + (request.head.path ?? "/")
         if !clientRequest.headers.contains(name: "host") { clientRequest.headers.add(name: "host", value: authority) }
         return (clientRequest, tunnel)
     }
 
-    /// The error for a failed pinned call: the tunnel's own failure when one happened during the call.
+    /// RFC 3986's unreserved characters, ASCII only.
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    /// The error for a failed pinned call: the tunnel's own failure when one happened during the call
+    /// and the call failed at the connection level (a timeout or a cancellation stays what it is).
     static func pinnedFailure(_ error: any Error, tunnel: PinnedTunnel, failuresBefore: Int, context: CallContext) -> SwitchyardError? {
+        guard !(error is SwitchyardError), !(error is CancellationError) else { return nil }
+        if let clientError = error as? HTTPClientError,
+            [.deadlineExceeded, .cancelled, .readTimeout, .writeTimeout, .connectTimeout, .requestStreamCancelled].contains(clientError)
+        {
+            return nil
+        }
         let state = tunnel.failureState
-        guard !(error is SwitchyardError), state.count > failuresBefore, let failure = state.last else { return nil }
+        guard state.count > failuresBefore, let failure = state.last else { return nil }
         let origin = "\(tunnel.host):\(tunnel.port)"
         switch failure {
         case .pinMismatch(let presented):

@@ -67,6 +67,9 @@ final class PinnedTunnel: Sendable {
         return PinnedTunnel(host: host, port: port, socketPath: socketPath, channel: channel, failures: failures)
     }
 
+    /// How long connecting and the TLS handshake with the upstream server may take.
+    static let handshakeTimeout = TimeAmount.seconds(10)
+
     /// Connects the upstream side of one accepted connection and, once its key is verified, relays.
     private static func connectUpstream(
         for inbound: any Channel,
@@ -77,9 +80,15 @@ final class PinnedTunnel: Sendable {
         pins: PublicKeyPins,
         record: @escaping @Sendable (PinnedTunnelFailure) -> Void
     ) {
+        let handshakeTimeout = Self.handshakeTimeout
         let verdict = inbound.eventLoop.makePromise(of: Void.self)
+        // Connecting and the handshake are bounded even when the call has no timeout of its own.
+        let handshakeLimit = inbound.eventLoop.scheduleTask(in: handshakeTimeout) {
+            verdict.fail(PinnedTunnelFailure.tls("no TLS handshake with the server within \(handshakeTimeout)"))
+        }
+        verdict.futureResult.whenComplete { _ in handshakeLimit.cancel() }
         let connected = ClientBootstrap(group: inbound.eventLoop)
-            .connectTimeout(.seconds(30))
+            .connectTimeout(handshakeTimeout)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { outbound in
                 outbound.eventLoop.makeCompletedFuture {
@@ -109,8 +118,11 @@ final class PinnedTunnel: Sendable {
                     outbound.close(promise: nil)
                 }
             case .failure(let error):
-                record(error as? PinnedTunnelFailure ?? .connect(String(describing: error)))
+                // A client that already gave up (its deadline, a cancellation) closed the inbound side;
+                // what happened upstream after that is not a failure of any call.
+                if inbound.isActive { record(error as? PinnedTunnelFailure ?? .connect(String(describing: error))) }
                 inbound.close(promise: nil)
+                connected.whenSuccess { $0.close(promise: nil) }
             }
         }
     }

@@ -39,14 +39,20 @@ final class PinnedTunnels: Sendable {
             state.directory = directory
             state.opened += 1
             let path = "\(directory)/\(state.opened).sock"
-            let task = Task {
-                try await PinnedTunnel.open(
-                    host: host,
-                    port: port,
-                    pinning: pinning,
-                    socketPath: path,
-                    group: MultiThreadedEventLoopGroup.singleton
-                )
+            let task = Task { [weak self] in
+                do {
+                    return try await PinnedTunnel.open(
+                        host: host,
+                        port: port,
+                        pinning: pinning,
+                        socketPath: path,
+                        group: MultiThreadedEventLoopGroup.singleton
+                    )
+                } catch {
+                    // A failed open is not remembered: the next call tries again.
+                    self?.state.withLock { _ = $0.tunnels.removeValue(forKey: key) }
+                    throw error
+                }
             }
             state.tunnels[key] = task
             return task
@@ -67,9 +73,19 @@ final class PinnedTunnels: Sendable {
         if let directory { try? FileManager.default.removeItem(atPath: directory) }
     }
 
-    /// A new directory only the current user can enter.
+    /// Closes the listeners without waiting and removes the directory, for a transport dropped
+    /// without ``close()``.
+    deinit {
+        let (tasks, directory) = state.withLock { ($0.tunnels.values, $0.directory) }
+        for task in tasks { Task { await (try? task.value)?.close() } }
+        if let directory { try? FileManager.default.removeItem(atPath: directory) }
+    }
+
+    /// A new directory only the current user can enter, short enough for socket paths (at most 104
+    /// bytes on Apple platforms, 108 on Linux): the temporary directory, or `/tmp` when that is too long.
     private static func makePrivateDirectory() throws -> String {
-        let base = FileManager.default.temporaryDirectory.path
+        var base = FileManager.default.temporaryDirectory.path
+        if base.utf8.count > 60 { base = "/tmp" }
         var template = Array("\(base)/switchyard-pins-XXXXXX".utf8CString)
         guard let created = mkdtemp(&template) else {
             throw PinnedTunnelFailure.connect("could not create a private directory for pinned connections (errno \(errno))")

@@ -48,6 +48,12 @@ final class TunnelGlueHandler: ChannelDuplexHandler {
         context.close(promise: nil)
     }
 
+    /// One side's end of input: the other side finishes writing, then closes.
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case .inputClosed = event as? ChannelEvent { partner?.partnerClose() }
+        context.fireUserInboundEventTriggered(event)
+    }
+
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         if context.channel.isWritable { partner?.partnerBecameWritable() }
     }
@@ -70,8 +76,14 @@ final class TunnelGlueHandler: ChannelDuplexHandler {
         context?.flush()
     }
 
+    /// Closes this side once everything written to it has gone out: a full close would drop writes
+    /// still queued (the tail of a response whose server closed the connection after it).
     private func partnerClose() {
-        context?.close(promise: nil)
+        guard let context else { return }
+        let channel = context.channel
+        let flushed = context.eventLoop.makePromise(of: Void.self)
+        context.writeAndFlush(NIOAny(ByteBuffer()), promise: flushed)
+        flushed.futureResult.whenComplete { _ in channel.close(promise: nil) }
     }
 
     private func partnerBecameWritable() {

@@ -37,11 +37,12 @@ struct PinningTests {
     /// transport pinned to `pins` (the server's own pin when `nil`) that trusts the test certificate.
     private func withPinnedService(
         pins: ((TestCertificate) -> [String])? = nil,
+        names: String = "DNS:localhost,IP:127.0.0.1",
         trustTestCertificate: Bool = true,
         baseURL: ((TLSTestServer) -> String)? = nil,
         _ body: (TLSTestServer, TestCertificate, APIClient) async throws -> Void
     ) async throws {
-        let certificate = try TestCertificate.make()
+        let certificate = try TestCertificate.make(names: names)
         defer { certificate.remove() }
         let server = try await TLSTestServer.start(certificate: certificate)
         var tls = TLSConfiguration.makeClientConfiguration()
@@ -125,20 +126,62 @@ struct PinningTests {
             }
             #expect(error?.code == .transport)
             #expect(error?.message.contains("payments") == true)
+            #expect(error?.message.contains("CERTIFICATE_VERIFY_FAILED") == true, "\(error?.message ?? "")")
             #expect(server.requestCount == 0)
         }
     }
 
-    @Test("a host name the certificate does not name is refused even with the right pin")
-    func wrongHostNameRefused() async throws {
-        // 127.0.0.2 reaches the same loopback server but is not in the certificate's names.
-        try await withPinnedService(baseURL: { "https://127.0.0.2:\($0.port)" }) { server, _, client in
+    @Test("a host the certificate does not name is refused even with the right pin")
+    func wrongHostRefused() async throws {
+        // The certificate names only localhost; the service addresses the same server as 127.0.0.1.
+        try await withPinnedService(names: "DNS:localhost", baseURL: { "https://127.0.0.1:\($0.port)" }) { server, _, client in
             let error = await #expect(throws: SwitchyardError.self) {
                 _ = try await client.send(.payments, .get, "/balance")
             }
             #expect(error?.code == .transport)
+            #expect(error?.message.contains("failedToValidateHostname") == true, "\(error?.message ?? "")")
             #expect(server.requestCount == 0)
         }
+    }
+
+    @Test("a body that ends when the server closes the connection arrives whole through the relay")
+    func closeDelimitedBodyArrivesWhole() async throws {
+        try await withPinnedService { _, _, client in
+            let result = try await client.send(.payments, .get, "/big?bytes=16000000")
+            #expect(result.value.bytes.count == 16_000_000)
+            #expect(result.value.bytes.prefix(3) == Data([0, 1, 2]))
+            #expect(result.value.bytes.last == UInt8(15_999_999 % 251))
+        }
+    }
+
+    @Test("a redirect the service follows to another origin is held to the same pins")
+    func redirectHeldToPins() async throws {
+        let other = try TestCertificate.make()
+        defer { other.remove() }
+        let elsewhere = try await TLSTestServer.start(certificate: other)
+        defer { Task { await elsewhere.shutdown() } }
+        let certificate = try TestCertificate.make()
+        defer { certificate.remove() }
+        let server = try await TLSTestServer.start(certificate: certificate)
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.trustRoots = .certificates(
+            try NIOSSLCertificate.fromPEMFile(certificate.certificatePath) + NIOSSLCertificate.fromPEMFile(other.certificatePath)
+        )
+        let pinning = AsyncHTTPClientTransport.Pinning(pins: try PublicKeyPins([certificate.pin]), tlsConfiguration: tls)
+        try await AsyncHTTPClientTransport.withTransport(pinning: pinning) { transport in
+            let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, defaultEnvironment: .develop, store: nil))
+            let policy = RedirectPolicy(crossOrigin: .followWithoutCredentials)
+            try registry.register(
+                Service(.payments, baseURL: server.baseURL, defaults: ServiceDefaults(redirects: policy), transport: transport)
+            )
+            let target = (elsewhere.baseURL + "/landing").addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            let error = await #expect(throws: SwitchyardError.self) {
+                _ = try await APIClient(registry: registry).send(.payments, .get, "/redirect?to=" + target)
+            }
+            #expect(error?.code == .pinning)
+            #expect(elsewhere.requestCount == 0)
+        }
+        await server.shutdown()
     }
 
     @Test("a pinned transport refuses plain http")

@@ -7,7 +7,9 @@ import Synchronization
 
 /// A small HTTPS/1.1 server on 127.0.0.1 for TLS tests, serving a ``TestCertificate``.
 ///
-/// `GET /redirect?to=URL` answers `302` to `URL`; every other request answers `200` with
+/// `GET /redirect?to=URL` answers `302` to `URL`; `GET /big?bytes=N` answers `N` bytes without a
+/// length and closes the connection after them (the body ends at the close); every other request
+/// answers `200` with
 /// `{"host":…,"path":…,"authorization":…}` describing what arrived. Requests are counted once
 /// their head has arrived, so a count of zero proves nothing of a request got through.
 final class TLSTestServer: Sendable {
@@ -93,6 +95,15 @@ private final class DescribingHandler: ChannelInboundHandler {
         if components?.path == "/redirect", let target = components?.queryItems?.first(where: { $0.name == "to" })?.value {
             status = .found
             headers.add(name: "location", value: target)
+        } else if components?.path == "/big",
+            let count = components?.queryItems?.first(where: { $0.name == "bytes" })?.value.flatMap(Int.init)
+        {
+            headers.add(name: "connection", value: "close")
+            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .ok, headers: headers))), promise: nil)
+            let chunk = ByteBuffer(bytes: (0..<count).map { UInt8(truncatingIfNeeded: $0 % 251) })
+            context.write(wrapOutboundOut(.body(.byteBuffer(chunk))), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { [channel = context.channel] _ in channel.close(promise: nil) }
+            return
         } else {
             let description: [String: String] = [
                 "host": head.headers.first(name: "host") ?? "",

@@ -12,15 +12,15 @@ struct TestCertificate: Sendable {
     /// `sha256/<Base64>` of the certificate's `SubjectPublicKeyInfo`, from `openssl pkey | openssl dgst`.
     let pin: String
 
-    /// Makes a P-256 certificate for `localhost` and `127.0.0.1`, valid for two days.
-    static func make() throws -> TestCertificate {
+    /// Makes a P-256 certificate for `names` (a subjectAltName list), valid for two days.
+    static func make(names: String = "DNS:localhost,IP:127.0.0.1") throws -> TestCertificate {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let certificate = directory.appendingPathComponent("cert.pem").path
         let key = directory.appendingPathComponent("key.pem").path
         try shell(
             "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj /CN=localhost "
-                + "-addext subjectAltName=DNS:localhost,IP:127.0.0.1 -keyout '\(key)' -out '\(certificate)' 2>/dev/null"
+                + "-addext subjectAltName=\(names) -keyout '\(key)' -out '\(certificate)' 2>/dev/null"
         )
         let pin = try shell(
             "openssl x509 -in '\(certificate)' -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64"
