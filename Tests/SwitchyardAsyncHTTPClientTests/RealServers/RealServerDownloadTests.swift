@@ -1,0 +1,71 @@
+import Foundation
+import HTTPTypes
+import Switchyard
+import SwitchyardCrypto
+import Testing
+
+@Suite(
+    "Downloads from nginx: broken off by a proxy and resumed, gzip_static assets, deadlines",
+    .enabled(if: RealServers.enabled, "nginx, gunicorn and httpbin are needed: apt-get install nginx; pip install httpbin gunicorn"),
+    .timeLimit(.minutes(3))
+)
+struct RealServerDownloadTests {
+    private func destination() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-real-\(UUID().uuidString)")
+    }
+
+    @Test(
+        "a 50 MB file broken off every 20 MB by a proxy is resumed with If-Range and its SHA-256 checked",
+        arguments: RealServers.transports
+    )
+    func brokenAndResumed(transport: String) async throws {
+        let servers = try RealServers.require()
+        let client = try RealServers.client(servers.breaking, transport: transport)
+        let target = destination()
+        defer { try? FileManager.default.removeItem(at: target) }
+        let download = DownloadOptions(maximumResumes: 5, checksum: .sha256(hex: servers.blobSHA256))
+        let file = try await client.download(
+            .utility,
+            "/blob.bin",
+            to: target,
+            download: download,
+            options: CallOptions(timeout: .seconds(60))
+        )
+        #expect(file.value.byteCount == Int64(servers.blobSize))
+        #expect(file.value.resumes >= 2)
+        #expect(file.value.checksum == servers.blobSHA256)
+    }
+
+    @Test("a gzip_static asset downloads as the file's own bytes, and resumes by bytes of the file", arguments: RealServers.transports)
+    func gzipStatic(transport: String) async throws {
+        let servers = try RealServers.require()
+        for (base, path) in [(servers.nginx, "/static/app.js"), (servers.breaking, "/cut/1000000/static/app.js")] {
+            let client = try RealServers.client(base, transport: transport)
+            let target = destination()
+            defer { try? FileManager.default.removeItem(at: target) }
+            let download = DownloadOptions(maximumResumes: 8, checksum: .sha256(hex: servers.assetSHA256))
+            let file = try await client.download(.utility, path, to: target, download: download)
+            #expect(file.value.byteCount == Int64(servers.assetSize), "\(path)")
+            #expect(file.value.checksum == servers.assetSHA256, "\(path)")
+        }
+    }
+
+    @Test(
+        "a download that cannot finish before the call's deadline ends as .timeout on time and keeps its partial file",
+        arguments: RealServers.transports
+    )
+    func deadline(transport: String) async throws {
+        let servers = try RealServers.require()
+        let client = try RealServers.client(servers.nginx, transport: transport)
+        let target = destination()
+        defer { try? FileManager.default.removeItem(at: target) }
+        let start = ContinuousClock.now
+        let error = await #expect(throws: SwitchyardError.self) {
+            _ = try await client.download(.utility, "/slow/blob.bin", to: target, options: CallOptions(deadline: .seconds(2)))
+        }
+        let elapsed = ContinuousClock.now - start
+        #expect(error?.code == .timeout)
+        #expect(elapsed < .seconds(5), "ended after \(elapsed)")
+        #expect(!FileManager.default.fileExists(atPath: target.path), "no partial file is presented as complete")
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import Switchyard
+import SwitchyardAsyncHTTPClient
+import SwitchyardURLSession
+
+/// nginx, httpbin (under gunicorn) and a connection-breaking proxy, started once for the test
+/// process by `Tests/RealServers/serve.py` on free loopback ports, and stopped (by pid) when the
+/// process ends and closes the supervisor's standard input.
+///
+/// When nginx, gunicorn or httpbin is missing the suite is skipped with a loud message — unless
+/// `SWITCHYARD_REQUIRE_REAL_SERVERS=1` (CI sets it), which turns the skip into a failure.
+struct RealServers: Sendable {
+    let nginx: String
+    let httpbin: String
+    let breaking: String
+    let breakAfter: Int
+    let blobSHA256: String
+    let blobSize: Int
+    let assetSHA256: String
+    let assetSize: Int
+    let assetGzipSize: Int
+
+    /// The running servers, or why there are none.
+    static let shared: Result<RealServers, Unavailable> = start()
+
+    /// The servers, when they run.
+    static var running: RealServers? { try? shared.get() }
+
+    /// Whether the suite runs: the servers started, or CI requires them (and a test then fails).
+    static var enabled: Bool {
+        if running != nil { return true }
+        if ProcessInfo.processInfo.environment["SWITCHYARD_REQUIRE_REAL_SERVERS"] == "1" { return true }
+        if case .failure(let reason) = shared {
+            FileHandle.standardError.write(Data("\n*** REAL-SERVER SUITE SKIPPED: \(reason) ***\n\n".utf8))
+        }
+        return false
+    }
+
+    /// The servers, or a failure that says why they are not there.
+    static func require() throws -> RealServers {
+        try shared.get()
+    }
+
+    struct Unavailable: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The supervisor's standard input, kept open for the life of the process.
+    nonisolated(unsafe) private static var keepAlive: [Any] = []
+
+    private static func start() -> Result<RealServers, Unavailable> {
+        let script = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("RealServers/serve.py")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script.path]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        do {
+            try process.run()
+        } catch {
+            return .failure(Unavailable(description: "python3 could not start \(script.path): \(error)"))
+        }
+        keepAlive = [process, input]
+        var line = Data()
+        while true {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+            if chunk.contains(UInt8(ascii: "\n")) { break }
+        }
+        struct Info: Decodable {
+            let missing: [String]?
+            let nginx, httpbin, breaking: String?
+            let breakAfter, blobSize, assetSize, assetGzipSize: Int?
+            let blobSHA256, assetSHA256: String?
+        }
+        guard let info = try? JSONDecoder().decode(Info.self, from: line) else {
+            return .failure(Unavailable(description: "the server supervisor failed: \(String(decoding: line, as: UTF8.self))"))
+        }
+        if let missing = info.missing {
+            return .failure(
+                Unavailable(
+                    description: "\(missing.joined(separator: ", ")) not installed "
+                        + "(apt-get install nginx; pip install httpbin gunicorn)"
+                )
+            )
+        }
+        guard let nginx = info.nginx, let httpbin = info.httpbin, let breaking = info.breaking, let breakAfter = info.breakAfter,
+            let blobSize = info.blobSize, let blobSHA256 = info.blobSHA256, let assetSHA256 = info.assetSHA256,
+            let assetSize = info.assetSize, let assetGzipSize = info.assetGzipSize
+        else {
+            return .failure(Unavailable(description: "the server supervisor's answer is incomplete"))
+        }
+        return .success(
+            RealServers(
+                nginx: nginx,
+                httpbin: httpbin,
+                breaking: breaking,
+                breakAfter: breakAfter,
+                blobSHA256: blobSHA256,
+                blobSize: blobSize,
+                assetSHA256: assetSHA256,
+                assetSize: assetSize,
+                assetGzipSize: assetGzipSize
+            )
+        )
+    }
+
+    /// The two transports, by name, for parameterised tests.
+    static let transports = ["AsyncHTTPClient", "URLSession"]
+
+    /// A transport by name.
+    static func transport(_ name: String) -> any Transport {
+        name == "URLSession" ? URLSessionTransport() : AsyncHTTPClientTransport()
+    }
+
+    /// A client with one service, `.utility`, at `baseURL` over the named transport.
+    static func client(
+        _ baseURL: String,
+        transport name: String,
+        stages: [any Stage] = [],
+        defaults: ServiceDefaults = ServiceDefaults()
+    ) throws -> APIClient {
+        let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, defaultEnvironment: .develop, store: nil))
+        try registry.register(Service(.utility, baseURL: baseURL, defaults: defaults, stages: stages, transport: transport(name)))
+        return APIClient(registry: registry)
+    }
+}
