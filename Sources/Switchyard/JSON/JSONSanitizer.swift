@@ -32,6 +32,16 @@ public import Foundation
 /// and a message naming the problem and its zero-based byte offset, for example
 /// `invalid JSON: unexpected character 'x' at byte 17, expected a value`.
 ///
+/// ## Duplicate member names
+///
+/// Stripping must not change what a payload means. A name that appears more than once in one object
+/// is read differently by different decoders (Foundation's `JSONDecoder` reads the first,
+/// `JSONSerialization` the last), and when one of its values is `null`, removing it changes what
+/// any of them reads: `{"nickname":null,"nickname":"new"}` decodes as `nil` before and `"new"` after.
+/// So by default (``DuplicateNames/refuse``) such a document is refused with
+/// ``SwitchyardError/Code/ambiguousJSON``, naming the member and its byte offset; duplicates
+/// without a `null` among them are copied as they are. ``DuplicateNames/ignore`` strips them anyway.
+///
 /// Objects and arrays nested deeper than ``maximumDepth`` are rejected too. The pass keeps an
 /// explicit stack of one bit per level and never recurses, so hostile input cannot overflow the
 /// call stack whatever the limit.
@@ -43,6 +53,17 @@ public struct JSONSanitizer: Sendable, Hashable {
     public var removeNullArrayElements: Bool
     /// The deepest nesting of objects and arrays accepted; deeper input is rejected. 512 by default.
     public var maximumDepth: Int
+    /// What to do with an object that names a member more than once with a `null` among its values.
+    public var duplicateNames: DuplicateNames
+
+    /// What a sanitizer does with an object that names a member more than once, with a `null` among
+    /// the values — the one case where stripping `null`s changes what a decoder reads.
+    public enum DuplicateNames: Sendable, Hashable {
+        /// Refuse the document with ``SwitchyardError/Code/ambiguousJSON`` (the default).
+        case refuse
+        /// Strip the `null`s anyway; what a decoder reads may change.
+        case ignore
+    }
 
     /// Creates a sanitizer.
     ///
@@ -51,9 +72,12 @@ public struct JSONSanitizer: Sendable, Hashable {
     ///     object members.
     ///   - maximumDepth: the deepest nesting of objects and arrays accepted (a document that is a
     ///     single array has depth 1; a scalar has depth 0).
-    public init(removeNullArrayElements: Bool = false, maximumDepth: Int = 512) {
+    ///   - duplicateNames: what to do with a name repeated in one object with a `null` among its
+    ///     values; refused by default.
+    public init(removeNullArrayElements: Bool = false, maximumDepth: Int = 512, duplicateNames: DuplicateNames = .refuse) {
         self.removeNullArrayElements = removeNullArrayElements
         self.maximumDepth = maximumDepth
+        self.duplicateNames = duplicateNames
     }
 
     /// Validates `json` and returns it without its `null` object members (and, when
@@ -71,7 +95,7 @@ public struct JSONSanitizer: Sendable, Hashable {
         let output = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
         let removeNullArrayElements = removeNullArrayElements
         let maximumDepth = maximumDepth
-        let outcome: Result<Int, JSONSanitizerFailure> = json.withUnsafeBytes { raw in
+        let outcome: Result<(written: Int, droppedMember: Bool), JSONSanitizerFailure> = json.withUnsafeBytes { raw in
             guard let input = raw.bindMemory(to: UInt8.self).baseAddress else {
                 return .failure(.unexpectedEnd(at: 0, expected: .value))
             }
@@ -83,12 +107,20 @@ public struct JSONSanitizer: Sendable, Hashable {
             }
         }
         switch outcome {
-        case .success(let written) where written == count:
+        case .success(let result) where result.written == count:
             // Nothing was dropped, not even whitespace: the output is the input.
             output.deallocate()
             return json
-        case .success(let written):
-            return Data(bytesNoCopy: output, count: written, deallocator: .custom { pointer, _ in pointer.deallocate() })
+        case .success(let result):
+            if result.droppedMember, duplicateNames == .refuse, let ambiguous = JSONDuplicateNames.firstAmbiguous(in: [UInt8](json)) {
+                output.deallocate()
+                throw SwitchyardError(
+                    code: .ambiguousJSON,
+                    message: "ambiguous JSON: the member '\(ambiguous.name)' appears more than once in one object at byte "
+                        + "\(ambiguous.offset), with a null among its values; removing the null would change what a decoder reads"
+                )
+            }
+            return Data(bytesNoCopy: output, count: result.written, deallocator: .custom { pointer, _ in pointer.deallocate() })
         case .failure(let failure):
             output.deallocate()
             throw Self.error(failure)
@@ -101,6 +133,10 @@ public struct JSONSanitizer: Sendable, Hashable {
 }
 
 extension SwitchyardError.Code {
+    /// A JSON object names a member more than once with a `null` among its values, so removing
+    /// `null`s would change what a decoder reads (see ``JSONSanitizer``).
+    public static let ambiguousJSON = SwitchyardError.Code("ambiguousJSON")
+
     /// A body that should be JSON is not well-formed JSON, or nests deeper than allowed (see
     /// ``JSONSanitizer``).
     public static let invalidJSON = SwitchyardError.Code("invalidJSON")

@@ -33,8 +33,8 @@ struct JSONSanitizerPass {
     /// - Parameters:
     ///   - removeNullArrayElements: whether `null` array elements are dropped as well.
     ///   - maximumDepth: the deepest nesting of objects and arrays accepted.
-    /// - Returns: the number of bytes written to `output`.
-    func run(removeNullArrayElements: Bool, maximumDepth: Int) throws(JSONSanitizerFailure) -> Int {
+    /// - Returns: the number of bytes written to `output`, and whether an object member was dropped.
+    func run(removeNullArrayElements: Bool, maximumDepth: Int) throws(JSONSanitizerFailure) -> (written: Int, droppedMember: Bool) {
         var position = skipWhitespace(from: 0)
         var written = 0
         var depth = 0
@@ -44,6 +44,7 @@ struct JSONSanitizerPass {
         var enclosingOverflow: [Bool] = []
         var mark = 0
         var dropNull = false
+        var droppedMember = false
         while true {
             // A value starts here.
             guard position < count else { throw .unexpectedEnd(at: position, expected: .value) }
@@ -82,6 +83,7 @@ struct JSONSanitizerPass {
                 position &+= 4
                 if dropNull {
                     written = mark
+                    droppedMember = droppedMember || inObject
                 } else {
                     putWord(Self.nullWord, at: written)
                     written &+= 4
@@ -116,7 +118,7 @@ struct JSONSanitizerPass {
                     position = skipWhitespace(from: position)
                     if depth == 0 {
                         guard position == count else { throw .unexpected(input[position], at: position, expected: .endOfInput) }
-                        return written
+                        return (written, droppedMember)
                     }
                     guard position < count else {
                         throw .unexpectedEnd(at: position, expected: inObject ? .commaOrBrace : .commaOrBracket)
