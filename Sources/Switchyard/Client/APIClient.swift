@@ -87,6 +87,7 @@ public struct APIClient: Sendable {
             )
             result.redirectCount = response.redirectCount
             result.finalURL = response.url
+            result.metadata = response.metadata
             return result
         }
     }

@@ -30,6 +30,9 @@ public struct CallResult<Output: Sendable>: Sendable {
     public var redirectCount: Int = 0
     /// The URL the response came from after redirects; `nil` when none were followed.
     public var finalURL: URL?
+    /// What stages learned about the response: the envelope's code and message
+    /// (`result.metadata[EnvelopeStage.Outcome.self]`), …
+    public var metadata = ResponseMetadata()
 
     /// The same metadata with another value (for wrappers that transform outputs).
     public func map<NewOutput: Sendable>(_ transform: (Output) throws -> NewOutput) rethrows -> CallResult<NewOutput> {
@@ -46,6 +49,7 @@ public struct CallResult<Output: Sendable>: Sendable {
         )
         mapped.redirectCount = redirectCount
         mapped.finalURL = finalURL
+        mapped.metadata = metadata
         return mapped
     }
 }

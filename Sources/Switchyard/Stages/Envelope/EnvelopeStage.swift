@@ -3,11 +3,17 @@ import Foundation
 /// Checks the business envelope many backends wrap every answer in — `{"code":…,"msg":…,"data":…}` —
 /// and hands the payload under the data key to the stages outside it and to decoding.
 ///
-/// A code outside ``successCodes`` becomes a ``SwitchyardError`` with the code
-/// ``SwitchyardError/Code/business``, the backend's message, the whole response in
-/// ``SwitchyardError/response`` and an ``EnvelopeFailure`` detail with the business code and the
-/// server's message.
-/// Handlers registered for special codes (re-login, forced upgrade) run before the error is thrown.
+/// - Members are named by key paths: `code`, or `status.code` for a nested member (``Keys``).
+/// - Success is decided by ``SuccessRule``: a set of codes (numbers or strings on the wire, compared
+///   as text: `100` and `"100"` match), a boolean member (`{"success":true}`), or nothing at all for
+///   envelopes that only wrap the data.
+/// - On success the envelope's code and message are kept in the response's metadata
+///   (``Outcome``; `result.metadata[EnvelopeStage.Outcome.self]`).
+/// - A business failure becomes a ``SwitchyardError`` with the code ``SwitchyardError/Code/business``,
+///   the whole response in ``SwitchyardError/response`` and an ``EnvelopeFailure`` detail with the
+///   server's raw code and message. The error's readable message is the server's, or what the
+///   ``messages`` hook maps the code to (a localized, user-facing sentence). Handlers registered for
+///   special codes (re-login, forced upgrade) run before the error is thrown.
 ///
 /// Register it **before** (outside) a decryption stage and **after** nothing that needs the whole
 /// envelope: on the way out it runs after the stages registered behind it, so it sees the decrypted
@@ -15,25 +21,26 @@ import Foundation
 ///
 /// ```swift
 /// EnvelopeStage(successCodes: [100], handlers: [401001: { error, context in await session.expire() }])
-/// EnvelopeStage(keys: .init(code: "errno", message: "errmsg", data: "result"), successCodes: [0])
+/// EnvelopeStage(keys: .init(code: "status.code", message: "status.msg", data: "result.data"), successCodes: [0])
+/// EnvelopeStage(keys: .init(message: "error", data: "payload"), success: .flag("ok"))
 /// ```
-///
-/// Codes may be numbers or strings on the wire; they are compared as text (`100` and `"100"` match).
 ///
 /// A response with an error status (outside 200–299) whose body is not an envelope — a gateway's
 /// 503 page — passes on unchanged, so the status check and a ``RetryStage`` outside see the HTTP
-/// status; an error status that does carry an envelope is checked like any other.
+/// status. An error status that does carry an envelope is checked like any other; its business
+/// error keeps the status in its response, so a retry policy decides on the status as usual.
 public struct EnvelopeStage: ResponseStage {
-    /// The names of the envelope's members.
+    /// The key paths of the envelope's members: dot-separated member names from the top-level
+    /// object (`code`, `status.code`, `result.data`).
     public struct Keys: Sendable, Hashable {
-        /// The business code's key; `code` by default.
+        /// The business code's path; `code` by default.
         public var code: String
-        /// The message's key; `msg` by default.
+        /// The message's path; `msg` by default.
         public var message: String
-        /// The payload's key; `data` by default.
+        /// The payload's path; `data` by default.
         public var data: String
 
-        /// Creates key names.
+        /// Creates key paths.
         public init(code: String = "code", message: String = "msg", data: String = "data") {
             self.code = code
             self.message = message
@@ -41,15 +48,53 @@ public struct EnvelopeStage: ResponseStage {
         }
     }
 
+    /// How the stage tells success from a business failure.
+    public enum SuccessRule: Sendable, Hashable {
+        /// The code member (``Keys/code``) holds one of these codes, as text.
+        case codes(Set<String>)
+        /// The member at this path is the boolean `true`; `false` (or a missing member) is a failure,
+        /// whose code is the code member's when there is one, else `false`.
+        case flag(String)
+        /// Every envelope is a success: the stage only unwraps the data.
+        case always
+    }
+
+    /// What the stage keeps of a successful envelope, in ``Response/metadata`` and ``CallResult/metadata``.
+    public struct Outcome: ResponseMetadataKey, Sendable, Hashable {
+        /// ``Outcome`` itself is the stored value.
+        public typealias Value = Outcome
+        /// The business code as text, if the envelope had one.
+        public let code: String?
+        /// The server's message, if the envelope had one.
+        public let message: String?
+
+        /// Creates an outcome.
+        public init(code: String?, message: String?) {
+            self.code = code
+            self.message = message
+        }
+    }
+
     /// Runs for a business failure with a given code, before the error is thrown.
     public typealias Handler = @Sendable (SwitchyardError, CallContext) async -> Void
+    /// Maps a business code and the server's message to the sentence the error shows (a localized,
+    /// user-facing message); `nil` keeps the server's.
+    public typealias MessageMapper = @Sendable (_ code: String, _ serverMessage: String?) -> String?
 
-    /// The member names.
+    /// The member key paths.
     public let keys: Keys
-    /// The codes that mean success, as text.
-    public let successCodes: Set<String>
+    /// How success is decided.
+    public let success: SuccessRule
     /// Handlers by code, as text.
     public let handlers: [String: Handler]
+    /// Maps codes to user-facing messages.
+    public let messages: MessageMapper?
+
+    /// The codes that mean success, as text (empty unless ``success`` is ``SuccessRule/codes(_:)``).
+    public var successCodes: Set<String> {
+        if case .codes(let codes) = success { return codes }
+        return []
+    }
 
     /// ``StageID/envelope``.
     public var id: StageID { .envelope }
@@ -57,20 +102,36 @@ public struct EnvelopeStage: ResponseStage {
     /// Creates the stage with numeric codes.
     ///
     /// - Parameters:
-    ///   - keys: the member names.
+    ///   - keys: the member key paths.
     ///   - successCodes: the codes that mean success.
     ///   - handlers: handlers for special codes.
-    public init(keys: Keys = Keys(), successCodes: Set<Int>, handlers: [Int: Handler] = [:]) {
-        self.keys = keys
-        self.successCodes = Set(successCodes.map(String.init))
-        self.handlers = Dictionary(uniqueKeysWithValues: handlers.map { (String($0.key), $0.value) })
+    ///   - messages: maps codes to user-facing messages; `nil` keeps the server's.
+    public init(keys: Keys = Keys(), successCodes: Set<Int>, handlers: [Int: Handler] = [:], messages: MessageMapper? = nil) {
+        self.init(
+            keys: keys,
+            success: .codes(Set(successCodes.map(String.init))),
+            handlers: Dictionary(uniqueKeysWithValues: handlers.map { (String($0.key), $0.value) }),
+            messages: messages
+        )
     }
 
     /// Creates the stage with textual codes (for backends that send `"SUCCESS"`).
-    public init(keys: Keys = Keys(), successCodeTexts: Set<String>, handlers: [String: Handler] = [:]) {
+    public init(keys: Keys = Keys(), successCodeTexts: Set<String>, handlers: [String: Handler] = [:], messages: MessageMapper? = nil) {
+        self.init(keys: keys, success: .codes(successCodeTexts), handlers: handlers, messages: messages)
+    }
+
+    /// Creates the stage with any success rule.
+    ///
+    /// - Parameters:
+    ///   - keys: the member key paths.
+    ///   - success: how success is decided.
+    ///   - handlers: handlers for special codes, as text.
+    ///   - messages: maps codes to user-facing messages; `nil` keeps the server's.
+    public init(keys: Keys = Keys(), success: SuccessRule, handlers: [String: Handler] = [:], messages: MessageMapper? = nil) {
         self.keys = keys
-        self.successCodes = successCodeTexts
+        self.success = success
         self.handlers = handlers
+        self.messages = messages
     }
 
     /// Checks the envelope and replaces the body with the payload.
@@ -79,9 +140,9 @@ public struct EnvelopeStage: ResponseStage {
         // An error status without an envelope (a proxy's 503 page) passes on as it is, so that the
         // status check and a retry stage outside see the HTTP status, not a malformed envelope.
         let errorStatus = !(200...299).contains(response.status.code)
-        let members: [String: JSONMembers.Member]
+        let envelope: EnvelopeReader
         do {
-            members = try JSONMembers.topLevel(of: body)
+            envelope = try EnvelopeReader(body)
         } catch {
             if errorStatus { return }
             throw SwitchyardError(
@@ -90,25 +151,33 @@ public struct EnvelopeStage: ResponseStage {
                 underlyingError: error
             )
         }
-        guard let codeMember = members[keys.code], let code = codeMember.scalarText(in: body) else {
-            if errorStatus { return }
-            throw SwitchyardError(code: .invalidResponse, message: "the envelope has no usable '\(keys.code)' member")
+        let code = envelope.scalar(at: keys.code)
+        let message = envelope.scalar(at: keys.message)
+        let failedCode: String?
+        switch success {
+        case .codes(let codes):
+            guard let code else {
+                if errorStatus { return }
+                throw SwitchyardError(code: .invalidResponse, message: "the envelope has no usable '\(keys.code)' member")
+            }
+            failedCode = codes.contains(code) ? nil : code
+        case .flag(let path):
+            failedCode = envelope.scalar(at: path) == "true" ? nil : code ?? "false"
+        case .always:
+            failedCode = nil
         }
-        guard successCodes.contains(code) else {
-            let message = members[keys.message].flatMap { $0.scalarText(in: body) } ?? "no message"
+        if let failedCode {
+            let readable = messages?(failedCode, message) ?? message ?? "no message"
             let error = SwitchyardError(
                 code: .business,
-                message: "\(message) (code \(code))",
+                message: "\(readable) (code \(failedCode))",
                 response: response,
-                detail: EnvelopeFailure(businessCode: code, serverMessage: members[keys.message].flatMap { $0.scalarText(in: body) })
+                detail: EnvelopeFailure(businessCode: failedCode, serverMessage: message)
             )
-            if let handler = handlers[code] { await handler(error, context) }
+            if let handler = handlers[failedCode] { await handler(error, context) }
             throw error
         }
-        if let data = members[keys.data] {
-            response.body = .bytes(body.subdata(in: data.valueRange))
-        } else {
-            response.body = .bytes(Data("null".utf8))
-        }
+        response.metadata[Outcome.self] = Outcome(code: code, message: message)
+        response.body = .bytes(envelope.raw(at: keys.data) ?? Data("null".utf8))
     }
 }

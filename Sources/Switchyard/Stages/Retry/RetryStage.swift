@@ -97,7 +97,9 @@ public struct RetryStage: Stage {
                 return Transient(retryAfter: nil)
             case .timeout:
                 return context.isPastDeadline ? nil : Transient(retryAfter: nil)
-            case .httpStatus:
+            case .httpStatus, .business:
+                // A business failure carried by an HTTP error status (a 503 with an envelope) is
+                // retried on its status like a bare one; a business failure under a 2xx is not.
                 guard let status = failure.status, policy.retryableStatuses.contains(status.code) else { return nil }
                 return Transient(retryAfter: failure.response.flatMap { retryAfter($0.headerFields) })
             default:
