@@ -18,7 +18,8 @@ public import Switchyard
 public struct EncryptionStage: CredentialBearingStage {
     /// What to do with a response that is not encrypted.
     public enum ResponsePolicy: Sendable, Hashable {
-        /// A non-empty plaintext response fails the call with ``Switchyard/SwitchyardError/Code/crypto``.
+        /// A non-empty plaintext 2xx response fails the call with ``Switchyard/SwitchyardError/Code/crypto``; a
+        /// plaintext error status passes on as an HTTP status, marked ``Switchyard/Response/isUnverified``.
         case requireEncrypted
         /// Plaintext responses are passed on unchanged.
         case acceptPlaintext
@@ -69,6 +70,13 @@ public struct EncryptionStage: CredentialBearingStage {
             request.headerFields[.contentType] = scheme.isBinary ? "application/octet-stream" : "text/plain; charset=us-ascii"
         }
         var response = try await next(request, context)
+        // An unsealed error status (a gateway's 503 page, an auth proxy's 401, an HTML 500) comes
+        // through as what it is — an HTTP status, marked unverified — so the status check and retries
+        // see it; a 2xx must be sealed when the service requires it.
+        if !(200...299).contains(response.status.code), response.headerFields[EncryptionWireFormat.encryptionHeader] == nil {
+            response.isUnverified = true
+            return response
+        }
         if responsePolicy == .requireEncrypted || response.headerFields[EncryptionWireFormat.encryptionHeader] != nil {
             // A download written to a file is refused (``SwitchyardError/Code/unsupportedBody``): the
             // stage opens whole bodies, and the file is not accepted.

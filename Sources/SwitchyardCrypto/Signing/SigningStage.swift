@@ -19,9 +19,11 @@ public struct SigningStage: CredentialBearingStage {
     public enum ResponseVerification: Sendable, Hashable {
         /// Responses are not checked.
         case none
-        /// Every response must carry a valid `X-Switchyard-Signature` over
+        /// Every 2xx response must carry a valid `X-Switchyard-Signature` over
         /// ``SigningWireFormat/canonicalResponse(status:timestamp:requestNonce:keyID:body:)`` by a key of
-        /// the ring, with a timestamp within the allowed clock skew.
+        /// the ring, with a timestamp within the allowed clock skew. An error status that carries a
+        /// signature is verified too; one without (a gateway's 503 page) passes on as an HTTP status,
+        /// marked ``Switchyard/Response/isUnverified``.
         case required
     }
 
@@ -71,8 +73,17 @@ public struct SigningStage: CredentialBearingStage {
         try SwitchyardError.crypto { () throws(CryptoError) in
             try scheme.sign(&request, key: keyRing.currentKey, keyID: keyID, timestamp: timestamp, nonce: nonce)
         }
-        let response = try await next(request, context)
-        if responseVerification == .required { try verify(response, requestNonce: nonce) }
+        var response = try await next(request, context)
+        if responseVerification == .required {
+            // An unsigned error status (a gateway's 503 page, an auth proxy's 401) comes through as
+            // what it is — an HTTP status, marked unverified — so the status check and retries see it.
+            // A signed one is verified like any other; a 2xx must always be signed.
+            if !(200...299).contains(response.status.code), response.headerFields[SigningWireFormat.signatureHeader] == nil {
+                response.isUnverified = true
+                return response
+            }
+            try verify(response, requestNonce: nonce)
+        }
         return response
     }
 
