@@ -180,7 +180,7 @@ def main():
         httpbin_port = free_port()
         children.append(
             subprocess.Popen(
-                ["gunicorn", "-b", f"127.0.0.1:{httpbin_port}", "-k", "gthread", "--threads", "16", "--log-level", "warning", "httpbin:app"],
+                ["gunicorn", "-b", f"127.0.0.1:{httpbin_port}", "-k", "gthread", "--threads", "16", "--keep-alive", "120", "--log-level", "warning", "httpbin:app"],
                 stdout=subprocess.DEVNULL,
                 stderr=open(os.path.join(root, "gunicorn.log"), "w"),
             )
