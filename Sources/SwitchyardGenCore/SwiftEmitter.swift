@@ -87,6 +87,13 @@ public enum SwiftEmitter {
             )
             out.line("        baseURLs: [ServerEnvironment: String] = [:]")
             out.line("    ) throws {")
+            if !service.encrypted, service.endpoints.contains(where: { $0.options.encrypted == true }) {
+                out.line("        guard innerStages.contains(where: { $0.id == StageID(\"Encryption\") }) else {")
+                out.line(
+                    "            throw SwitchyardError(code: .stageFailure, message: \"endpoints of service '\(service.id)' are described as encrypted, but innerStages has no Encryption stage; register EncryptionStage(…).optIn() so that only they are sealed\")"
+                )
+                out.line("        }")
+            }
             if service.encrypted {
                 out.line("        guard innerStages.contains(where: { $0.id == StageID(\"Encryption\") }) else {")
                 out.line(
@@ -271,6 +278,9 @@ public enum SwiftEmitter {
         // Skipping a stage the service does not have is an error, so only an encrypted service's
         // endpoints can opt out of its encryption stage.
         if options.encrypted == false, serviceEncrypted { lines.append("options.skippedStages.insert(StageID(\"Encryption\")!)") }
+        // An encrypted endpoint of a service that is not encrypted as a whole turns on the service's
+        // opt-in encryption stage (registered with `.optIn()`) for its calls only.
+        if options.encrypted == true, !serviceEncrypted { lines.append("options.enabledStages.insert(StageID(\"Encryption\")!)") }
         guard !lines.isEmpty || options.timeout != nil || !options.tags.isEmpty else { return }
         var initArguments: [String] = []
         if let timeout = options.timeout { initArguments.append("timeout: \(duration(timeout))") }

@@ -73,3 +73,42 @@ struct UnverifiedErrorsTests {
         #expect(error?.code == .crypto)
     }
 }
+
+@Suite("Per-endpoint encryption: one opt-in stage, sealed only where an endpoint enables it")
+struct PerEndpointEncryptionTests {
+    private static let ring = try! KeyRing(keyID: "k1", key: SymmetricKey(Data(repeating: 0x24, count: 32)))
+
+    private struct Transfer: Endpoint {
+        typealias Output = Response
+        var service: ServiceID { .pay }
+        var method: HTTPRequest.Method { .post }
+        var path: String { "/transfers" }
+        var body: RequestBody? { .text("amount=10") }
+        var options: CallOptions { CallOptions(enabledStages: [.encryption]) }
+    }
+
+    private struct Note: Endpoint {
+        typealias Output = Response
+        var service: ServiceID { .pay }
+        var method: HTTPRequest.Method { .post }
+        var path: String { "/notes" }
+        var body: RequestBody? { .text("hello") }
+    }
+
+    @Test("the encrypted endpoint's body is sealed; the plain endpoint's goes as it is")
+    func onlyWhereEnabled() async throws {
+        let transport = MockTransport(.status(.noContent))
+        let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, defaultEnvironment: .develop, store: nil))
+        let stage = EncryptionStage(keyRing: Self.ring, responsePolicy: .acceptPlaintext).optIn()
+        try registry.register(Service(.pay, baseURL: "https://pay.test", stages: [stage], transport: transport))
+        let client = APIClient(registry: registry)
+        _ = try await client.send(Transfer())
+        _ = try await client.send(Note())
+        let sealed = transport.requests[0]
+        let plain = transport.requests[1]
+        #expect(sealed.headerFields[EncryptionWireFormat.encryptionHeader] == "aes-256-gcm; kid=k1")
+        #expect(sealed.bodyText != "amount=10")
+        #expect(plain.headerFields[EncryptionWireFormat.encryptionHeader] == nil)
+        #expect(plain.bodyText == "hello")
+    }
+}
