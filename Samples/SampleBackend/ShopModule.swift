@@ -121,7 +121,10 @@ enum ShopModule {
     /// The request body, opened if it was sealed.
     private static func opened(_ request: BackendRequest) -> [UInt8]? {
         let body = Data(request.body.readableBytesView)
-        guard let header = request.head.headers.first(name: EncryptionWireFormat.encryptionHeader.rawName) else { return Array(body) }
+        // Wire format 2 names scheme and key id on bodiless requests too: there is nothing to open.
+        guard !body.isEmpty, let header = request.head.headers.first(name: EncryptionWireFormat.encryptionHeader.rawName) else {
+            return Array(body)
+        }
         guard let (schemeName, keyID) = try? EncryptionWireFormat.parseHeader(header), schemeName == scheme.name,
             keyID == SampleBackend.shopKeyID
         else { return nil }
@@ -130,7 +133,8 @@ enum ShopModule {
             scheme: scheme,
             keyID: keyID,
             method: request.method.rawValue,
-            path: String(request.path)
+            target: request.uri,
+            requestNonce: request.head.headers.first(name: EncryptionWireFormat.requestNonceHeader.rawName)
         )
         return (try? scheme.open(body, key: encryptionKey, aad: aad)).map(Array.init)
     }
@@ -151,7 +155,8 @@ enum ShopModule {
             scheme: scheme,
             keyID: keyID,
             method: request.method.rawValue,
-            path: String(request.path)
+            target: request.uri,
+            requestNonce: request.head.headers.first(name: EncryptionWireFormat.requestNonceHeader.rawName)
         )
         guard let body = try? scheme.seal(Data(response.body.readableBytesView), key: encryptionKey, aad: aad) else {
             return .envelope(code: 500, msg: "sealing failed", status: .internalServerError)

@@ -44,7 +44,8 @@ enum VaultModule {
                 scheme: scheme,
                 keyID: keyID,
                 method: request.method.rawValue,
-                path: String(request.path)
+                target: request.uri,
+                requestNonce: request.head.headers.first(name: EncryptionWireFormat.requestNonceHeader.rawName)
             )
             plaintext = try scheme.open(Data(request.body.readableBytesView), key: SymmetricKey(SampleBackend.vaultKey), aad: aad)
         } catch {
@@ -69,7 +70,8 @@ enum VaultModule {
             scheme: scheme,
             keyID: SampleBackend.vaultKeyID,
             method: request.method.rawValue,
-            path: String(request.path)
+            target: request.uri,
+            requestNonce: request.head.headers.first(name: EncryptionWireFormat.requestNonceHeader.rawName)
         )
         guard let body = try? scheme.seal(Data(response.body.readableBytesView), key: SymmetricKey(SampleBackend.vaultKey), aad: aad) else {
             return .envelope(code: 500, msg: "sealing failed", status: .internalServerError)

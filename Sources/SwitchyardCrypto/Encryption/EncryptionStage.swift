@@ -31,6 +31,8 @@ public struct EncryptionStage: CredentialBearingStage {
     public let keyRing: KeyRing
     /// What to do with plaintext responses.
     public let responsePolicy: ResponsePolicy
+    /// The wire format's version: ``EncryptionWireFormat/Version/v2`` unless a server speaks only v1.
+    public let wireFormat: EncryptionWireFormat.Version
 
     /// ``StageID/encryption``.
     public var id: StageID { .encryption }
@@ -41,16 +43,35 @@ public struct EncryptionStage: CredentialBearingStage {
     ///   - scheme: the scheme; ``EncryptionScheme/aes256GCM`` by default.
     ///   - keyRing: the service's keys.
     ///   - responsePolicy: whether plaintext responses are refused; refused by default.
-    public init(scheme: EncryptionScheme = .aes256GCM, keyRing: KeyRing, responsePolicy: ResponsePolicy = .requireEncrypted) {
+    ///   - wireFormat: the wire format's version; 2 by default, 1 for servers that speak only it.
+    public init(
+        scheme: EncryptionScheme = .aes256GCM,
+        keyRing: KeyRing,
+        responsePolicy: ResponsePolicy = .requireEncrypted,
+        wireFormat: EncryptionWireFormat.Version = .v2
+    ) {
         self.scheme = scheme
         self.keyRing = keyRing
         self.responsePolicy = responsePolicy
+        self.wireFormat = wireFormat
     }
 
     /// Seals the request body, passes the request on, opens the response body.
     public func intercept(_ request: Request, context: CallContext, next: NextStage) async throws -> Response {
         var request = request
-        let path = String(request.pathWithoutQuery)
+        let target = request.head.path ?? "/"
+        // Version 2 binds both bodies to this attempt with a fresh nonce, and names scheme and key id
+        // on every request, so the server knows them for the answer to a bodiless one.
+        var nonce: String?
+        if wireFormat == .v2 {
+            let fresh = try SwitchyardError.crypto { () throws(CryptoError) in Digest.hex(try SecureRandom.bytes(count: 16)) }
+            nonce = fresh
+            request.headerFields[EncryptionWireFormat.requestNonceHeader] = fresh
+            request.headerFields[EncryptionWireFormat.encryptionHeader] = EncryptionWireFormat.headerValue(
+                scheme: scheme,
+                keyID: keyRing.currentKeyID
+            )
+        }
         // A streamed upload is refused (``SwitchyardError/Code/unsupportedBody``): the stage seals whole bodies.
         if let body = try request.bodyBytes(for: id), !body.isEmpty {
             let keyID = keyRing.currentKeyID
@@ -59,7 +80,8 @@ public struct EncryptionStage: CredentialBearingStage {
                 scheme: scheme,
                 keyID: keyID,
                 method: request.method.rawValue,
-                path: path
+                target: target,
+                requestNonce: nonce
             )
             request.body = .bytes(
                 try SwitchyardError.crypto { () throws(CryptoError) in try scheme.seal(body, key: keyRing.currentKey, aad: aad) }
@@ -83,7 +105,10 @@ public struct EncryptionStage: CredentialBearingStage {
             _ = try response.bodyBytes(for: id)
         }
         guard let header = response.headerFields[EncryptionWireFormat.encryptionHeader] else {
-            if responsePolicy == .requireEncrypted, !response.bytes.isEmpty {
+            // Version 2 refuses an empty 2xx too (an attacker on the path can empty a body as easily as
+            // replace it), except where HTTP says there is no body: 204, 304 and answers to HEAD.
+            let bodiless = response.status.code == 204 || response.status.code == 304 || request.method == .head
+            if responsePolicy == .requireEncrypted, !response.bytes.isEmpty || (wireFormat == .v2 && !bodiless) {
                 throw SwitchyardError(code: .crypto, message: "the service requires encrypted responses, and this one is plaintext")
             }
             return response
@@ -106,7 +131,8 @@ public struct EncryptionStage: CredentialBearingStage {
             scheme: scheme,
             keyID: keyID,
             method: request.method.rawValue,
-            path: path
+            target: target,
+            requestNonce: nonce
         )
         let body = try response.bodyBytes(for: id)
         response.body = .bytes(try SwitchyardError.crypto { () throws(CryptoError) in try scheme.open(body, key: key, aad: aad) })

@@ -16,6 +16,54 @@ public enum EncryptionWireFormat {
     public static let encryptionHeader = HTTPField.Name("X-Switchyard-Encryption")!
     /// `X-Switchyard-Content-Type`: the body's content type before encryption.
     public static let contentTypeHeader = HTTPField.Name("X-Switchyard-Content-Type")!
+    /// `X-Switchyard-Request-Nonce`: 16 random bytes as 32 lower-case hex characters, fresh per
+    /// attempt, sent on every request of wire format 2; both AADs of the exchange include it.
+    public static let requestNonceHeader = HTTPField.Name("X-Switchyard-Request-Nonce")!
+
+    /// The versions of the format.
+    public enum Version: Sendable, Hashable {
+        /// Version 1: the AAD binds direction, scheme, key id, method and path. Kept for servers that
+        /// speak only it.
+        case v1
+        /// Version 2 (the default): the AAD also binds the canonical query and the request's nonce, so a
+        /// sealed answer cannot be replayed to another query or another request.
+        case v2
+    }
+
+    /// The associated data of one body of an exchange: version 2 when `requestNonce` is given, else
+    /// version 1.
+    ///
+    /// Version 2 is `switchyard/2`, direction, scheme, key id, method, path (percent-encoded, as on the
+    /// request line), the canonical query (``SigningWireFormat/canonicalQuery(_:)``) and the request
+    /// nonce, joined with `\n`.
+    ///
+    /// - Parameters:
+    ///   - direction: which way the body travels.
+    ///   - scheme: the scheme.
+    ///   - keyID: the key id named in `X-Switchyard-Encryption`.
+    ///   - method: the request's method, as sent.
+    ///   - target: the request target, path and query, exactly as on the request line.
+    ///   - requestNonce: the request's `X-Switchyard-Request-Nonce`, or `nil` for version 1.
+    /// - Returns: the AAD bytes.
+    public static func associatedData(
+        direction: Direction,
+        scheme: EncryptionScheme,
+        keyID: String,
+        method: String,
+        target: String,
+        requestNonce: String?
+    ) -> Data {
+        let mark = target.firstIndex(of: "?")
+        let path = String(mark.map { target[..<$0] } ?? target[...])
+        guard let requestNonce else {
+            return associatedData(direction: direction, scheme: scheme, keyID: keyID, method: method, path: path)
+        }
+        let query = mark.map { String(target[target.index(after: $0)...]) } ?? ""
+        let lines = [
+            "switchyard/2", direction.rawValue, scheme.name, keyID, method, path, SigningWireFormat.canonicalQuery(query), requestNonce,
+        ]
+        return Data(lines.joined(separator: "\n").utf8)
+    }
 
     /// The associated data: `switchyard/1`, direction, scheme, key id, method and path (percent-encoded,
     /// without the query), joined with `\n`.

@@ -14,10 +14,14 @@ public struct KeyRing: Sendable, CustomStringConvertible {
     /// Creates a key ring.
     ///
     /// - Throws: ``CryptoError/Code/invalidInput`` when an id is not 1–64 characters from
-    ///   `A-Z a-z 0-9 - _ .`, or when `currentKeyID` names no key.
+    ///   `A-Z a-z 0-9 - _ .`, or when `currentKeyID` names no key; ``CryptoError/Code/invalidKeySize``
+    ///   when a key is empty.
     public init(currentKeyID: String, keys: [String: SymmetricKey]) throws(CryptoError) {
         for id in keys.keys where !Self.isValidID(id) {
             throw CryptoError(code: .invalidInput, message: "'\(id)' is not a valid key id: use 1 to 64 characters from A-Z a-z 0-9 - _ .")
+        }
+        for (id, key) in keys where key.byteCount == 0 {
+            throw CryptoError(code: .invalidKeySize, message: "the key '\(id)' is empty")
         }
         guard keys[currentKeyID] != nil else {
             throw CryptoError(code: .invalidInput, message: "the current key id '\(currentKeyID)' names no key of the ring")

@@ -16,7 +16,8 @@ private func sealedEchoServer(
     recorder: EventRecorder? = nil
 ) -> MockTransport {
     MockTransport { request, _ in
-        let path = String(request.pathWithoutQuery)
+        let target = request.head.path ?? "/"
+        let nonce = request.headerFields[EncryptionWireFormat.requestNonceHeader]
         var plaintext = Data("null".utf8)
         if let body = request.body?.bytes, !body.isEmpty {
             recorder?.record(String(decoding: body, as: UTF8.self))
@@ -26,7 +27,8 @@ private func sealedEchoServer(
                 scheme: scheme,
                 keyID: header.keyID,
                 method: request.method.rawValue,
-                path: path
+                target: target,
+                requestNonce: nonce
             )
             plaintext = try scheme.open(body, key: ring.key(for: header.keyID) ?? ring.currentKey, aad: aad)
         }
@@ -36,7 +38,8 @@ private func sealedEchoServer(
             scheme: scheme,
             keyID: keyID,
             method: request.method.rawValue,
-            path: path
+            target: target,
+            requestNonce: nonce
         )
         var sealed = try scheme.seal(
             Data(#"{"echo":"#.utf8) + plaintext + Data("}".utf8),
