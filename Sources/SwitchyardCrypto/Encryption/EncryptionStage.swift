@@ -33,6 +33,9 @@ public struct EncryptionStage: CredentialBearingStage {
     public let responsePolicy: ResponsePolicy
     /// The wire format's version: ``EncryptionWireFormat/Version/v2`` unless a server speaks only v1.
     public let wireFormat: EncryptionWireFormat.Version
+    /// Where the ciphertext travels: with Switchyard's headers (the default), or in a legacy backend's
+    /// framing with no header of ours on the wire.
+    public let framing: EncryptionFraming
 
     /// ``StageID/encryption``.
     public var id: StageID { .encryption }
@@ -44,20 +47,24 @@ public struct EncryptionStage: CredentialBearingStage {
     ///   - keyRing: the service's keys.
     ///   - responsePolicy: whether plaintext responses are refused; refused by default.
     ///   - wireFormat: the wire format's version; 2 by default, 1 for servers that speak only it.
+    ///   - framing: where the ciphertext travels; Switchyard's headers by default.
     public init(
         scheme: EncryptionScheme = .aes256GCM,
         keyRing: KeyRing,
         responsePolicy: ResponsePolicy = .requireEncrypted,
-        wireFormat: EncryptionWireFormat.Version = .v2
+        wireFormat: EncryptionWireFormat.Version = .v2,
+        framing: EncryptionFraming = .headers
     ) {
         self.scheme = scheme
         self.keyRing = keyRing
         self.responsePolicy = responsePolicy
         self.wireFormat = wireFormat
+        self.framing = framing
     }
 
     /// Seals the request body, passes the request on, opens the response body.
     public func intercept(_ request: Request, context: CallContext, next: NextStage) async throws -> Response {
+        guard framing == .headers else { return try await interceptFramed(request, context: context, next: next) }
         var request = request
         let target = request.head.path ?? "/"
         // Version 2 binds both bodies to this attempt with a fresh nonce, and names scheme and key id

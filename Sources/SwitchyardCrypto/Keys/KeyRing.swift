@@ -44,6 +44,9 @@ public struct KeyRing: Sendable, CustomStringConvertible {
     /// The key ids, sorted.
     public var keyIDs: [String] { keys.keys.sorted() }
 
+    /// The keys other than the current one, by sorted id (for framings that name no key id).
+    var otherKeys: [SymmetricKey] { keyIDs.filter { $0 != currentKeyID }.compactMap { keys[$0] } }
+
     /// The ids only: keys never appear in descriptions.
     public var description: String { "KeyRing(current: \(currentKeyID), ids: \(keyIDs.joined(separator: ", ")))" }
 

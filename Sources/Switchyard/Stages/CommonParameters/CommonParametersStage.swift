@@ -92,16 +92,18 @@ public struct CommonParametersStage: RequestStage, CredentialBearingStage {
 
     private func target(for request: Request, context: CallContext) -> Target {
         guard placement == .byEncoding, request.body?.stream == nil else { return .query }
-        let contentType = request.headerFields[.contentType]?.lowercased()
-        switch context.parameterEncoding.resolved(for: request.method) {
-        case .query, .automatic:
+        // A body already there decides: its fields go beside the stage's (a form, or a JSON object —
+        // including one an encryption stage framed as `data=<ciphertext>` or `{"data":…}`).
+        if request.body != nil {
+            let contentType = request.headerFields[.contentType]?.lowercased() ?? ""
+            if contentType.hasPrefix("application/x-www-form-urlencoded") { return .form }
+            if contentType.hasPrefix("application/json") || contentType.contains("+json") { return .json }
             return .query
-        case .form, .jsonFormField:
-            if request.body == nil { return .form }
-            return contentType?.hasPrefix("application/x-www-form-urlencoded") == true ? .form : .query
-        case .json:
-            if request.body == nil { return .json }
-            return contentType.map { $0.hasPrefix("application/json") || $0.contains("+json") } == true ? .json : .query
+        }
+        switch context.parameterEncoding.resolved(for: request.method) {
+        case .query, .automatic: return .query
+        case .form, .jsonFormField: return .form
+        case .json: return .json
         }
     }
 

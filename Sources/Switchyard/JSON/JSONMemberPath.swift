@@ -1,0 +1,36 @@
+public import Foundation
+
+/// Finds a member of a JSON document by a dot-separated key path (`data`, `result.data`) by scanning
+/// bytes, without building a tree — for stages that rewrite one member of an envelope and must leave
+/// every other byte as the server sent it (the encryption stage's envelope framing, say).
+///
+/// ```swift
+/// if let range = JSONMemberPath.valueRange(of: "result.data", in: body) {
+///     body.replaceSubrange(range, with: plaintext)
+/// }
+/// ```
+public enum JSONMemberPath {
+    /// The byte range of the value at `path` in `json`, or `nil` when the document is not a JSON
+    /// object or has no such member. The document is validated strictly first.
+    ///
+    /// - Parameters:
+    ///   - path: member names separated by dots, from the top-level object.
+    ///   - json: a UTF-8 JSON document.
+    /// - Returns: the range of the member's value (for a string, quotes included).
+    public static func valueRange(of path: String, in json: Data) -> Range<Int>? {
+        var names = path.split(separator: ".").map(String.init)
+        guard !names.isEmpty, let top = try? JSONMembers.topLevel(of: json), var current = top[names.removeFirst()] else { return nil }
+        var offset = 0
+        var data = json
+        for name in names {
+            let inner = data.subdata(in: current.valueRange)
+            guard inner.first == UInt8(ascii: "{"), let members = try? JSONMembers.topLevel(of: inner), let next = members[name] else {
+                return nil
+            }
+            offset += current.valueRange.lowerBound
+            data = inner
+            current = next
+        }
+        return (offset + current.valueRange.lowerBound)..<(offset + current.valueRange.upperBound)
+    }
+}

@@ -1,0 +1,57 @@
+/// Where an ``EncryptionStage`` puts the ciphertext — for backends that will not change for us.
+///
+/// ``headers`` is Switchyard's own format (`X-Switchyard-Encryption` and friends, AAD binding the
+/// exchange). The other framings put no header of ours on the wire in either direction, and seal
+/// with **no associated data** (a legacy backend knows none): the ciphertext is the scheme's output —
+/// raw bytes for binary schemes, Base64 text for the legacy Base64 schemes — and, where it travels
+/// inside a form field or a JSON member, binary output is Base64-encoded there. The exact bytes of
+/// each framing are in `Docs/WireFormat.md`.
+///
+/// ```swift
+/// // A backend that takes `data=<base64>` beside its common parameters and answers
+/// // {"code":0,"msg":"ok","data":"<base64>"}:
+/// EncryptionStage(scheme: .legacyAESECBBase64, keyRing: ring,
+///                 framing: EncryptionFraming(request: .formField("data"), response: .envelopeMember("data")))
+/// ```
+public struct EncryptionFraming: Sendable, Hashable {
+    /// How a request body travels.
+    public enum RequestFraming: Sendable, Hashable {
+        /// Switchyard's headers (``EncryptionWireFormat``).
+        case headers
+        /// The whole body is the ciphertext, sent with `contentType` (by default
+        /// `application/octet-stream` for binary schemes, `text/plain; charset=us-ascii` for Base64 ones).
+        case wholeBody(contentType: String? = nil)
+        /// `application/x-www-form-urlencoded` with the ciphertext, in Base64, as the field `name`;
+        /// stages registered inside this one (common parameters, a signature) add their fields beside it.
+        case formField(String)
+        /// A JSON object whose member `name` is the ciphertext in Base64: `{"data":"…"}`.
+        case jsonMember(String)
+    }
+
+    /// How a response body travels.
+    public enum ResponseFraming: Sendable, Hashable {
+        /// Switchyard's headers (``EncryptionWireFormat``).
+        case headers
+        /// Every non-empty `2xx` body is the ciphertext; once opened it is given `contentType` (the
+        /// app's type, `application/json` by default).
+        case wholeBody(contentType: String = "application/json")
+        /// The body is a JSON envelope whose member at this key path (`data`, `result.data`) is the
+        /// ciphertext in Base64; it is replaced with the plaintext (which must be JSON), so the
+        /// envelope stays readable for the envelope stage. A missing or `null` member is left alone.
+        case envelopeMember(String)
+    }
+
+    /// How request bodies travel.
+    public var request: RequestFraming
+    /// How response bodies travel.
+    public var response: ResponseFraming
+
+    /// Creates a framing.
+    public init(request: RequestFraming, response: ResponseFraming) {
+        self.request = request
+        self.response = response
+    }
+
+    /// Switchyard's own headers both ways.
+    public static let headers = EncryptionFraming(request: .headers, response: .headers)
+}

@@ -1,0 +1,124 @@
+import Foundation
+import HTTPTypes
+import Switchyard
+
+extension EncryptionStage {
+    /// Seals and opens in a legacy backend's framing (``EncryptionFraming``): no header of ours, no
+    /// associated data.
+    func interceptFramed(_ request: Request, context: CallContext, next: NextStage) async throws -> Response {
+        guard framing.request != .headers, framing.response != .headers else {
+            throw SwitchyardError(
+                code: .invalidRequest,
+                message: "an encryption framing uses Switchyard's headers both ways or neither; this one mixes them"
+            )
+        }
+        var request = request
+        if let body = try request.bodyBytes(for: id), !body.isEmpty {
+            let sealed = try seal(body)
+            switch framing.request {
+            case .headers:
+                break
+            case .wholeBody(let contentType):
+                request.body = .bytes(sealed)
+                request.headerFields[.contentType] =
+                    contentType ?? (scheme.isBinary ? "application/octet-stream" : "text/plain; charset=us-ascii")
+            case .formField(let name):
+                let value = Self.formComponent(Self.text(sealed, binary: scheme.isBinary))
+                request.body = .bytes(Data("\(Self.formComponent(name))=\(value)".utf8))
+                request.headerFields[.contentType] = "application/x-www-form-urlencoded; charset=utf-8"
+            case .jsonMember(let name):
+                let object = [name: Self.text(sealed, binary: scheme.isBinary)]
+                request.body = .bytes(try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
+                request.headerFields[.contentType] = "application/json"
+            }
+        }
+        var response = try await next(request, context)
+        guard (200...299).contains(response.status.code) else {
+            // A legacy backend's error page or error envelope is not sealed as a whole: pass it on
+            // as an HTTP status, marked unverified (an envelope member that is sealed is opened below).
+            if case .envelopeMember = framing.response, response.body.bytes != nil {
+                try openEnvelopeMember(&response)
+            }
+            response.isUnverified = true
+            return response
+        }
+        switch framing.response {
+        case .headers:
+            break
+        case .wholeBody(let contentType):
+            let body = try response.bodyBytes(for: id)
+            guard !body.isEmpty else {
+                if responsePolicy == .requireEncrypted, response.status.code != 204, request.method != .head {
+                    throw SwitchyardError(code: .crypto, message: "the service requires encrypted responses, and this one is empty")
+                }
+                return response
+            }
+            response.body = .bytes(try open(body))
+            response.headerFields[.contentType] = contentType
+        case .envelopeMember:
+            _ = try response.bodyBytes(for: id)
+            try openEnvelopeMember(&response)
+        }
+        return response
+    }
+
+    /// Replaces the envelope member holding the ciphertext with the plaintext it opens to.
+    private func openEnvelopeMember(_ response: inout Response) throws(SwitchyardError) {
+        guard case .envelopeMember(let path) = framing.response, var body = response.body.bytes,
+            let range = JSONMemberPath.valueRange(of: path, in: body)
+        else { return }
+        let value = body.subdata(in: range)
+        guard value.first == UInt8(ascii: "\"") else {
+            if value == Data("null".utf8) { return }  // nothing sealed: a business failure without data
+            throw SwitchyardError(code: .crypto, message: "the envelope member '\(path)' is not a sealed string")
+        }
+        guard let text = try? JSONDecoder().decode(String.self, from: value) else {
+            throw SwitchyardError(code: .crypto, message: "the envelope member '\(path)' is not a JSON string")
+        }
+        let sealed: Data
+        if scheme.isBinary {
+            guard let decoded = Data(base64Encoded: text) else {
+                throw SwitchyardError(code: .crypto, message: "the envelope member '\(path)' is not Base64")
+            }
+            sealed = decoded
+        } else {
+            sealed = Data(text.utf8)
+        }
+        let plaintext = try open(sealed)
+        guard (try? JSONSerialization.jsonObject(with: plaintext, options: [.fragmentsAllowed])) != nil else {
+            throw SwitchyardError(code: .crypto, message: "the envelope member '\(path)' opened to something that is not JSON")
+        }
+        body.replaceSubrange(range, with: plaintext)
+        response.body = .bytes(body)
+    }
+
+    private func seal(_ plaintext: Data) throws(SwitchyardError) -> Data {
+        try SwitchyardError.crypto { () throws(CryptoError) in try scheme.seal(plaintext, key: keyRing.currentKey, aad: Data()) }
+    }
+
+    /// Opens with the current key, then the ring's other keys (a legacy frame names none).
+    private func open(_ sealed: Data) throws(SwitchyardError) -> Data {
+        var firstError: SwitchyardError?
+        for key in [keyRing.currentKey] + keyRing.otherKeys {
+            do {
+                return try SwitchyardError.crypto { () throws(CryptoError) in try scheme.open(sealed, key: key, aad: Data()) }
+            } catch {
+                firstError = firstError ?? error
+                guard scheme.isAuthenticated else { break }  // an unauthenticated scheme cannot tell a wrong key
+            }
+        }
+        throw firstError ?? SwitchyardError(code: .crypto, message: "no key of the ring opens the body")
+    }
+
+    /// The sealed bytes as text for a field or member: Base64 of binary output, the legacy schemes'
+    /// own Base64 text as it is.
+    private static func text(_ sealed: Data, binary: Bool) -> String {
+        binary ? sealed.base64EncodedString() : String(decoding: sealed, as: UTF8.self)
+    }
+
+    /// Percent-encoding for a form component: everything but the RFC 3986 unreserved characters.
+    private static func formComponent(_ text: String) -> String {
+        let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
+    }
+}
