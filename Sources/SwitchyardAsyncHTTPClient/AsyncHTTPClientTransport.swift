@@ -28,6 +28,7 @@ public import Switchyard
 /// ended by the client's read timeout (90 s for `HTTPClient.shared`; set `timeout.read` in your
 /// configuration for another bound). Checking per chunk costs nothing per call, where a timer per call
 /// would cost a task and a timer each. Cancelling the calling task cancels the request on its connection.
+/// A timeout is reported with the time that actually passed beside the limit.
 ///
 /// ## Uploads and downloads
 ///
@@ -170,13 +171,15 @@ public struct AsyncHTTPClientTransport: Transport {
             clientRequest.body = .stream(chunks, length: .known(chunks.length))
         }
         let timeout = context.effectiveTimeout ?? configuration.fallbackTimeout
+        let started = ContinuousClock.now
         let deadline: NIODeadline = timeout.map { .now() + TimeAmount($0) } ?? .distantFuture
         do {
             observer?.started()
             let response = try await client.execute(clientRequest, deadline: deadline, logger: context.logger)
             let head = Self.makeHead(response)
             if request.method != .head, let target = context.downloadTarget, DownloadSink.accepts(head) {
-                return try await Self.download(response, head: head, to: target, deadline: deadline, observer: observer)
+                let sink = try DownloadSink(target: target, head: head, observer: observer)
+                return Response(head: head, body: .file(try await Self.download(response, into: sink, deadline: deadline)))
             }
             let body =
                 request.method == .head
@@ -195,144 +198,7 @@ public struct AsyncHTTPClientTransport: Transport {
             {
                 throw failure
             }
-            throw Self.translate(error, request: request, timeout: timeout)
+            throw Self.translate(error, request: request, timeout: timeout, elapsed: ContinuousClock.now - started)
         }
-    }
-
-    /// Writes the body to the download target as it arrives, checking the deadline per chunk.
-    private static func download(
-        _ response: HTTPClientResponse,
-        head: HTTPResponse,
-        to target: DownloadTarget,
-        deadline: NIODeadline,
-        observer: TransferObserver?
-    ) async throws -> Response {
-        let sink = try DownloadSink(target: target, head: head, observer: observer)
-        for try await chunk in response.body {
-            let outcome: Result<Void, SwitchyardError> = chunk.withUnsafeReadableBytes { bytes in
-                Result { () throws(SwitchyardError) in try sink.write(bytes) }
-            }
-            try outcome.get()
-            if deadline != .distantFuture, NIODeadline.now() > deadline { throw HTTPClientError.deadlineExceeded }
-        }
-        return Response(head: head, body: .file(try sink.finish()))
-    }
-
-    /// Collects the body, checking the deadline as each chunk arrives. Stopping the iteration
-    /// cancels the rest of the body on its connection.
-    private static func collect(
-        _ response: HTTPClientResponse,
-        limit: Int,
-        target: String,
-        deadline: NIODeadline,
-        observer: TransferObserver?
-    ) async throws -> Data {
-        let length = response.headers.first(name: "content-length").flatMap({ Int($0) })
-        // A decompressed body may grow past an announced (compressed) length; the count below checks it.
-        let decompressed = response.headers.first(name: "content-encoding").map { !$0.isEmpty && $0.lowercased() != "identity" } ?? false
-        if let length, length > limit, !decompressed {
-            throw SwitchyardError.responseTooLarge(limit: limit, observed: length, target: target)
-        }
-        let total = length.map(Int64.init)
-        observer?.received(TransferProgress(completed: 0, total: total))
-        var body: ByteBuffer?
-        for try await chunk in response.body {
-            let received = (body?.readableBytes ?? 0) + chunk.readableBytes
-            guard received <= limit else {
-                throw SwitchyardError.responseTooLarge(limit: limit, observed: received, decompressed: decompressed, target: target)
-            }
-            if body == nil {
-                body = chunk
-            } else {
-                var chunk = chunk
-                body?.writeBuffer(&chunk)
-            }
-            if deadline != .distantFuture, NIODeadline.now() > deadline { throw HTTPClientError.deadlineExceeded }
-            observer?.received(TransferProgress(completed: Int64(body?.readableBytes ?? 0), total: total))
-        }
-        return body.map { Data($0.readableBytesView) } ?? Data()
-    }
-
-    static func makeClientRequest(_ request: Request) throws(SwitchyardError) -> HTTPClientRequest {
-        guard let scheme = request.head.scheme, let authority = request.head.authority else {
-            throw SwitchyardError(code: .invalidRequest, message: "the request has no scheme or authority, so it cannot be sent")
-        }
-        var clientRequest = HTTPClientRequest(url: scheme + "://" + authority + (request.head.path ?? "/"))
-        clientRequest.method = HTTPMethod(rawValue: request.method.rawValue)
-        clientRequest.headers.reserveCapacity(request.headerFields.count)
-        for field in request.headerFields {
-            clientRequest.headers.add(name: field.name.rawName, value: field.value)
-        }
-        if let body = request.body?.bytes {
-            clientRequest.body = .bytes(ByteBuffer(bytes: body))
-        }
-        return clientRequest
-    }
-
-    static func makeHead(_ response: HTTPClientResponse) -> HTTPResponse {
-        var fields = HTTPFields()
-        fields.reserveCapacity(response.headers.count)
-        for (name, value) in response.headers {
-            if let fieldName = HTTPField.Name(name) { fields.append(HTTPField(name: fieldName, value: value)) }
-        }
-        let status = HTTPResponse.Status(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase)
-        return HTTPResponse(status: status, headerFields: fields)
-    }
-
-    /// `METHOD scheme://authority/path`, without the query and with secret-shaped path segments
-    /// redacted, for error messages.
-    static func target(of request: Request) -> String {
-        let path = Redaction.default.redactTarget(String(request.pathWithoutQuery))
-        return "\(request.method.rawValue) \(request.head.scheme ?? "")://\(request.head.authority ?? "")\(path)"
-    }
-
-    static func translate(_ error: any Error, request: Request, timeout: Duration?) -> SwitchyardError {
-        if let error = error as? SwitchyardError { return error }
-        let target = target(of: request)
-        if error is CancellationError {
-            return SwitchyardError(
-                code: .cancelled,
-                message: "the call was cancelled while \(target) was in flight",
-                underlyingError: error
-            )
-        }
-        if let clientError = error as? HTTPClientError {
-            switch clientError {
-            case .deadlineExceeded, .readTimeout, .writeTimeout, .connectTimeout, .getConnectionFromPoolTimeout, .tlsHandshakeTimeout:
-                let limit = timeout.map { " after \($0)" } ?? ""
-                return SwitchyardError(code: .timeout, message: "\(target) timed out\(limit)", underlyingError: error)
-            case .cancelled, .requestStreamCancelled:
-                return SwitchyardError(
-                    code: .cancelled,
-                    message: "the call was cancelled while \(target) was in flight",
-                    underlyingError: error
-                )
-            case .remoteConnectionClosed:
-                return SwitchyardError(
-                    code: .transport,
-                    message: "the server closed the connection before answering \(target)",
-                    underlyingError: error
-                )
-            default:
-                break
-            }
-        }
-        if let tooMany = error as? NIOTooManyBytesError {
-            return SwitchyardError.responseTooLarge(limit: tooMany.maxBytes ?? 0, observed: nil, target: target)
-        }
-        if case .limit = error as? NIOHTTPDecompression.DecompressionError {
-            var limited = SwitchyardError.responseTooLarge(limit: decompressionLimit, observed: nil, decompressed: true, target: target)
-            limited.underlyingError = error
-            return limited
-        }
-        let text = String(describing: error)
-        if text.localizedCaseInsensitiveContains("connection refused") || text.contains("ECONNREFUSED") {
-            return SwitchyardError(
-                code: .transport,
-                message: "could not connect to \(request.head.authority ?? "the server"): connection refused",
-                underlyingError: error
-            )
-        }
-        return SwitchyardError(code: .transport, message: "\(target) failed: \(text)", underlyingError: error)
     }
 }

@@ -4,12 +4,14 @@ public import Switchyard
 
 /// A conformance suite any ``Switchyard/Transport`` can run: the behaviours the pipeline relies on,
 /// checked against a server that implements the sample backend's utility routes (`/echo`,
-/// `/status/{code}`, `/delay/{ms}`, `/close`) and its ranged file route (`/files/blob/{bytes}` with
-/// `ETag`, `Range` and `If-Range`) — start `SampleBackend` and pass its base URL.
+/// `/status/{code}`, `/delay/{ms}`, `/close`, `/redirect/{status}`, `/auth/{scheme}`,
+/// `/gzip-bomb`) and its ranged file route (`/files/blob/{bytes}` with `ETag`, `Range` and `If-Range`) — start `SampleBackend` and pass its base URL.
 ///
 /// Besides plain calls it checks streamed uploads (``Switchyard/Request/Body/stream(_:)``) and downloads
 /// to a file (``Switchyard/CallContext/downloadTarget``), including a resumed one, redirects returned
-/// unfollowed, and the response-size and decompressed-size limits. Configure the transport under test
+/// unfollowed (and resent with their body by a client over the transport), the response-size and
+/// decompressed-size limits, timeouts to the millisecond, `401` challenges returned as responses, and reason phrases.
+/// The timing cases take a few seconds and tolerate a loaded machine. Configure the transport under test
 /// with a response limit of 4 MiB (at least 4 MiB so the large-body case fits, below 8 MiB so the
 /// sample backend's 8 MiB gzip bomb exceeds it) and tell the suite the same number:
 ///
@@ -41,7 +43,8 @@ public struct TransportConformance: Sendable {
         "large-body-round-trip", "timeout-is-typed", "cancellation-is-typed", "connection-refused-is-typed", "closed-connection-is-typed",
         "reports-start-and-download", "streamed-upload-from-file", "download-to-file", "download-resumes-from-offset",
         "download-error-status-stays-in-memory", "redirect-comes-back-unfollowed", "post-redirect-comes-back-unfollowed",
-        "oversized-body-is-typed", "decompression-bomb-is-typed",
+        "oversized-body-is-typed", "decompression-bomb-is-typed", "sub-second-timeout-is-accurate", "timeout-is-not-rounded",
+        "unauthorized-challenge-is-a-response", "redirect-307-308-resend-method-and-body", "reason-phrase-is-kept",
     ]
 
     /// The server's base URL, such as `http://127.0.0.1:8080`.
@@ -233,6 +236,11 @@ public struct TransportConformance: Sendable {
             try await downloadToFile(transport, resumeAt: nil)
         case "download-resumes-from-offset":
             try await downloadToFile(transport, resumeAt: 700_001)
+        case "sub-second-timeout-is-accurate": try await subSecondTimeout(transport)
+        case "timeout-is-not-rounded": try await unroundedTimeout(transport)
+        case "unauthorized-challenge-is-a-response": try await unauthorizedChallenge(transport)
+        case "redirect-307-308-resend-method-and-body": try await redirectsResendBody(transport)
+        case "reason-phrase-is-kept": try await reasonPhrase(transport)
         case "download-error-status-stays-in-memory":
             try await withTemporaryFile { file in
                 var observed = context()

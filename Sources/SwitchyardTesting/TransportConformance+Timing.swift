@@ -1,0 +1,31 @@
+import Foundation
+import HTTPTypes
+import Switchyard
+
+/// The timing cases: timeouts to the millisecond. They
+/// assert what a loaded machine cannot break — a timeout is never reported before its limit, nor
+/// seconds after it — rather than tight bounds.
+extension TransportConformance {
+    /// A call to `/delay/5000` under `timeout`: it must fail with `.timeout` no earlier than the
+    /// limit and within `slack` after it.
+    private func expectTimeout(_ transport: any Transport, after timeout: Duration, slack: Duration = .seconds(3)) async throws {
+        let started = ContinuousClock.now
+        try await expectError(.timeout) {
+            _ = try await transport.send(try request(.get, "/delay/5000"), context: context(timeout: timeout))
+        }
+        let elapsed = ContinuousClock.now - started
+        // A millisecond of grace for clocks that round differently.
+        try expect(elapsed >= timeout - .milliseconds(1), "a \(timeout) timeout was reported after \(elapsed)")
+        try expect(elapsed <= timeout + slack, "a \(timeout) timeout was reported only after \(elapsed)")
+    }
+
+    /// `sub-second-timeout-is-accurate`: 0.3 s is neither reported at once nor seconds late.
+    func subSecondTimeout(_ transport: any Transport) async throws {
+        try await expectTimeout(transport, after: .milliseconds(300))
+    }
+
+    /// `timeout-is-not-rounded`: 1.3 s is not cut to 1 s (nor stretched to 2 s).
+    func unroundedTimeout(_ transport: any Transport) async throws {
+        try await expectTimeout(transport, after: .milliseconds(1300))
+    }
+}
