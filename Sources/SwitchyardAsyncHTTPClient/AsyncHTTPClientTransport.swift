@@ -30,6 +30,16 @@ public import Switchyard
 /// would cost a task and a timer each. Cancelling the calling task cancels the request on its connection.
 /// A timeout is reported with the time that actually passed beside the limit.
 ///
+/// ## Content coding
+///
+/// The transport follows ``Switchyard/ContentCoding``: a request that names no `Accept-Encoding` asks
+/// for `gzip, deflate` (what AsyncHTTPClient's decoder handles; `br` is never advertised), a download
+/// to a file asks for `identity`, and a body the client decoded reaches the pipeline without
+/// `Content-Encoding` and with its decoded `Content-Length`. Decoding stops at
+/// ``decompressionLimit`` (64 MiB), for bodies in memory and files alike. A client that does not
+/// decompress (one not built from ``switchyardConfiguration(_:)``) asks for `identity` and hands
+/// bodies over as sent.
+///
 /// ## Uploads and downloads
 ///
 /// A streamed body (``Switchyard/Request/Body/stream(_:)``) is sent in 64 KiB chunks pulled only as
@@ -62,6 +72,8 @@ public struct AsyncHTTPClientTransport: Transport {
     public let pinning: Pinning?
     /// The local relays that carry pinned connections.
     let tunnels: PinnedTunnels?
+    /// Whether the client decodes gzip and deflate bodies.
+    let decodes: Bool
 
     /// A client for the whole process (never shut down), configured like `HTTPClient.shared` except
     /// that it never follows redirects itself — every `3xx` answer comes back to the pipeline, which
@@ -72,20 +84,22 @@ public struct AsyncHTTPClientTransport: Transport {
         configuration: switchyardConfiguration(HTTPClient.Configuration.singletonConfiguration)
     )
 
-    /// The most bytes a compressed response may inflate to in the client's decoder (64 MiB); the
-    /// transport's ``Configuration/maximumResponseBodySize`` then limits the decompressed body it keeps.
-    public static let decompressionLimit = 64 << 20
+    /// The most bytes a compressed response may inflate to in the client's decoder (64 MiB, as
+    /// ``Switchyard/ContentCoding/decompressionLimit``); the transport's
+    /// ``Configuration/maximumResponseBodySize`` then limits the decompressed body it keeps.
+    public static let decompressionLimit = ContentCoding.decompressionLimit
 
-    /// `configuration` with what Switchyard relies on: redirects left to the pipeline, a decompressed
-    /// size limit (``decompressionLimit``) when it decompresses, and TLS 1.2 as the oldest version
-    /// accepted (unless the configuration already asks for a newer one).
+    /// `configuration` with what Switchyard relies on: redirects left to the pipeline, gzip and
+    /// deflate bodies decoded up to ``decompressionLimit`` (whatever the configuration said, so that
+    /// this transport decodes what the URLSession transport decodes), and TLS 1.2 as the oldest
+    /// version accepted (unless the configuration already asks for a newer one).
     ///
     /// - Parameter configuration: an AsyncHTTPClient configuration.
     /// - Returns: the configuration to build a client for this transport from.
     public static func switchyardConfiguration(_ configuration: HTTPClient.Configuration) -> HTTPClient.Configuration {
         var configuration = configuration
         configuration.redirectConfiguration = .disallow
-        if case .enabled = configuration.decompression { configuration.decompression = .enabled(limit: .size(decompressionLimit)) }
+        configuration.decompression = .enabled(limit: .size(decompressionLimit))
         var tls = configuration.tlsConfiguration ?? TLSConfiguration.makeClientConfiguration()
         if tls.minimumTLSVersion == .tlsv1 || tls.minimumTLSVersion == .tlsv11 { tls.minimumTLSVersion = .tlsv12 }
         configuration.tlsConfiguration = tls
@@ -109,6 +123,16 @@ public struct AsyncHTTPClientTransport: Transport {
         self.configuration = configuration
         self.pinning = pinning
         self.tunnels = pinning.map(PinnedTunnels.init(pinning:))
+        self.decodes = Self.decodesContent(client)
+    }
+
+    /// Whether `client` decodes gzip and deflate bodies, read from its configuration (which
+    /// AsyncHTTPClient does not publish); assumed when it cannot be read.
+    static func decodesContent(_ client: HTTPClient) -> Bool {
+        guard let decompression = Mirror(reflecting: client).descendant("configuration", "decompression") as? HTTPClient.Decompression
+        else { return true }
+        if case .disabled = decompression { return false }
+        return true
     }
 
     /// Runs `body` with a transport over a new client, then shuts the client down.
@@ -163,6 +187,9 @@ public struct AsyncHTTPClientTransport: Transport {
         } else {
             clientRequest = try Self.makeClientRequest(request)
         }
+        if let acceptEncoding = ContentCoding.acceptEncoding(for: request, context: context, decodes: decodes) {
+            clientRequest.headers.replaceOrAdd(name: "Accept-Encoding", value: acceptEncoding)
+        }
         if let streamed = request.body?.stream {
             let chunks = UploadChunks(source: .streamed(streamed), observer: observer)
             clientRequest.body = .stream(chunks, length: .known(chunks.length))
@@ -177,9 +204,13 @@ public struct AsyncHTTPClientTransport: Transport {
             observer?.started()
             let response = try await client.execute(clientRequest, deadline: deadline, logger: context.logger)
             let head = Self.makeHead(response)
+            // What the client's decoder removed: gzip or deflate, on a response that has content.
+            let coding = ContentCoding.coding(of: head.headerFields)
+            let decoded = decodes && ContentCoding.hasContent(head, method: request.method) && (coding == "gzip" || coding == "deflate")
             if request.method != .head, let target = context.downloadTarget, DownloadSink.accepts(head) {
-                let sink = try DownloadSink(target: target, head: head, observer: observer)
-                return Response(head: head, body: .file(try await Self.download(response, into: sink, deadline: deadline)))
+                let sink = try DownloadSink(target: target, head: head, observer: observer, decodedCoding: decoded ? coding : nil)
+                let file = try await Self.download(response, into: sink, deadline: deadline)
+                return Response(head: decoded ? ContentCoding.decoded(head, byteCount: file.byteCount) : head, body: .file(file))
             }
             let body =
                 request.method == .head
@@ -191,7 +222,7 @@ public struct AsyncHTTPClientTransport: Transport {
                     deadline: deadline,
                     observer: observer
                 )
-            return Response(head: head, bytes: body)
+            return Response(head: decoded ? ContentCoding.decoded(head, byteCount: Int64(body.count)) : head, bytes: body)
         } catch {
             if let pinned,
                 let failure = Self.pinnedFailure(error, tunnel: pinned.tunnel, failuresBefore: pinned.failuresBefore, context: context)

@@ -18,6 +18,11 @@ public import Foundation
 ///   backstop). It covers the whole transfer, as with `AsyncHTTPClientTransport`.
 /// - Task cancellation cancels the data task; the call ends with
 ///   ``Switchyard/SwitchyardError/Code/cancelled``.
+/// - Content coding follows ``Switchyard/ContentCoding``: `Accept-Encoding: gzip, deflate` unless the
+///   request names one (`identity` for a download to a file), and a body URLSession decoded (gzip,
+///   deflate, br; zstd too where libcurl decodes it, as on Debian and Ubuntu) reaches the pipeline
+///   without `Content-Encoding` and with its decoded `Content-Length`. A download a server encodes
+///   anyway is limited to ``Switchyard/ContentCoding/decompressionLimit`` once decoded.
 /// - A `401` comes back as a response whatever its `WWW-Authenticate` challenge (Basic, Digest,
 ///   Bearer…): the shared session declines every challenge (see its delegate). On Linux the body of a
 ///   `401` with a `Basic` or `Digest` challenge is not available and comes back empty.
@@ -76,6 +81,14 @@ public struct URLSessionTransport: Transport {
     /// The largest response body kept in memory, after decompression.
     public let maximumResponseBodySize: Int
 
+    /// The content codings URLSession decodes by itself: gzip, deflate and br on every platform, and
+    /// zstd too with FoundationNetworking (libcurl as Debian and Ubuntu build it).
+    #if canImport(FoundationNetworking)
+    static let decodedCodings: Set<String> = ["gzip", "x-gzip", "deflate", "br", "zstd"]
+    #else
+    static let decodedCodings: Set<String> = ["gzip", "x-gzip", "deflate", "br"]
+    #endif
+
     /// The limit error for a body of `size` bytes.
     private func tooLarge(_ size: Int, _ http: HTTPURLResponse, _ target: String) -> SwitchyardError {
         let encoding = (http.value(forHTTPHeaderField: "Content-Encoding") ?? "").lowercased()
@@ -99,6 +112,9 @@ public struct URLSessionTransport: Transport {
             urlRequest.timeoutInterval = Double(timeout.components.seconds) + 2
         }
         for field in request.headerFields { urlRequest.addValue(field.value, forHTTPHeaderField: field.name.rawName) }
+        if let acceptEncoding = ContentCoding.acceptEncoding(for: request, context: context) {
+            urlRequest.setValue(acceptEncoding, forHTTPHeaderField: "Accept-Encoding")
+        }
         let observer = context.transferObserver
         // For error messages: no query, and secret-shaped path segments redacted.
         let path = Redaction.default.redactTarget(String(request.pathWithoutQuery))
@@ -191,6 +207,9 @@ public struct URLSessionTransport: Transport {
         }
         let status = StandardStatus.known(http.statusCode) ?? HTTPResponse.Status(code: http.statusCode)
         var response = Response(status: status, headerFields: fields)
+        // What URLSession decoded: a coding it decodes, on a response that has content.
+        let coding = ContentCoding.coding(of: fields)
+        let decoded = coding.map(Self.decodedCodings.contains) == true && ContentCoding.hasContent(response.head, method: request.method)
         switch payload {
         case .memory(let data):
             // URLSession hands the body over whole; an oversized one is refused before any stage sees it.
@@ -199,7 +218,12 @@ public struct URLSessionTransport: Transport {
             observer?.received(TransferProgress(completed: Int64(response.body.count), total: Int64(response.body.count)))
         case .file(let file):
             if let downloadTarget, DownloadSink.accepts(response.head) {
-                let sink = try DownloadSink(target: downloadTarget, head: response.head, observer: observer)
+                let sink = try DownloadSink(
+                    target: downloadTarget,
+                    head: response.head,
+                    observer: observer,
+                    decodedCoding: decoded ? coding : nil
+                )
                 response.body = .file(try Self.copy(file, into: sink))
             } else {
                 // Checked on disk before it is read into memory.
@@ -209,6 +233,7 @@ public struct URLSessionTransport: Transport {
                 observer?.received(TransferProgress(completed: Int64(response.body.count), total: Int64(response.body.count)))
             }
         }
+        if decoded { response.head = ContentCoding.decoded(response.head, byteCount: Int64(response.body.count)) }
         return response
     }
 }

@@ -19,6 +19,10 @@ extension APIClient {
     ///   a partial file is never presented as complete. A mismatch discards the file and fails with
     ///   ``SwitchyardError/Code/integrity``.
     /// - Progress (through accessories) counts the whole resource, continuing where an earlier attempt stopped.
+    /// - The request asks for the identity coding (`Accept-Encoding: identity`, unless the endpoint or
+    ///   the call names a coding), so lengths, ranges and the checksum are those of the file. A body a
+    ///   server encodes anyway is decoded by the transport and never resumed by offset (see
+    ///   ``DownloadSink``): an interrupted one starts over.
     ///
     /// ```swift
     /// var download = DownloadOptions(checksum: .sha256(hex: expected))
@@ -93,6 +97,9 @@ extension APIClient {
             + spec.pathParameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
             + " " + String(decoding: parameterText, as: UTF8.self)
         if !download.resume { files.discard() }
+        let namesCoding =
+            spec.headerFields[.acceptEncoding] != nil || spec.options.headerFields[.acceptEncoding] != nil
+            || options?.headerFields[.acceptEncoding] != nil
         var resumes = 0
         var restarted = false
         var reused: Int64?  // bytes from an earlier call's partial file still in use
@@ -102,12 +109,13 @@ extension APIClient {
             reused = reused ?? offset
             var callOptions = options ?? CallOptions()
             callOptions.sameRequest = .allow  // two downloads never share one file
+            var fields = HTTPFields()
+            if !namesCoding { fields[.acceptEncoding] = ContentCoding.identity }
             if offset > 0, let record = files.record {
-                var fields = HTTPFields()
                 fields[.range] = "bytes=\(offset)-"
                 fields[.ifRange] = record.validator
-                callOptions.headerFields = callOptions.headerFields.replacing(with: fields)
             }
+            if !fields.isEmpty { callOptions.headerFields = callOptions.headerFields.replacing(with: fields) }
             let target = DownloadTarget(fileURL: files.partial, resumeOffset: offset, recordURL: files.recordFile, resource: resource)
             callOptions.setContextValue(target, for: DownloadTarget.Key.self)
             callOptions.acceptableStatusCodes = callOptions.acceptableStatusCodes ?? 200...299
