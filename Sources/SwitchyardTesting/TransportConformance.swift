@@ -6,13 +6,13 @@ public import Switchyard
 /// checked against a server that implements the sample backend's utility routes (`/echo`,
 /// `/status/{code}`, `/delay/{ms}`, `/close`, `/redirect/{status}`, `/auth/{scheme}`,
 /// `/precompressed`, `/gzip-bomb`) and its ranged file route (`/files/blob/{bytes}` with `ETag`,
-/// `Range` and `If-Range`) — start `SampleBackend` and pass its base URL.
+/// `Range`, `If-Range` and `X-Blob-Pace`) — start `SampleBackend` and pass its base URL.
 ///
 /// Besides plain calls it checks streamed uploads (``Switchyard/Request/Body/stream(_:)``) and downloads
 /// to a file (``Switchyard/CallContext/downloadTarget``), including a resumed one, redirects returned
 /// unfollowed (and resent with their body by a client over the transport), the response-size and
 /// decompressed-size limits, the content-coding rule of ``Switchyard/ContentCoding``, timeouts to the
-/// millisecond, `401` challenges returned as responses, and reason phrases.
+/// millisecond, a download's deadline, `401` challenges returned as responses, and reason phrases.
 /// The timing cases take a few seconds and tolerate a loaded machine. Configure the transport under test
 /// with a response limit of 4 MiB (at least 4 MiB so the large-body case fits, below 8 MiB so the
 /// sample backend's 8 MiB gzip bomb exceeds it) and tell the suite the same number:
@@ -46,8 +46,9 @@ public struct TransportConformance: Sendable {
         "reports-start-and-download", "streamed-upload-from-file", "download-to-file", "download-resumes-from-offset",
         "download-error-status-stays-in-memory", "redirect-comes-back-unfollowed", "post-redirect-comes-back-unfollowed",
         "oversized-body-is-typed", "decompression-bomb-is-typed", "accept-encoding-default", "decoded-body-has-no-coding",
-        "download-asks-for-identity", "encoded-download-is-decoded-not-resumed", "sub-second-timeout-is-accurate", "timeout-is-not-rounded",
-        "unauthorized-challenge-is-a-response", "redirect-307-308-resend-method-and-body", "reason-phrase-is-kept",
+        "download-asks-for-identity", "encoded-download-is-decoded-not-resumed", "sub-second-timeout-is-accurate",
+        "timeout-is-not-rounded", "download-deadline-ends-with-timeout", "unauthorized-challenge-is-a-response",
+        "redirect-307-308-resend-method-and-body", "reason-phrase-is-kept",
     ]
 
     /// The server's base URL, such as `http://127.0.0.1:8080`.
@@ -245,6 +246,7 @@ public struct TransportConformance: Sendable {
         case "encoded-download-is-decoded-not-resumed": try await encodedDownloadIsDecoded(transport)
         case "sub-second-timeout-is-accurate": try await subSecondTimeout(transport)
         case "timeout-is-not-rounded": try await unroundedTimeout(transport)
+        case "download-deadline-ends-with-timeout": try await downloadDeadline(transport)
         case "unauthorized-challenge-is-a-response": try await unauthorizedChallenge(transport)
         case "redirect-307-308-resend-method-and-body": try await redirectsResendBody(transport)
         case "reason-phrase-is-kept": try await reasonPhrase(transport)
