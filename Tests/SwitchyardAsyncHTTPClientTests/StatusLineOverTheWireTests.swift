@@ -28,10 +28,12 @@ struct StatusLineOverTheWireTests {
         try await backend.shutdown()
     }
 
-    @Test("a 401 with a Basic challenge ends the call promptly with httpStatus 401", arguments: ["AsyncHTTPClient", "URLSession"])
+    @Test(
+        "a 401 with a Basic challenge ends the call with httpStatus 401, not by its timeout",
+        arguments: ["AsyncHTTPClient", "URLSession"]
+    )
     func basicChallengeThroughTheClient(_ name: String) async throws {
         try await withClient(name) { _, client in
-            let started = ContinuousClock.now
             do throws(SwitchyardError) {
                 _ = try await client.send(.utility, .get, "/auth/basic", options: CallOptions(timeout: .seconds(20)))
                 Issue.record("a 401 was accepted")
@@ -40,7 +42,6 @@ struct StatusLineOverTheWireTests {
                 #expect(error.response?.headerFields[.wwwAuthenticate]?.hasPrefix("Basic") == true)
                 #expect(error.message.contains("401 Unauthorized"), "\(error.message)")
             }
-            #expect(ContinuousClock.now - started < .seconds(10))
             // The right credential, sent by the call, is what authenticates — never the transport.
             let accepted = try await client.send(
                 .utility,
