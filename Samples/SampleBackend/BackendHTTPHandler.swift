@@ -29,6 +29,8 @@ final class BackendHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private var streaming: Streaming?
+    /// The wait before the next chunk of a paced stream (``BlobStream/pace``).
+    private var pacing: Scheduled<Void>?
 
     private var state = State.idle
     private var pendingDelay: Scheduled<Void>?
@@ -82,6 +84,8 @@ final class BackendHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     func channelInactive(context: ChannelHandlerContext) {
         self.pendingDelay?.cancel()
         self.pendingDelay = nil
+        self.pacing?.cancel()
+        self.pacing = nil
         self.state = .idle
         self.streaming = nil
         context.fireChannelInactive()
@@ -147,14 +151,25 @@ final class BackendHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     /// Writes chunks of the streaming response while the channel is writable; resumes from
-    /// `channelWritabilityChanged` when the socket has drained.
+    /// `channelWritabilityChanged` when the socket has drained. A paced stream writes one chunk and
+    /// resumes after its pace.
     private func pump(context: ChannelHandlerContext) {
-        guard var streaming = self.streaming else { return }
+        guard var streaming = self.streaming, self.pacing == nil else { return }
         let stop = streaming.stream.stop
         while streaming.position < stop, context.channel.isWritable {
             let chunk = streaming.stream.chunk(at: streaming.position, allocator: context.channel.allocator)
             streaming.position += Int64(chunk.readableBytes)
             context.write(Self.wrapOutboundOut(.body(.byteBuffer(chunk))), promise: nil)
+            if let pace = streaming.stream.pace, streaming.position < stop {
+                // Scheduled before flushing: a flush can report writability and re-enter `pump`.
+                self.streaming = streaming
+                self.pacing = context.eventLoop.assumeIsolated().scheduleTask(in: pace) {
+                    self.pacing = nil
+                    self.pump(context: context)
+                }
+                context.flush()
+                return
+            }
         }
         self.streaming = streaming
         guard streaming.position >= stop else {

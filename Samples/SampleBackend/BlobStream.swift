@@ -17,6 +17,8 @@ struct BlobStream {
     /// When set, a transfer from the first byte closes the connection once the bytes before this
     /// offset have been sent; a resumed transfer (a range) is served whole.
     var dropAt: Int64?
+    /// When set, the wait after each chunk: a slow transfer.
+    var pace: TimeAmount?
 
     /// The chunk size written at a time.
     static let chunkSize = 256 << 10

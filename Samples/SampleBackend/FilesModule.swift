@@ -7,7 +7,9 @@ import NIOHTTP1
 ///   `Accept-Ranges: bytes`; honours `Range: bytes=N-` / `bytes=N-M` (206, or 416 past the end) and
 ///   `If-Range` (a stale validator gets the whole file with 200). `dropAt=N` closes the connection
 ///   once the bytes before offset `N` are sent, when the transfer starts at the first byte — a
-///   download broken off mid-way, whose resumption (a range) then completes.
+///   download broken off mid-way, whose resumption (a range) then completes. `pace=MS` (or the header
+///   `X-Blob-Pace`, which a download's resume record does not see) waits `MS` milliseconds after each
+///   256 KiB chunk: a slow transfer, for deadlines.
 /// - `POST /files/upload` and `PUT /files/upload` — streamed through ``UploadReceiver``: answers
 ///   what arrived (bytes, SHA-256 and, for `multipart/form-data`, each part's name, file name, type,
 ///   size and SHA-256) without holding the body.
@@ -56,7 +58,10 @@ enum FilesModule {
             headers.append(("content-range", "bytes \(start)-\(end - 1)/\(size)"))
         }
         let dropAt = request.queryItem(named: "dropAt").flatMap { Int64($0) }
-        return .stream(BlobStream(status: status, headers: headers, start: start, end: end, version: version, dropAt: dropAt))
+        let pace = (request.head.headers.first(name: "x-blob-pace") ?? request.queryItem(named: "pace")).flatMap { Int64($0) }
+        var stream = BlobStream(status: status, headers: headers, start: start, end: end, version: version, dropAt: dropAt)
+        stream.pace = pace.map { .milliseconds(min(max(0, $0), Int64(UtilityRoutes.maxDelayMilliseconds))) }
+        return .stream(stream)
     }
 
     /// `bytes=N-` or `bytes=N-M` (one range) as a half-open range within `size`; `nil` when unsatisfiable.

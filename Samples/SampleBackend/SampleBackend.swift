@@ -1,6 +1,6 @@
-import NIOCore
+public import NIOCore
 import NIOHTTP1
-import NIOPosix
+public import NIOPosix
 
 /// An embedded HTTP/1.1 server for Switchyard's demo, tests and benchmarks.
 ///
@@ -15,6 +15,10 @@ import NIOPosix
 ///   `GET articles?page=&size=` and `GET articles/{id}`.
 /// - `/echo[/…]` (any method), `GET /status/{code}`, `GET /delay/{ms}`, `GET /bench`,
 ///   `GET /not-json` and `GET /close` (drops the connection without answering).
+/// - `GET /precompressed` — a text served as gzip, deflate or itself by `Accept-Encoding`, with
+///   `Content-Length` and ranges per representation, like nginx's `gzip_static`; `GET /gzip-bomb`.
+/// - `GET /auth/{basic|digest|bearer}` — a `401` with that scheme's `WWW-Authenticate` challenge.
+/// - `GET /files/blob/{bytes}` — large ranged files, broken off (`dropAt=`) or slow (`X-Blob-Pace`) on request.
 ///
 /// Unknown routes answer 404 with `{"code":404,"msg":"no route for <METHOD> <path>","data":null}`;
 /// request bodies above 4 MiB answer 413.
@@ -95,11 +99,17 @@ public final class SampleBackend: Sendable {
     /// - Parameters:
     ///   - host: The address to listen on; `127.0.0.1` by default.
     ///   - port: The port to listen on; `0` (the default) lets the OS choose a free one — read it back from ``port``.
+    ///   - group: The event loops to serve on; NIO's shared singleton by default. Timing-sensitive tests
+    ///     pass a group of their own, so that other servers' work cannot delay theirs.
     /// - Returns: The running server. Call ``shutdown()`` when done with it.
     /// - Throws: When the address cannot be bound.
-    public static func start(host: String = "127.0.0.1", port: Int = 0) async throws -> SampleBackend {
+    public static func start(
+        host: String = "127.0.0.1",
+        port: Int = 0,
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) async throws -> SampleBackend {
         let state = BackendServerState()
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        let channel = try await ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in

@@ -1,8 +1,9 @@
 import NIOCore
 import NIOHTTP1
 
-/// The envelope-free utility routes: `/echo`, `/status/{code}`, `/delay/{ms}`, `/bench`, `/not-json`, `/close`,
-/// `/gzip-bomb`, and `/redirect/{status}?to=<url>` (any method).
+/// The envelope-free utility routes: `/echo`, `/status/{code}` (`?reason=` for a reason phrase of its
+/// own), `/delay/{ms}`, `/bench`, `/not-json`, `/close`, `/gzip-bomb`, `/precompressed` (see
+/// ``PrecompressedText``), `/auth/{scheme}` (see ``AuthRoutes``), and `/redirect/{status}?to=<url>` (any method).
 enum UtilityRoutes {
     /// The longest delay `/delay/{ms}` honours, in milliseconds.
     static let maxDelayMilliseconds = 30_000
@@ -36,20 +37,23 @@ enum UtilityRoutes {
         case ("not-json", 1): return .respond(Self.notJSON)
         case ("gzip-bomb", 1): return .respond(GzipBomb.response)
         case ("close", 1): return .closeConnection
-        case ("status", 2): return .respond(Self.status(segments[1]))
+        case ("precompressed", 1): return .respond(PrecompressedText.respond(to: request))
+        case ("auth", 2): return AuthRoutes.respond(to: request, scheme: segments[1]).map(BackendAction.respond)
+        case ("status", 2): return .respond(Self.status(segments[1], reason: request.queryItem(named: "reason")))
         case ("delay", 2): return Self.delay(segments[1])
         default: return nil
         }
     }
 
-    private static func status(_ segment: Substring) -> BackendResponse {
+    private static func status(_ segment: Substring, reason: String?) -> BackendResponse {
         guard let code = Int(segment), (200...599).contains(code) else {
             let error: JSONValue = .object([
                 ("status", 400), ("error", "status code must be an integer in 200...599"),
             ])
             return .json(error, status: .badRequest)
         }
-        return .json(.object([("status", .int(code))]), status: HTTPResponseStatus(statusCode: code))
+        let status = reason.map { HTTPResponseStatus.custom(code: UInt(code), reasonPhrase: $0) } ?? HTTPResponseStatus(statusCode: code)
+        return .json(.object([("status", .int(code))]), status: status)
     }
 
     /// A `3xx` answer pointing at `to`.

@@ -28,6 +28,17 @@ public import Switchyard
 /// ended by the client's read timeout (90 s for `HTTPClient.shared`; set `timeout.read` in your
 /// configuration for another bound). Checking per chunk costs nothing per call, where a timer per call
 /// would cost a task and a timer each. Cancelling the calling task cancels the request on its connection.
+/// A timeout is reported with the time that actually passed beside the limit.
+///
+/// ## Content coding
+///
+/// The transport follows ``Switchyard/ContentCoding``: a request that names no `Accept-Encoding` asks
+/// for `gzip, deflate` (what AsyncHTTPClient's decoder handles; `br` is never advertised), a download
+/// to a file asks for `identity`, and a body the client decoded reaches the pipeline without
+/// `Content-Encoding` and with its decoded `Content-Length`. Decoding stops at
+/// ``decompressionLimit`` (64 MiB), for bodies in memory and files alike. A client that does not
+/// decompress (one not built from ``switchyardConfiguration(_:)``) asks for `identity` and hands
+/// bodies over as sent.
 ///
 /// ## Uploads and downloads
 ///
@@ -61,6 +72,8 @@ public struct AsyncHTTPClientTransport: Transport {
     public let pinning: Pinning?
     /// The local relays that carry pinned connections.
     let tunnels: PinnedTunnels?
+    /// Whether the client decodes gzip and deflate bodies.
+    let decodes: Bool
 
     /// A client for the whole process (never shut down), configured like `HTTPClient.shared` except
     /// that it never follows redirects itself — every `3xx` answer comes back to the pipeline, which
@@ -71,20 +84,22 @@ public struct AsyncHTTPClientTransport: Transport {
         configuration: switchyardConfiguration(HTTPClient.Configuration.singletonConfiguration)
     )
 
-    /// The most bytes a compressed response may inflate to in the client's decoder (64 MiB); the
-    /// transport's ``Configuration/maximumResponseBodySize`` then limits the decompressed body it keeps.
-    public static let decompressionLimit = 64 << 20
+    /// The most bytes a compressed response may inflate to in the client's decoder (64 MiB, as
+    /// ``Switchyard/ContentCoding/decompressionLimit``); the transport's
+    /// ``Configuration/maximumResponseBodySize`` then limits the decompressed body it keeps.
+    public static let decompressionLimit = ContentCoding.decompressionLimit
 
-    /// `configuration` with what Switchyard relies on: redirects left to the pipeline, a decompressed
-    /// size limit (``decompressionLimit``) when it decompresses, and TLS 1.2 as the oldest version
-    /// accepted (unless the configuration already asks for a newer one).
+    /// `configuration` with what Switchyard relies on: redirects left to the pipeline, gzip and
+    /// deflate bodies decoded up to ``decompressionLimit`` (whatever the configuration said, so that
+    /// this transport decodes what the URLSession transport decodes), and TLS 1.2 as the oldest
+    /// version accepted (unless the configuration already asks for a newer one).
     ///
     /// - Parameter configuration: an AsyncHTTPClient configuration.
     /// - Returns: the configuration to build a client for this transport from.
     public static func switchyardConfiguration(_ configuration: HTTPClient.Configuration) -> HTTPClient.Configuration {
         var configuration = configuration
         configuration.redirectConfiguration = .disallow
-        if case .enabled = configuration.decompression { configuration.decompression = .enabled(limit: .size(decompressionLimit)) }
+        configuration.decompression = .enabled(limit: .size(decompressionLimit))
         var tls = configuration.tlsConfiguration ?? TLSConfiguration.makeClientConfiguration()
         if tls.minimumTLSVersion == .tlsv1 || tls.minimumTLSVersion == .tlsv11 { tls.minimumTLSVersion = .tlsv12 }
         configuration.tlsConfiguration = tls
@@ -108,6 +123,16 @@ public struct AsyncHTTPClientTransport: Transport {
         self.configuration = configuration
         self.pinning = pinning
         self.tunnels = pinning.map(PinnedTunnels.init(pinning:))
+        self.decodes = Self.decodesContent(client)
+    }
+
+    /// Whether `client` decodes gzip and deflate bodies, read from its configuration (which
+    /// AsyncHTTPClient does not publish); assumed when it cannot be read.
+    static func decodesContent(_ client: HTTPClient) -> Bool {
+        guard let decompression = Mirror(reflecting: client).descendant("configuration", "decompression") as? HTTPClient.Decompression
+        else { return true }
+        if case .disabled = decompression { return false }
+        return true
     }
 
     /// Runs `body` with a transport over a new client, then shuts the client down.
@@ -162,6 +187,9 @@ public struct AsyncHTTPClientTransport: Transport {
         } else {
             clientRequest = try Self.makeClientRequest(request)
         }
+        if let acceptEncoding = ContentCoding.acceptEncoding(for: request, context: context, decodes: decodes) {
+            clientRequest.headers.replaceOrAdd(name: "Accept-Encoding", value: acceptEncoding)
+        }
         if let streamed = request.body?.stream {
             let chunks = UploadChunks(source: .streamed(streamed), observer: observer)
             clientRequest.body = .stream(chunks, length: .known(chunks.length))
@@ -170,13 +198,19 @@ public struct AsyncHTTPClientTransport: Transport {
             clientRequest.body = .stream(chunks, length: .known(chunks.length))
         }
         let timeout = context.effectiveTimeout ?? configuration.fallbackTimeout
+        let started = ContinuousClock.now
         let deadline: NIODeadline = timeout.map { .now() + TimeAmount($0) } ?? .distantFuture
         do {
             observer?.started()
             let response = try await client.execute(clientRequest, deadline: deadline, logger: context.logger)
             let head = Self.makeHead(response)
+            // What the client's decoder removed: gzip or deflate, on a response that has content.
+            let coding = ContentCoding.coding(of: head.headerFields)
+            let decoded = decodes && ContentCoding.hasContent(head, method: request.method) && (coding == "gzip" || coding == "deflate")
             if request.method != .head, let target = context.downloadTarget, DownloadSink.accepts(head) {
-                return try await Self.download(response, head: head, to: target, deadline: deadline, observer: observer)
+                let sink = try DownloadSink(target: target, head: head, observer: observer, decodedCoding: decoded ? coding : nil)
+                let file = try await Self.download(response, into: sink, deadline: deadline)
+                return Response(head: decoded ? ContentCoding.decoded(head, byteCount: file.byteCount) : head, body: .file(file))
             }
             let body =
                 request.method == .head
@@ -188,151 +222,14 @@ public struct AsyncHTTPClientTransport: Transport {
                     deadline: deadline,
                     observer: observer
                 )
-            return Response(head: head, bytes: body)
+            return Response(head: decoded ? ContentCoding.decoded(head, byteCount: Int64(body.count)) : head, bytes: body)
         } catch {
             if let pinned,
                 let failure = Self.pinnedFailure(error, tunnel: pinned.tunnel, failuresBefore: pinned.failuresBefore, context: context)
             {
                 throw failure
             }
-            throw Self.translate(error, request: request, timeout: timeout)
+            throw Self.translate(error, request: request, timeout: timeout, elapsed: ContinuousClock.now - started)
         }
-    }
-
-    /// Writes the body to the download target as it arrives, checking the deadline per chunk.
-    private static func download(
-        _ response: HTTPClientResponse,
-        head: HTTPResponse,
-        to target: DownloadTarget,
-        deadline: NIODeadline,
-        observer: TransferObserver?
-    ) async throws -> Response {
-        let sink = try DownloadSink(target: target, head: head, observer: observer)
-        for try await chunk in response.body {
-            let outcome: Result<Void, SwitchyardError> = chunk.withUnsafeReadableBytes { bytes in
-                Result { () throws(SwitchyardError) in try sink.write(bytes) }
-            }
-            try outcome.get()
-            if deadline != .distantFuture, NIODeadline.now() > deadline { throw HTTPClientError.deadlineExceeded }
-        }
-        return Response(head: head, body: .file(try sink.finish()))
-    }
-
-    /// Collects the body, checking the deadline as each chunk arrives. Stopping the iteration
-    /// cancels the rest of the body on its connection.
-    private static func collect(
-        _ response: HTTPClientResponse,
-        limit: Int,
-        target: String,
-        deadline: NIODeadline,
-        observer: TransferObserver?
-    ) async throws -> Data {
-        let length = response.headers.first(name: "content-length").flatMap({ Int($0) })
-        // A decompressed body may grow past an announced (compressed) length; the count below checks it.
-        let decompressed = response.headers.first(name: "content-encoding").map { !$0.isEmpty && $0.lowercased() != "identity" } ?? false
-        if let length, length > limit, !decompressed {
-            throw SwitchyardError.responseTooLarge(limit: limit, observed: length, target: target)
-        }
-        let total = length.map(Int64.init)
-        observer?.received(TransferProgress(completed: 0, total: total))
-        var body: ByteBuffer?
-        for try await chunk in response.body {
-            let received = (body?.readableBytes ?? 0) + chunk.readableBytes
-            guard received <= limit else {
-                throw SwitchyardError.responseTooLarge(limit: limit, observed: received, decompressed: decompressed, target: target)
-            }
-            if body == nil {
-                body = chunk
-            } else {
-                var chunk = chunk
-                body?.writeBuffer(&chunk)
-            }
-            if deadline != .distantFuture, NIODeadline.now() > deadline { throw HTTPClientError.deadlineExceeded }
-            observer?.received(TransferProgress(completed: Int64(body?.readableBytes ?? 0), total: total))
-        }
-        return body.map { Data($0.readableBytesView) } ?? Data()
-    }
-
-    static func makeClientRequest(_ request: Request) throws(SwitchyardError) -> HTTPClientRequest {
-        guard let scheme = request.head.scheme, let authority = request.head.authority else {
-            throw SwitchyardError(code: .invalidRequest, message: "the request has no scheme or authority, so it cannot be sent")
-        }
-        var clientRequest = HTTPClientRequest(url: scheme + "://" + authority + (request.head.path ?? "/"))
-        clientRequest.method = HTTPMethod(rawValue: request.method.rawValue)
-        clientRequest.headers.reserveCapacity(request.headerFields.count)
-        for field in request.headerFields {
-            clientRequest.headers.add(name: field.name.rawName, value: field.value)
-        }
-        if let body = request.body?.bytes {
-            clientRequest.body = .bytes(ByteBuffer(bytes: body))
-        }
-        return clientRequest
-    }
-
-    static func makeHead(_ response: HTTPClientResponse) -> HTTPResponse {
-        var fields = HTTPFields()
-        fields.reserveCapacity(response.headers.count)
-        for (name, value) in response.headers {
-            if let fieldName = HTTPField.Name(name) { fields.append(HTTPField(name: fieldName, value: value)) }
-        }
-        let status = HTTPResponse.Status(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase)
-        return HTTPResponse(status: status, headerFields: fields)
-    }
-
-    /// `METHOD scheme://authority/path`, without the query and with secret-shaped path segments
-    /// redacted, for error messages.
-    static func target(of request: Request) -> String {
-        let path = Redaction.default.redactTarget(String(request.pathWithoutQuery))
-        return "\(request.method.rawValue) \(request.head.scheme ?? "")://\(request.head.authority ?? "")\(path)"
-    }
-
-    static func translate(_ error: any Error, request: Request, timeout: Duration?) -> SwitchyardError {
-        if let error = error as? SwitchyardError { return error }
-        let target = target(of: request)
-        if error is CancellationError {
-            return SwitchyardError(
-                code: .cancelled,
-                message: "the call was cancelled while \(target) was in flight",
-                underlyingError: error
-            )
-        }
-        if let clientError = error as? HTTPClientError {
-            switch clientError {
-            case .deadlineExceeded, .readTimeout, .writeTimeout, .connectTimeout, .getConnectionFromPoolTimeout, .tlsHandshakeTimeout:
-                let limit = timeout.map { " after \($0)" } ?? ""
-                return SwitchyardError(code: .timeout, message: "\(target) timed out\(limit)", underlyingError: error)
-            case .cancelled, .requestStreamCancelled:
-                return SwitchyardError(
-                    code: .cancelled,
-                    message: "the call was cancelled while \(target) was in flight",
-                    underlyingError: error
-                )
-            case .remoteConnectionClosed:
-                return SwitchyardError(
-                    code: .transport,
-                    message: "the server closed the connection before answering \(target)",
-                    underlyingError: error
-                )
-            default:
-                break
-            }
-        }
-        if let tooMany = error as? NIOTooManyBytesError {
-            return SwitchyardError.responseTooLarge(limit: tooMany.maxBytes ?? 0, observed: nil, target: target)
-        }
-        if case .limit = error as? NIOHTTPDecompression.DecompressionError {
-            var limited = SwitchyardError.responseTooLarge(limit: decompressionLimit, observed: nil, decompressed: true, target: target)
-            limited.underlyingError = error
-            return limited
-        }
-        let text = String(describing: error)
-        if text.localizedCaseInsensitiveContains("connection refused") || text.contains("ECONNREFUSED") {
-            return SwitchyardError(
-                code: .transport,
-                message: "could not connect to \(request.head.authority ?? "the server"): connection refused",
-                underlyingError: error
-            )
-        }
-        return SwitchyardError(code: .transport, message: "\(target) failed: \(text)", underlyingError: error)
     }
 }

@@ -4,12 +4,16 @@ public import Switchyard
 
 /// A conformance suite any ``Switchyard/Transport`` can run: the behaviours the pipeline relies on,
 /// checked against a server that implements the sample backend's utility routes (`/echo`,
-/// `/status/{code}`, `/delay/{ms}`, `/close`) and its ranged file route (`/files/blob/{bytes}` with
-/// `ETag`, `Range` and `If-Range`) — start `SampleBackend` and pass its base URL.
+/// `/status/{code}`, `/delay/{ms}`, `/close`, `/redirect/{status}`, `/auth/{scheme}`,
+/// `/precompressed`, `/gzip-bomb`) and its ranged file route (`/files/blob/{bytes}` with `ETag`,
+/// `Range`, `If-Range` and `X-Blob-Pace`) — start `SampleBackend` and pass its base URL.
 ///
 /// Besides plain calls it checks streamed uploads (``Switchyard/Request/Body/stream(_:)``) and downloads
 /// to a file (``Switchyard/CallContext/downloadTarget``), including a resumed one, redirects returned
-/// unfollowed, and the response-size and decompressed-size limits. Configure the transport under test
+/// unfollowed (and resent with their body by a client over the transport), the response-size and
+/// decompressed-size limits, the content-coding rule of ``Switchyard/ContentCoding``, timeouts to the
+/// millisecond, a download's deadline, `401` challenges returned as responses, and reason phrases.
+/// The timing cases take a few seconds and tolerate a loaded machine. Configure the transport under test
 /// with a response limit of 4 MiB (at least 4 MiB so the large-body case fits, below 8 MiB so the
 /// sample backend's 8 MiB gzip bomb exceeds it) and tell the suite the same number:
 ///
@@ -41,7 +45,10 @@ public struct TransportConformance: Sendable {
         "large-body-round-trip", "timeout-is-typed", "cancellation-is-typed", "connection-refused-is-typed", "closed-connection-is-typed",
         "reports-start-and-download", "streamed-upload-from-file", "download-to-file", "download-resumes-from-offset",
         "download-error-status-stays-in-memory", "redirect-comes-back-unfollowed", "post-redirect-comes-back-unfollowed",
-        "oversized-body-is-typed", "decompression-bomb-is-typed",
+        "oversized-body-is-typed", "decompression-bomb-is-typed", "accept-encoding-default", "decoded-body-has-no-coding",
+        "download-asks-for-identity", "encoded-download-is-decoded-not-resumed", "sub-second-timeout-is-accurate",
+        "timeout-is-not-rounded", "download-deadline-ends-with-timeout", "unauthorized-challenge-is-a-response",
+        "redirect-307-308-resend-method-and-body", "reason-phrase-is-kept",
     ]
 
     /// The server's base URL, such as `http://127.0.0.1:8080`.
@@ -80,11 +87,11 @@ public struct TransportConformance: Sendable {
         return outcomes
     }
 
-    private struct Failed: Error, CustomStringConvertible {
+    struct Failed: Error, CustomStringConvertible {
         let description: String
     }
 
-    private struct Echo: Decodable {
+    struct Echo: Decodable {
         let method: String
         let uri: String
         let headers: [String: String]
@@ -92,7 +99,7 @@ public struct TransportConformance: Sendable {
         let bodyBase64: String?
     }
 
-    private func request(
+    func request(
         _ method: HTTPRequest.Method,
         _ target: String,
         fields: HTTPFields = [:],
@@ -107,15 +114,15 @@ public struct TransportConformance: Sendable {
         return request
     }
 
-    private func context(timeout: Duration = .seconds(10)) -> CallContext {
+    func context(timeout: Duration = .seconds(10)) -> CallContext {
         CallContext(serviceID: ServiceID("conformance")!, endpointName: "conformance", timeout: timeout)
     }
 
-    private func expect(_ condition: Bool, _ message: @autoclosure () -> String) throws {
+    func expect(_ condition: Bool, _ message: @autoclosure () -> String) throws {
         if !condition { throw Failed(description: message()) }
     }
 
-    private func expectError(_ code: SwitchyardError.Code, mentioning text: String? = nil, _ body: () async throws -> Void) async throws {
+    func expectError(_ code: SwitchyardError.Code, mentioning text: String? = nil, _ body: () async throws -> Void) async throws {
         do {
             try await body()
         } catch let error as SwitchyardError {
@@ -128,7 +135,7 @@ public struct TransportConformance: Sendable {
         throw Failed(description: "expected \(code), but the call succeeded")
     }
 
-    private func echo(_ response: Response) throws -> Echo {
+    func echo(_ response: Response) throws -> Echo {
         do { return try JSONDecoder().decode(Echo.self, from: response.bytes) } catch {
             throw Failed(description: "the echo is not JSON: \(String(decoding: response.bytes.prefix(200), as: UTF8.self))")
         }
@@ -233,6 +240,16 @@ public struct TransportConformance: Sendable {
             try await downloadToFile(transport, resumeAt: nil)
         case "download-resumes-from-offset":
             try await downloadToFile(transport, resumeAt: 700_001)
+        case "accept-encoding-default": try await acceptEncodingDefault(transport)
+        case "decoded-body-has-no-coding": try await decodedBodyHasNoCoding(transport)
+        case "download-asks-for-identity": try await downloadAsksForIdentity(transport)
+        case "encoded-download-is-decoded-not-resumed": try await encodedDownloadIsDecoded(transport)
+        case "sub-second-timeout-is-accurate": try await subSecondTimeout(transport)
+        case "timeout-is-not-rounded": try await unroundedTimeout(transport)
+        case "download-deadline-ends-with-timeout": try await downloadDeadline(transport)
+        case "unauthorized-challenge-is-a-response": try await unauthorizedChallenge(transport)
+        case "redirect-307-308-resend-method-and-body": try await redirectsResendBody(transport)
+        case "reason-phrase-is-kept": try await reasonPhrase(transport)
         case "download-error-status-stays-in-memory":
             try await withTemporaryFile { file in
                 var observed = context()
@@ -246,74 +263,6 @@ public struct TransportConformance: Sendable {
             }
         default:
             throw Failed(description: "unknown case")
-        }
-    }
-
-    /// A file in the temporary directory that is removed afterwards (it is not created here).
-    private func withTemporaryFile<T>(_ body: (URL) async throws -> T) async throws -> T {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-conformance-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: file) }
-        return try await body(file)
-    }
-
-    /// Bytes, then a slice of a file, then bytes — sent to `/echo` as a streamed body, with upload progress.
-    private func streamedUpload(_ transport: any Transport) async throws {
-        let content = Data((0..<(2 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 11) })
-        try await withTemporaryFile { file in
-            try content.write(to: file)
-            let stream = StreamedBody(segments: [
-                .bytes(Data("head:".utf8)), .file(file, offset: 1000, length: Int64(content.count - 2000)), .bytes(Data(":tail".utf8)),
-            ])
-            let expected = Data("head:".utf8) + content[1000..<(content.count - 1000)] + Data(":tail".utf8)
-            var outgoing = try request(.post, "/echo", fields: [.contentType: "application/octet-stream"])
-            outgoing.body = .stream(stream)
-            let events = EventRecorder()
-            var observed = context()
-            observed.transferObserver = TransferObserver(sent: { events.record("\($0.completed)/\($0.total ?? -1)") })
-            let response = try await transport.send(outgoing, context: observed)
-            let echo = try echo(response)
-            try expect(
-                echo.method == "POST" && echo.bodyBase64 == expected.base64EncodedString(),
-                "the streamed body did not arrive intact (\(echo.bodyBase64?.count ?? 0) base64 characters)"
-            )
-            try expect(
-                events.events.last == "\(expected.count)/\(expected.count)",
-                "the upload progress did not reach the total: \(events.events.suffix(3))"
-            )
-        }
-    }
-
-    /// A 3 MB ranged file downloaded to a target (from `resumeAt` when given, with the bytes before it
-    /// already in place), compared with the same file fetched into memory.
-    private func downloadToFile(_ transport: any Transport, resumeAt offset: Int64?) async throws {
-        let path = "/files/blob/3000017"
-        let whole = try await transport.send(try request(.get, path), context: context())
-        try expect(
-            whole.status == .ok && whole.body.count == 3_000_017,
-            "the file could not be fetched into memory: \(whole.status.code), \(whole.body.count) bytes"
-        )
-        try await withTemporaryFile { file in
-            var fields = HTTPFields()
-            if let offset {
-                try whole.bytes.prefix(Int(offset)).write(to: file)
-                fields[.range] = "bytes=\(offset)-"
-                fields[.ifRange] = whole.headerFields[.eTag] ?? ""
-            }
-            let events = EventRecorder()
-            var observed = context()
-            observed.downloadTarget = DownloadTarget(fileURL: file, resumeOffset: offset ?? 0)
-            observed.transferObserver = TransferObserver(received: { events.record("\($0.completed)/\($0.total ?? -1)") })
-            let response = try await transport.send(try request(.get, path, fields: fields), context: observed)
-            try expect(
-                response.status.code == (offset == nil ? 200 : 206),
-                "expected \(offset == nil ? 200 : 206), got \(response.status.code)"
-            )
-            try expect(
-                response.bytes.isEmpty && response.body.file?.byteCount == 3_000_017,
-                "the response should name a file of 3000017 bytes: \(String(describing: response.body.file)), body \(response.body.count)"
-            )
-            try expect(try Data(contentsOf: file) == whole.bytes, "the file's bytes differ from the resource")
-            try expect(events.events.last == "3000017/3000017", "the download progress did not reach the total: \(events.events.suffix(3))")
         }
     }
 }

@@ -4,8 +4,17 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The delegate of ``URLSessionTransport/sharedSession``: it refuses every redirect, so the `3xx`
-/// answer completes the task and the pipeline applies the service's redirect policy.
+/// The delegate of ``URLSessionTransport/sharedSession``: it leaves redirects and authentication
+/// challenges to the pipeline.
+///
+/// - Every redirect is refused, so the `3xx` answer completes the task and the pipeline applies the
+///   service's redirect policy.
+/// - Every authentication challenge (a `401` with `WWW-Authenticate`) is declined without a
+///   credential, so the `401` comes back as a response — credentials are the stages' job. On Apple
+///   platforms default handling does that (the session keeps no credential storage). On Linux,
+///   FoundationNetworking waits for ever on a `Basic` challenge it has no credential for, so the
+///   challenge is cancelled instead and ``URLSessionTransport`` returns the `401` it had received
+///   (its body is not available there).
 final class RedirectRefusingDelegate: NSObject, URLSessionTaskDelegate, Sendable {
     func urlSession(
         _ session: URLSession,
@@ -15,5 +24,21 @@ final class RedirectRefusingDelegate: NSObject, URLSessionTaskDelegate, Sendable
         completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
         completionHandler(nil)
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        #if canImport(FoundationNetworking)
+        let isHTTPChallenge =
+            challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodHTTPBasic
+            || challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodHTTPDigest
+        completionHandler(isHTTPChallenge ? .cancelAuthenticationChallenge : .performDefaultHandling, nil)
+        #else
+        completionHandler(.performDefaultHandling, nil)
+        #endif
     }
 }

@@ -11,10 +11,24 @@ public import Foundation
 /// A ``Switchyard/Transport`` over `URLSession` — the system stack on Apple platforms (with its
 /// proxy, cookie, cache and ATS behaviour), FoundationNetworking on Linux.
 ///
-/// - The attempt's timeout (``Switchyard/CallContext/effectiveTimeout``) becomes the request's
-///   timeout interval; expiry ends the call with ``Switchyard/SwitchyardError/Code/timeout``.
+/// - The attempt's timeout (``Switchyard/CallContext/effectiveTimeout``) is enforced by the transport
+///   itself, to the millisecond: when it passes, the task is cancelled and the call ends with
+///   ``Switchyard/SwitchyardError/Code/timeout``, stating the time that passed (URLSession's own
+///   `timeoutInterval`, which FoundationNetworking cuts to whole seconds, is set a second later as a
+///   backstop). It covers the whole transfer, as with `AsyncHTTPClientTransport`.
 /// - Task cancellation cancels the data task; the call ends with
 ///   ``Switchyard/SwitchyardError/Code/cancelled``.
+/// - Content coding follows ``Switchyard/ContentCoding``: `Accept-Encoding: gzip, deflate` unless the
+///   request names one (`identity` for a download to a file), and a body URLSession decoded (gzip,
+///   deflate, br; zstd too where libcurl decodes it, as on Debian and Ubuntu) reaches the pipeline
+///   without `Content-Encoding` and with its decoded `Content-Length`. A download a server encodes
+///   anyway is limited to ``Switchyard/ContentCoding/decompressionLimit`` once decoded.
+/// - A `401` comes back as a response whatever its `WWW-Authenticate` challenge (Basic, Digest,
+///   Bearer…): the shared session declines every challenge (see its delegate). On Linux the body of a
+///   `401` with a `Basic` or `Digest` challenge is not available and comes back empty.
+/// - Redirects come back unfollowed; the pipeline resends a `307`/`308` with its method and body.
+/// - The status carries the standard reason phrase of its code, as with `AsyncHTTPClientTransport`:
+///   URLSession does not expose the server's status line, so a phrase of the server's own is not seen.
 /// - `URLSession`'s own caching is off (`reloadIgnoringLocalCacheData`): caching is ``Switchyard/CacheStage``'s job.
 /// - Progress: did start, and the upload and download once complete (the completion-handler API
 ///   reports no intermediate progress; use `SwitchyardAsyncHTTPClient` for per-chunk progress).
@@ -35,18 +49,23 @@ public struct URLSessionTransport: Transport {
 
     /// A session for the whole process that never follows redirects itself: every `3xx` answer comes
     /// back to the pipeline, which follows it by the service's ``Switchyard/RedirectPolicy`` — the same
-    /// rules as with `AsyncHTTPClientTransport`. Its caching is off (caching is the cache stage's job).
+    /// rules as with `AsyncHTTPClientTransport`. Its caching is off (caching is the cache stage's job),
+    /// it keeps no credentials and declines authentication challenges, so a `401` comes back as a
+    /// response (credentials are the stages' job).
     public static let sharedSession: URLSession = {
         let configuration = URLSessionConfiguration.default
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
+        configuration.urlCredentialStorage = nil
         return URLSession(configuration: configuration, delegate: RedirectRefusingDelegate(), delegateQueue: nil)
     }()
 
     /// Creates a transport over `session`; ``sharedSession`` by default. A session of your own should
     /// have a delegate that refuses redirects (returns `nil` from
     /// `urlSession(_:task:willPerformHTTPRedirection:newRequest:completionHandler:)`), or it follows
-    /// them itself, outside the service's redirect policy.
+    /// them itself, outside the service's redirect policy; and, on Linux, one that cancels `Basic`
+    /// challenges (`urlSession(_:task:didReceive:completionHandler:)` answering
+    /// `.cancelAuthenticationChallenge`), or a `401` carrying one waits for the attempt's timeout.
     ///
     /// - Parameters:
     ///   - session: the session.
@@ -61,6 +80,14 @@ public struct URLSessionTransport: Transport {
 
     /// The largest response body kept in memory, after decompression.
     public let maximumResponseBodySize: Int
+
+    /// The content codings URLSession decodes by itself: gzip, deflate and br on every platform, and
+    /// zstd too with FoundationNetworking (libcurl as Debian and Ubuntu build it).
+    #if canImport(FoundationNetworking)
+    static let decodedCodings: Set<String> = ["gzip", "x-gzip", "deflate", "br", "zstd"]
+    #else
+    static let decodedCodings: Set<String> = ["gzip", "x-gzip", "deflate", "br"]
+    #endif
 
     /// The limit error for a body of `size` bytes.
     private func tooLarge(_ size: Int, _ http: HTTPURLResponse, _ target: String) -> SwitchyardError {
@@ -77,15 +104,21 @@ public struct URLSessionTransport: Transport {
         var urlRequest = URLRequest(url: url)
         urlRequest.httpMethod = request.method.rawValue
         urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
-        if let timeout = context.effectiveTimeout {
-            urlRequest.timeoutInterval = max(0.001, Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)
+        let timeout = context.effectiveTimeout
+        if let timeout {
+            // A backstop only: the timer below ends the attempt on time. FoundationNetworking cuts
+            // this interval to whole seconds (0.3 s would fail at once), so it is whole seconds, at
+            // least one past the limit.
+            urlRequest.timeoutInterval = Double(timeout.components.seconds) + 2
         }
         for field in request.headerFields { urlRequest.addValue(field.value, forHTTPHeaderField: field.name.rawName) }
+        if let acceptEncoding = ContentCoding.acceptEncoding(for: request, context: context) {
+            urlRequest.setValue(acceptEncoding, forHTTPHeaderField: "Accept-Encoding")
+        }
         let observer = context.transferObserver
         // For error messages: no query, and secret-shaped path segments redacted.
         let path = Redaction.default.redactTarget(String(request.pathWithoutQuery))
         let target = "\(request.method.rawValue) \(request.head.scheme ?? "")://\(request.head.authority ?? "")\(path)"
-        let timeout = context.effectiveTimeout
 
         // A streamed body goes up from a file: the file itself when it is one whole file, else the
         // segments written to a temporary file first (constant memory either way). That file is
@@ -110,6 +143,16 @@ public struct URLSessionTransport: Transport {
         // A download task sends no streamed body: such a request's response is collected in memory.
         let downloadTarget = request.method == .head || uploadFile != nil ? nil : context.downloadTarget
         let box = TaskBox()
+        let started = ContinuousClock.now
+        let ending = Ending(box: box, target: target, timeout: timeout, started: started)
+        // The attempt's own timer: cancels the task when the timeout passes.
+        let timer = timeout.map { timeout in
+            Task {
+                try await Task.sleep(until: started + timeout, clock: .continuous)
+                box.stop(.expired)
+            }
+        }
+        defer { timer?.cancel() }
         let (payload, urlResponse): (Payload, URLResponse) = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let task: URLSessionTask
@@ -122,8 +165,7 @@ public struct URLSessionTransport: Transport {
                             payload: kept.map(Payload.file) ?? .memory(Data()),
                             response: response,
                             error: error,
-                            target: target,
-                            timeout: timeout
+                            ending: ending
                         )
                     }
                 } else if let uploadFile {
@@ -133,8 +175,7 @@ public struct URLSessionTransport: Transport {
                             payload: .memory(data ?? Data()),
                             response: response,
                             error: error,
-                            target: target,
-                            timeout: timeout
+                            ending: ending
                         )
                     }
                 } else {
@@ -144,8 +185,7 @@ public struct URLSessionTransport: Transport {
                             payload: .memory(data ?? Data()),
                             response: response,
                             error: error,
-                            target: target,
-                            timeout: timeout
+                            ending: ending
                         )
                     }
                 }
@@ -153,7 +193,7 @@ public struct URLSessionTransport: Transport {
                 box.start(task)
             }
         } onCancel: {
-            box.cancel()
+            box.stop(.cancelled)
         }
         defer { if case .file(let kept) = payload { try? FileManager.default.removeItem(at: kept) } }
         guard let http = urlResponse as? HTTPURLResponse else {
@@ -165,7 +205,11 @@ public struct URLSessionTransport: Transport {
             guard let text = name as? String, let name = HTTPField.Name(text), let value = value as? String else { continue }
             fields.append(HTTPField(name: name, value: value))
         }
-        var response = Response(status: HTTPResponse.Status(code: http.statusCode), headerFields: fields)
+        let status = StandardStatus.known(http.statusCode) ?? HTTPResponse.Status(code: http.statusCode)
+        var response = Response(status: status, headerFields: fields)
+        // What URLSession decoded: a coding it decodes, on a response that has content.
+        let coding = ContentCoding.coding(of: fields)
+        let decoded = coding.map(Self.decodedCodings.contains) == true && ContentCoding.hasContent(response.head, method: request.method)
         switch payload {
         case .memory(let data):
             // URLSession hands the body over whole; an oversized one is refused before any stage sees it.
@@ -174,9 +218,13 @@ public struct URLSessionTransport: Transport {
             observer?.received(TransferProgress(completed: Int64(response.body.count), total: Int64(response.body.count)))
         case .file(let file):
             if let downloadTarget, DownloadSink.accepts(response.head) {
-                response.body = .file(
-                    try Self.copy(file, into: DownloadSink(target: downloadTarget, head: response.head, observer: observer))
+                let sink = try DownloadSink(
+                    target: downloadTarget,
+                    head: response.head,
+                    observer: observer,
+                    decodedCoding: decoded ? coding : nil
                 )
+                response.body = .file(try Self.copy(file, into: sink))
             } else {
                 // Checked on disk before it is read into memory.
                 let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
@@ -185,114 +233,7 @@ public struct URLSessionTransport: Transport {
                 observer?.received(TransferProgress(completed: Int64(response.body.count), total: Int64(response.body.count)))
             }
         }
+        if decoded { response.head = ContentCoding.decoded(response.head, byteCount: Int64(response.body.count)) }
         return response
-    }
-
-    /// What a task produced: bytes in memory, or a downloaded file (moved out of URLSession's reach).
-    enum Payload: Sendable {
-        case memory(Data)
-        case file(URL)
-    }
-
-    private static func resume(
-        _ continuation: CheckedContinuation<(Payload, URLResponse), any Error>,
-        payload: Payload,
-        response: URLResponse?,
-        error: (any Error)?,
-        target: String,
-        timeout: Duration?
-    ) {
-        if let error {
-            if case .file(let file) = payload { try? FileManager.default.removeItem(at: file) }
-            continuation.resume(throwing: translate(error, target: target, timeout: timeout))
-        } else if let response {
-            continuation.resume(returning: (payload, response))
-        } else {
-            continuation.resume(throwing: SwitchyardError(code: .transport, message: "\(target) ended without a response"))
-        }
-    }
-
-    /// Moves URLSession's temporary download file somewhere it will not be removed from under us.
-    /// URLSession's file is made private to the user (0600) before it is moved, so the copy that
-    /// waits to be fed to the sink is never readable by others.
-    private static func keep(_ location: URL) -> URL? {
-        let kept = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-download-\(UUID().uuidString)")
-        guard (try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: location.path)) != nil else {
-            try? FileManager.default.removeItem(at: location)
-            return nil
-        }
-        return (try? FileManager.default.moveItem(at: location, to: kept)) == nil ? nil : kept
-    }
-
-    /// Feeds a downloaded file to the sink in 1 MiB pieces.
-    private static func copy(_ file: URL, into sink: DownloadSink) throws(SwitchyardError) -> DownloadedFile {
-        do {
-            let handle = try FileHandle(forReadingFrom: file)
-            defer { try? handle.close() }
-            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-                try sink.write(chunk)
-            }
-        } catch let error as SwitchyardError {
-            throw error
-        } catch {
-            throw SwitchyardError(
-                code: .storage,
-                message: "cannot read the downloaded file: \(error.localizedDescription)",
-                underlyingError: error
-            )
-        }
-        return try sink.finish()
-    }
-
-    static func translate(_ error: any Error, target: String, timeout: Duration?) -> SwitchyardError {
-        if let urlError = error as? URLError {
-            switch urlError.code {
-            case .timedOut:
-                return SwitchyardError(
-                    code: .timeout,
-                    message: "\(target) timed out\(timeout.map { " after \($0)" } ?? "")",
-                    underlyingError: error
-                )
-            case .cancelled:
-                return SwitchyardError(
-                    code: .cancelled,
-                    message: "the call was cancelled while \(target) was in flight",
-                    underlyingError: error
-                )
-            case .cannotConnectToHost:
-                return SwitchyardError(
-                    code: .transport,
-                    message: "could not connect for \(target): connection refused",
-                    underlyingError: error
-                )
-            default:
-                break
-            }
-        }
-        return SwitchyardError(code: .transport, message: "\(target) failed: \(error.localizedDescription)", underlyingError: error)
-    }
-}
-
-/// The data task of one call, so that a cancellation arriving before it starts still cancels it.
-final class TaskBox: @unchecked Sendable {
-    // Guarded by `lock`; URLSessionTask is thread-safe for `resume` and `cancel`.
-    private let lock = NSLock()
-    private var task: URLSessionTask?
-    private var cancelled = false
-
-    func start(_ task: URLSessionTask) {
-        lock.lock()
-        self.task = task
-        let cancelled = self.cancelled
-        lock.unlock()
-        if cancelled { task.cancel() } else { task.resume() }
-    }
-
-    func cancel() {
-        lock.lock()
-        cancelled = true
-        let task = self.task
-        lock.unlock()
-        task?.cancel()
     }
 }

@@ -23,4 +23,13 @@ struct ClientConfigurationTests {
         modern.tlsConfiguration = tls
         #expect(AsyncHTTPClientTransport.switchyardConfiguration(modern).tlsConfiguration?.minimumTLSVersion == .tlsv13)
     }
+
+    @Test("gzip and deflate are decoded up to 64 MiB, even when the configuration turned decompression off")
+    func decompressionOn() {
+        guard case .enabled = AsyncHTTPClientTransport.switchyardConfiguration(HTTPClient.Configuration()).decompression else {
+            Issue.record("decompression stayed off")
+            return
+        }
+        #expect(AsyncHTTPClientTransport.decompressionLimit == 64 << 20)
+    }
 }

@@ -19,6 +19,13 @@ extension APIClient {
     ///   a partial file is never presented as complete. A mismatch discards the file and fails with
     ///   ``SwitchyardError/Code/integrity``.
     /// - Progress (through accessories) counts the whole resource, continuing where an earlier attempt stopped.
+    /// - The request asks for the identity coding (`Accept-Encoding: identity`, unless the endpoint or
+    ///   the call names a coding), so lengths, ranges and the checksum are those of the file. A body a
+    ///   server encodes anyway is decoded by the transport and never resumed by offset (see
+    ///   ``DownloadSink``): an interrupted one starts over.
+    /// - The call's ``CallOptions/deadline`` (or the service's) bounds the whole download, every resume
+    ///   included: when it passes, the download stops with ``SwitchyardError/Code/timeout`` and keeps the
+    ///   partial file and its resume record (when ``DownloadOptions/resume`` is on) for a later call.
     ///
     /// ```swift
     /// var download = DownloadOptions(checksum: .sha256(hex: expected))
@@ -93,21 +100,31 @@ extension APIClient {
             + spec.pathParameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
             + " " + String(decoding: parameterText, as: UTF8.self)
         if !download.resume { files.discard() }
+        // One deadline for the whole download: each attempt gets what is left of it.
+        let deadline = downloadDeadline(spec, options: options)
+        let namesCoding =
+            spec.headerFields[.acceptEncoding] != nil || spec.options.headerFields[.acceptEncoding] != nil
+            || options?.headerFields[.acceptEncoding] != nil
         var resumes = 0
         var restarted = false
         var reused: Int64?  // bytes from an earlier call's partial file still in use
         while true {
+            if let deadline, ContinuousClock.now >= deadline.instant {
+                throw deadlinePassed(deadline.limit, files: files, keep: download.resume, after: nil)
+            }
             let offset = download.resume ? files.resumableOffset(for: resource) : 0
             if offset == 0 { files.discard() }
             reused = reused ?? offset
             var callOptions = options ?? CallOptions()
             callOptions.sameRequest = .allow  // two downloads never share one file
+            if let deadline { callOptions.deadline = deadline.instant - ContinuousClock.now }
+            var fields = HTTPFields()
+            if !namesCoding { fields[.acceptEncoding] = ContentCoding.identity }
             if offset > 0, let record = files.record {
-                var fields = HTTPFields()
                 fields[.range] = "bytes=\(offset)-"
                 fields[.ifRange] = record.validator
-                callOptions.headerFields = callOptions.headerFields.replacing(with: fields)
             }
+            if !fields.isEmpty { callOptions.headerFields = callOptions.headerFields.replacing(with: fields) }
             let target = DownloadTarget(fileURL: files.partial, resumeOffset: offset, recordURL: files.recordFile, resource: resource)
             callOptions.setContextValue(target, for: DownloadTarget.Key.self)
             callOptions.acceptableStatusCodes = callOptions.acceptableStatusCodes ?? 200...299
@@ -116,6 +133,10 @@ extension APIClient {
                 exchange = try await perform(spec, options: callOptions)
             } catch {
                 if files.record?.start == 0 { reused = 0 }  // the server sent the whole resource again
+                // Past the deadline nothing restarts: the partial file waits for a later call.
+                if let deadline, deadline.instant - ContinuousClock.now < .milliseconds(5) {
+                    throw deadlinePassed(deadline.limit, files: files, keep: download.resume, after: error)
+                }
                 if error.code == .httpStatus, error.status?.code == 416, !restarted {
                     restarted = true
                     files.discard()
@@ -150,5 +171,31 @@ extension APIClient {
             file.resumes = resumes
             return exchange.result(file)
         }
+    }
+
+    /// When the whole download must end: the call's deadline (the endpoint's, the call's or the
+    /// service's), counted from now.
+    private func downloadDeadline(_ spec: CallSpec, options: CallOptions?) -> (instant: ContinuousClock.Instant, limit: Duration)? {
+        let start = ContinuousClock.now
+        let merged = options.map { spec.options.applying($0) } ?? spec.options
+        guard let limit = merged.deadline ?? (try? registry.resolve(spec.service))?.entry.service.defaults.deadline else { return nil }
+        return (start + limit, limit)
+    }
+
+    /// The error that ends a download whose deadline passed; the partial file and its record stay
+    /// for a later call unless resuming is off.
+    private func deadlinePassed(_ limit: Duration, files: DownloadFiles, keep: Bool, after error: SwitchyardError?) -> SwitchyardError {
+        let kept = files.partialSize
+        if !keep { files.discard() }
+        if var error, error.code == .timeout {
+            error.message += keep && kept > 0 ? "; \(kept) bytes are kept for a later call to resume" : ""
+            return error
+        }
+        return SwitchyardError(
+            code: .timeout,
+            message: "the download's deadline of \(limit) passed"
+                + (keep && kept > 0 ? "; \(kept) bytes are kept for a later call to resume" : ""),
+            underlyingError: error
+        )
     }
 }

@@ -22,6 +22,14 @@ public import HTTPTypes
 /// - ``finish()`` fails with ``SwitchyardError/Code/transport`` when fewer bytes arrived than
 ///   announced: the partial file is kept for the next attempt and never presented as complete.
 ///
+/// Downloads ask for the identity coding (see ``ContentCoding``), so the body is the file's bytes and
+/// the announced length and ranges count them. A server may send a content coding anyway; a
+/// transport that decoded such a body says so (`decodedCoding`), and the sink then writes the decoded
+/// bytes without comparing them with the announced (encoded) length, up to
+/// ``ContentCoding/decompressionLimit``, and records nothing to resume from: offsets into decoded
+/// bytes mean nothing to the server, so an interrupted encoded download starts over. A `206` of an
+/// encoded representation is refused (its bytes cannot be appended to a decoded file).
+///
 /// Upload and download progress go to the observer with the *whole* resource as the total, so a
 /// resumed download's progress continues where the earlier attempt stopped.
 public final class DownloadSink {
@@ -33,6 +41,9 @@ public final class DownloadSink {
     public let total: Int64?
     private let handle: FileHandle
     private let observer: TransferObserver?
+    /// The content coding the transport removed from the body (such as `gzip`), or `nil` when the
+    /// body arrives as the server sent it.
+    public let decodedCoding: String?
     private var written: Int64 = 0
     private var closed = false
 
@@ -43,13 +54,37 @@ public final class DownloadSink {
 
     /// Opens the target for a response with `head`.
     ///
+    /// - Parameters:
+    ///   - target: where the bytes go.
+    ///   - head: the response head as the server sent it.
+    ///   - observer: receives download progress.
+    ///   - decodedCoding: the content coding the transport removed from the body (such as `gzip`);
+    ///     `nil` when the body arrives as sent.
     /// - Throws: ``SwitchyardError/Code/invalidResponse`` for a `206` whose range does not start at the
-    ///   resume offset or cannot be read; ``SwitchyardError/Code/storage`` when the file cannot be written.
-    public init(target: DownloadTarget, head: HTTPResponse, observer: TransferObserver?) throws(SwitchyardError) {
+    ///   resume offset or cannot be read, or that is encoded; ``SwitchyardError/Code/storage`` when the
+    ///   file cannot be written.
+    public init(
+        target: DownloadTarget,
+        head: HTTPResponse,
+        observer: TransferObserver?,
+        decodedCoding: String? = nil
+    ) throws(SwitchyardError) {
         self.target = target
         self.observer = observer
+        self.decodedCoding = decodedCoding
         let length = head.headerFields[.contentLength].flatMap { Int64($0) }
-        if head.status.code == 206 {
+        if let decodedCoding, head.status.code == 206 {
+            throw SwitchyardError(
+                code: .invalidResponse,
+                message: "the server answered the range with a \(decodedCoding)-encoded representation, whose bytes cannot be "
+                    + "appended to the decoded file; the download asks for the identity coding"
+            )
+        }
+        if decodedCoding != nil {
+            // The announced length counts encoded bytes: nothing to compare the decoded ones with.
+            start = 0
+            total = nil
+        } else if head.status.code == 206 {
             guard let range = head.headerFields[.contentRange].flatMap(ContentRange.init) else {
                 throw SwitchyardError(code: .invalidResponse, message: "a 206 response without a readable Content-Range cannot be resumed")
             }
@@ -82,7 +117,12 @@ public final class DownloadSink {
             )
         }
         if let recordURL = target.recordURL {
-            DownloadResumeRecord(head: head, total: total, start: start, resource: target.resource)?.save(to: recordURL)
+            if decodedCoding == nil {
+                DownloadResumeRecord(head: head, total: total, start: start, resource: target.resource)?.save(to: recordURL)
+            } else {
+                // Decoded bytes cannot be resumed by offset: the next attempt starts over.
+                try? FileManager.default.removeItem(at: recordURL)
+            }
         }
         observer?.received(TransferProgress(completed: start, total: total))
     }
@@ -96,12 +136,21 @@ public final class DownloadSink {
 
     /// Appends a chunk.
     ///
-    /// - Throws: ``SwitchyardError/Code/storage`` when the file cannot be written (a full disk), or
-    ///   ``SwitchyardError/Code/invalidResponse`` when the server sends more than it announced.
+    /// - Throws: ``SwitchyardError/Code/storage`` when the file cannot be written (a full disk),
+    ///   ``SwitchyardError/Code/invalidResponse`` when the server sends more than it announced, or
+    ///   ``SwitchyardError/Code/limitExceeded`` when a decoded body grows past ``ContentCoding/decompressionLimit``.
     public func write(_ bytes: UnsafeRawBufferPointer) throws(SwitchyardError) {
         guard !bytes.isEmpty else { return }
         if let total, start + written + Int64(bytes.count) > total {
             throw SwitchyardError(code: .invalidResponse, message: "the server sent more than the \(total) bytes it announced")
+        }
+        if decodedCoding != nil, written + Int64(bytes.count) > Int64(ContentCoding.decompressionLimit) {
+            throw SwitchyardError.responseTooLarge(
+                limit: ContentCoding.decompressionLimit,
+                observed: Int(written) + bytes.count,
+                decompressed: true,
+                target: target.fileURL.lastPathComponent
+            )
         }
         do {
             try handle.write(contentsOf: bytes)

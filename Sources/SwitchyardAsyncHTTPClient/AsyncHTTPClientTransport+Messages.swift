@@ -1,0 +1,92 @@
+import AsyncHTTPClient
+import Foundation
+import HTTPTypes
+import NIOCore
+import NIOHTTP1
+import NIOHTTPCompression
+import Switchyard
+
+/// Converting between Switchyard's messages and AsyncHTTPClient's, and reading bodies.
+extension AsyncHTTPClientTransport {
+    /// Writes the body to the download's sink as it arrives, checking the deadline per chunk.
+    static func download(_ response: HTTPClientResponse, into sink: DownloadSink, deadline: NIODeadline) async throws -> DownloadedFile {
+        for try await chunk in response.body {
+            let outcome: Result<Void, SwitchyardError> = chunk.withUnsafeReadableBytes { bytes in
+                Result { () throws(SwitchyardError) in try sink.write(bytes) }
+            }
+            try outcome.get()
+            if deadline != .distantFuture, NIODeadline.now() > deadline { throw HTTPClientError.deadlineExceeded }
+        }
+        return try sink.finish()
+    }
+
+    /// Collects the body, checking the deadline as each chunk arrives. Stopping the iteration
+    /// cancels the rest of the body on its connection.
+    static func collect(
+        _ response: HTTPClientResponse,
+        limit: Int,
+        target: String,
+        deadline: NIODeadline,
+        observer: TransferObserver?
+    ) async throws -> Data {
+        let length = response.headers.first(name: "content-length").flatMap({ Int($0) })
+        // A decompressed body may grow past an announced (compressed) length; the count below checks it.
+        let decompressed = response.headers.first(name: "content-encoding").map { !$0.isEmpty && $0.lowercased() != "identity" } ?? false
+        if let length, length > limit, !decompressed {
+            throw SwitchyardError.responseTooLarge(limit: limit, observed: length, target: target)
+        }
+        let total = length.map(Int64.init)
+        observer?.received(TransferProgress(completed: 0, total: total))
+        var body: ByteBuffer?
+        for try await chunk in response.body {
+            let received = (body?.readableBytes ?? 0) + chunk.readableBytes
+            guard received <= limit else {
+                throw SwitchyardError.responseTooLarge(limit: limit, observed: received, decompressed: decompressed, target: target)
+            }
+            if body == nil {
+                body = chunk
+            } else {
+                var chunk = chunk
+                body?.writeBuffer(&chunk)
+            }
+            if deadline != .distantFuture, NIODeadline.now() > deadline { throw HTTPClientError.deadlineExceeded }
+            observer?.received(TransferProgress(completed: Int64(body?.readableBytes ?? 0), total: total))
+        }
+        return body.map { Data($0.readableBytesView) } ?? Data()
+    }
+
+    static func makeClientRequest(_ request: Request) throws(SwitchyardError) -> HTTPClientRequest {
+        guard let scheme = request.head.scheme, let authority = request.head.authority else {
+            throw SwitchyardError(code: .invalidRequest, message: "the request has no scheme or authority, so it cannot be sent")
+        }
+        var clientRequest = HTTPClientRequest(url: scheme + "://" + authority + (request.head.path ?? "/"))
+        clientRequest.method = HTTPMethod(rawValue: request.method.rawValue)
+        clientRequest.headers.reserveCapacity(request.headerFields.count)
+        for field in request.headerFields {
+            clientRequest.headers.add(name: field.name.rawName, value: field.value)
+        }
+        if let body = request.body?.bytes {
+            clientRequest.body = .bytes(ByteBuffer(bytes: body))
+        }
+        return clientRequest
+    }
+
+    static func makeHead(_ response: HTTPClientResponse) -> HTTPResponse {
+        var fields = HTTPFields()
+        fields.reserveCapacity(response.headers.count)
+        for (name, value) in response.headers {
+            if let fieldName = HTTPField.Name(name) { fields.append(HTTPField(name: fieldName, value: value)) }
+        }
+        // NIO's parser drops the server's phrase: report the standard one, as the URLSession transport does.
+        let code = Int(response.status.code)
+        let status = StandardStatus.known(code) ?? HTTPResponse.Status(code: code)
+        return HTTPResponse(status: status, headerFields: fields)
+    }
+
+    /// `METHOD scheme://authority/path`, without the query and with secret-shaped path segments
+    /// redacted, for error messages.
+    static func target(of request: Request) -> String {
+        let path = Redaction.default.redactTarget(String(request.pathWithoutQuery))
+        return "\(request.method.rawValue) \(request.head.scheme ?? "")://\(request.head.authority ?? "")\(path)"
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import HTTPTypes
+import Switchyard
+
+/// HTTP semantics a transport must leave to the pipeline: authentication challenges, `307`/`308`
+/// bodies and the status line.
+extension TransportConformance {
+    /// `unauthorized-challenge-is-a-response`: a `401` with a `Basic`, `Digest` or `Bearer` challenge
+    /// comes back as the response, its challenge kept — never answered, never waited on (a transport
+    /// that waits fails the case with the attempt's timeout).
+    func unauthorizedChallenge(_ transport: any Transport) async throws {
+        for scheme in ["basic", "digest", "bearer"] {
+            let response: Response
+            do {
+                // A transport that waited on the challenge would end with the attempt's timeout instead.
+                response = try await transport.send(try request(.get, "/auth/\(scheme)"), context: context())
+            } catch {
+                throw Failed(description: "a 401 with a \(scheme) challenge did not come back as a response: \(error)")
+            }
+            try expect(response.status.code == 401, "a \(scheme) challenge came back as \(response.status.code)")
+            let challenge = response.headerFields[.wwwAuthenticate] ?? ""
+            try expect(
+                challenge.lowercased().hasPrefix(scheme),
+                "the \(scheme) challenge was not kept: WWW-Authenticate \(challenge.isEmpty ? "missing" : challenge)"
+            )
+        }
+    }
+
+    /// `redirect-307-308-resend-method-and-body`: through a client over the transport, a same-origin
+    /// `307` resends a POST with its bytes and a `308` resends a PUT with its streamed body.
+    func redirectsResendBody(_ transport: any Transport) async throws {
+        let service = ServiceID("conformance")!
+        let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, defaultEnvironment: .develop, store: nil))
+        try registry.register(Service(service, baseURL: baseURL, transport: transport))
+        let client = APIClient(registry: registry)
+        let location = baseURL + "/echo/after-redirect"
+
+        let bytes = Data("{\"order\":7,\"note\":\"张衡\"}".utf8)
+        let posted = try await client.send(
+            service,
+            .post,
+            "/redirect/307",
+            parameters: ["to": .string(location)],
+            body: .data(bytes, contentType: "application/json")
+        )
+        let first = try echo(posted.value)
+        try expect(
+            first.method == "POST" && first.uri == "/echo/after-redirect" && first.bodyBase64 == bytes.base64EncodedString(),
+            "after a 307 the server saw \(first.method) \(first.uri) with \(first.body ?? "no body")"
+        )
+
+        let streamed = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 13) })
+        try await withTemporaryFile { file in
+            try streamed.write(to: file)
+            let put = try await client.send(
+                service,
+                .put,
+                "/redirect/308",
+                parameters: ["to": .string(location)],
+                body: .stream(StreamedBody(segments: [.file(file, offset: 0, length: Int64(streamed.count))]), contentType: nil)
+            )
+            let second = try echo(put.value)
+            try expect(
+                second.method == "PUT" && second.bodyBase64 == streamed.base64EncodedString(),
+                "after a 308 the server saw \(second.method) \(second.uri) with \(second.bodyBase64?.count ?? 0) base64 characters"
+            )
+        }
+    }
+
+    /// `reason-phrase-is-kept`: the status of an answer carries its reason phrase.
+    func reasonPhrase(_ transport: any Transport) async throws {
+        for (code, phrase) in [(503, "Service Unavailable"), (404, "Not Found"), (401, "Unauthorized")] {
+            let response = try await transport.send(try request(.get, "/status/\(code)"), context: context())
+            try expect(
+                response.status.code == code && response.status.reasonPhrase == phrase,
+                "expected \(code) \(phrase), got \(response.status.code) \"\(response.status.reasonPhrase)\""
+            )
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The task of one call and why it was stopped, so that a cancellation arriving before the task
+/// starts still cancels it, and the completion handler can tell the caller's cancellation from the
+/// attempt's timeout and from a refused authentication challenge.
+final class TaskBox: @unchecked Sendable {
+    /// Why the transport stopped the task itself.
+    enum Stop {
+        /// The caller's task was cancelled.
+        case cancelled
+        /// The attempt's time limit passed.
+        case expired
+    }
+
+    // Guarded by `lock`; URLSessionTask is thread-safe for `resume`, `cancel` and `response`.
+    private let lock = NSLock()
+    private var task: URLSessionTask?
+    private var stopped: Stop?
+
+    /// Starts `task`, or cancels it at once when the call was stopped before it started.
+    func start(_ task: URLSessionTask) {
+        lock.lock()
+        self.task = task
+        let stopped = self.stopped
+        lock.unlock()
+        if stopped != nil { task.cancel() } else { task.resume() }
+    }
+
+    /// Stops the task for `reason`; the first reason is the one reported.
+    func stop(_ reason: Stop) {
+        lock.lock()
+        if stopped == nil { stopped = reason }
+        let task = self.task
+        lock.unlock()
+        task?.cancel()
+    }
+
+    /// Why the transport stopped the task, or `nil` when it did not.
+    var stop: Stop? {
+        lock.lock()
+        defer { lock.unlock() }
+        return stopped
+    }
+
+    /// The response head the task received, if any — still there when the task was cancelled after it.
+    var response: URLResponse? {
+        lock.lock()
+        let task = self.task
+        lock.unlock()
+        return task?.response
+    }
+}

@@ -1,0 +1,131 @@
+import HTTPTypes
+import Switchyard
+
+#if canImport(FoundationNetworking)
+import Foundation
+import FoundationNetworking
+#else
+import Foundation
+#endif
+
+extension URLSessionTransport {
+    /// What a task produced: bytes in memory, or a downloaded file (moved out of URLSession's reach).
+    enum Payload: Sendable {
+        case memory(Data)
+        case file(URL)
+    }
+
+    /// What the completion handler needs to tell how a task ended.
+    struct Ending: Sendable {
+        /// The call's task and why the transport stopped it.
+        let box: TaskBox
+        /// The request, for error messages.
+        let target: String
+        /// The attempt's time limit.
+        let timeout: Duration?
+        /// When the attempt started.
+        let started: ContinuousClock.Instant
+    }
+
+    /// Resumes the call with what a task ended with: its payload and response, a `401` whose
+    /// authentication challenge was declined, or a translated error.
+    static func resume(
+        _ continuation: CheckedContinuation<(Payload, URLResponse), any Error>,
+        payload: Payload,
+        response: URLResponse?,
+        error: (any Error)?,
+        ending: Ending
+    ) {
+        if let error {
+            if case .file(let file) = payload { try? FileManager.default.removeItem(at: file) }
+            let stop = ending.box.stop
+            if stop == nil, (error as? URLError)?.code == .cancelled, let declined = ending.box.response as? HTTPURLResponse,
+                declined.statusCode == 401
+            {
+                // The delegate cancelled an authentication challenge: the 401 is the answer (its body
+                // did not survive the cancellation).
+                continuation.resume(returning: (.memory(Data()), declined))
+                return
+            }
+            if stop == .expired {
+                let elapsed = ContinuousClock.now - ending.started
+                continuation.resume(
+                    throwing: SwitchyardError.timedOut(
+                        target: ending.target,
+                        limit: ending.timeout,
+                        elapsed: elapsed,
+                        underlyingError: error
+                    )
+                )
+                return
+            }
+            continuation.resume(throwing: translate(error, ending: ending))
+        } else if let response {
+            continuation.resume(returning: (payload, response))
+        } else {
+            continuation.resume(throwing: SwitchyardError(code: .transport, message: "\(ending.target) ended without a response"))
+        }
+    }
+
+    /// Moves URLSession's temporary download file somewhere it will not be removed from under us.
+    /// URLSession's file is made private to the user (0600) before it is moved, so the copy that
+    /// waits to be fed to the sink is never readable by others.
+    static func keep(_ location: URL) -> URL? {
+        let kept = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-download-\(UUID().uuidString)")
+        guard (try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: location.path)) != nil else {
+            try? FileManager.default.removeItem(at: location)
+            return nil
+        }
+        return (try? FileManager.default.moveItem(at: location, to: kept)) == nil ? nil : kept
+    }
+
+    /// Feeds a downloaded file to the sink in 1 MiB pieces.
+    static func copy(_ file: URL, into sink: DownloadSink) throws(SwitchyardError) -> DownloadedFile {
+        do {
+            let handle = try FileHandle(forReadingFrom: file)
+            defer { try? handle.close() }
+            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+                try sink.write(chunk)
+            }
+        } catch let error as SwitchyardError {
+            throw error
+        } catch {
+            throw SwitchyardError(
+                code: .storage,
+                message: "cannot read the downloaded file: \(error.localizedDescription)",
+                underlyingError: error
+            )
+        }
+        return try sink.finish()
+    }
+
+    static func translate(_ error: any Error, ending: Ending) -> SwitchyardError {
+        let target = ending.target
+        if let urlError = error as? URLError {
+            switch urlError.code {
+            case .timedOut:
+                return SwitchyardError.timedOut(
+                    target: target,
+                    limit: ending.timeout,
+                    elapsed: ContinuousClock.now - ending.started,
+                    underlyingError: error
+                )
+            case .cancelled:
+                return SwitchyardError(
+                    code: .cancelled,
+                    message: "the call was cancelled while \(target) was in flight",
+                    underlyingError: error
+                )
+            case .cannotConnectToHost:
+                return SwitchyardError(
+                    code: .transport,
+                    message: "could not connect for \(target): connection refused",
+                    underlyingError: error
+                )
+            default:
+                break
+            }
+        }
+        return SwitchyardError(code: .transport, message: "\(target) failed: \(error.localizedDescription)", underlyingError: error)
+    }
+}
