@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -15,7 +16,42 @@ import FoundationNetworking
 ///   FoundationNetworking waits for ever on a `Basic` challenge it has no credential for, so the
 ///   challenge is cancelled instead and ``URLSessionTransport`` returns the `401` it had received
 ///   (its body is not available there).
-final class RedirectRefusingDelegate: NSObject, URLSessionTaskDelegate, Sendable {
+///
+/// It also delivers the data of downloads started on the shared session to their
+/// ``StreamingDownload``, chunk by chunk.
+final class RedirectRefusingDelegate: NSObject, URLSessionDataDelegate, Sendable {
+    /// The downloads in flight, by task identifier.
+    private let downloads = Mutex<[Int: StreamingDownload]>([:])
+
+    /// Routes `task`'s callbacks to `download` until it completes.
+    func register(_ download: StreamingDownload, for task: URLSessionTask) {
+        downloads.withLock { $0[task.taskIdentifier] = download }
+    }
+
+    private func download(for task: URLSessionTask) -> StreamingDownload? {
+        downloads.withLock { $0[task.taskIdentifier] }
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        dataTask: URLSessionDataTask,
+        didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        download(for: dataTask)?.received(response)
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        guard let download = download(for: dataTask) else { return }
+        if !download.received(data) { dataTask.cancel() }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        guard let download = downloads.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        download.completed(response: task.response, error: error)
+    }
+
     func urlSession(
         _ session: URLSession,
         task: URLSessionTask,

@@ -13,6 +13,19 @@ extension URLSessionTransport {
     enum Payload: Sendable {
         case memory(Data)
         case file(URL)
+        /// A download already written through its sink (``StreamingDownload``).
+        case sunk(DownloadedFile)
+    }
+
+    /// The response head of `http`: its status (with the standard reason phrase) and header fields.
+    static func head(of http: HTTPURLResponse) -> HTTPResponse {
+        var fields = HTTPFields()
+        for (name, value) in http.allHeaderFields {
+            guard let text = name as? String, let name = HTTPField.Name(text), let value = value as? String else { continue }
+            fields.append(HTTPField(name: name, value: value))
+        }
+        let status = StandardStatus.known(http.statusCode) ?? HTTPResponse.Status(code: http.statusCode)
+        return HTTPResponse(status: status, headerFields: fields)
     }
 
     /// What the completion handler needs to tell how a task ended.

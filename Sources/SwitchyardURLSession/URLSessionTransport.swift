@@ -156,7 +156,26 @@ public struct URLSessionTransport: Transport {
         let (payload, urlResponse): (Payload, URLResponse) = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let task: URLSessionTask
-                if downloadTarget != nil {
+                if let downloadTarget, let delegate = session.delegate as? RedirectRefusingDelegate {
+                    // The shared session streams a download into its sink as it arrives.
+                    let download = StreamingDownload(
+                        target: downloadTarget,
+                        observer: observer,
+                        method: request.method,
+                        limit: maximumResponseBodySize
+                    ) { outcome in
+                        switch outcome {
+                        case .success((let payload, let response)):
+                            Self.resume(continuation, payload: payload, response: response, error: nil, ending: ending)
+                        case .failure(let error as SwitchyardError):
+                            continuation.resume(throwing: error)
+                        case .failure(let error):
+                            Self.resume(continuation, payload: .memory(Data()), response: nil, error: error, ending: ending)
+                        }
+                    }
+                    task = session.dataTask(with: urlRequest)
+                    delegate.register(download, for: task)
+                } else if downloadTarget != nil {
                     task = session.downloadTask(with: urlRequest) { location, response, error in
                         // The temporary file is removed when this handler returns: take it now.
                         let kept = location.flatMap { Self.keep($0) }
@@ -200,17 +219,17 @@ public struct URLSessionTransport: Transport {
             throw SwitchyardError(code: .transport, message: "\(target) was not answered over HTTP")
         }
         if let streamed = request.body?.stream { observer?.sent(TransferProgress(completed: streamed.length, total: streamed.length)) }
-        var fields = HTTPFields()
-        for (name, value) in http.allHeaderFields {
-            guard let text = name as? String, let name = HTTPField.Name(text), let value = value as? String else { continue }
-            fields.append(HTTPField(name: name, value: value))
-        }
-        let status = StandardStatus.known(http.statusCode) ?? HTTPResponse.Status(code: http.statusCode)
-        var response = Response(status: status, headerFields: fields)
+        var response = Response(head: Self.head(of: http))
+        let fields = response.headerFields
         // What URLSession decoded: a coding it decodes, on a response that has content.
         let coding = ContentCoding.coding(of: fields)
         let decoded = coding.map(Self.decodedCodings.contains) == true && ContentCoding.hasContent(response.head, method: request.method)
         switch payload {
+        case .sunk(let file):
+            // Written through the sink as it arrived; the sink already accounted for the coding.
+            response.body = .file(file)
+            if decoded { response.head = ContentCoding.decoded(response.head, byteCount: file.byteCount) }
+            return response
         case .memory(let data):
             // URLSession hands the body over whole; an oversized one is refused before any stage sees it.
             guard data.count <= maximumResponseBodySize else { throw tooLarge(data.count, http, target) }
