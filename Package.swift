@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "SwitchyardURLSession", targets: ["SwitchyardURLSession"]),
         .library(name: "SwitchyardMultipart", targets: ["SwitchyardMultipart"]),
         .executable(name: "switchyard-demo", targets: ["SwitchyardDemo"]),
+        .executable(name: "switchyard-screen", targets: ["SwitchyardScreenSample"]),
         .executable(name: "switchyard-gen", targets: ["switchyard-gen"]),
         .plugin(name: "SwitchyardGenBuildPlugin", targets: ["SwitchyardGenBuildPlugin"]),
         .plugin(name: "GenerateEndpoints", targets: ["GenerateEndpoints"]),
@@ -162,6 +163,14 @@ let package = Package(
             path: "Samples/Demo",
             swiftSettings: swiftSettings,
             plugins: [.plugin(name: "SwitchyardGenBuildPlugin")]
+        ),
+        // Drives a screen's state — a resource loader and an observable list — against the sample
+        // backend, printing each transition it observes.
+        .executableTarget(
+            name: "SwitchyardScreenSample",
+            dependencies: ["Switchyard", "SwitchyardAsyncHTTPClient", "SwitchyardSampleBackend"],
+            path: "Samples/Screen",
+            swiftSettings: swiftSettings
         ),
         // Seals and opens bodies from the command line for the PyCA interoperability test.
         .executableTarget(

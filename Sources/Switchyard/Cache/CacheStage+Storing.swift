@@ -90,6 +90,7 @@ extension CallOptions {
     /// Uses `policy` for this call (see ``CacheStage``).
     public mutating func cache(_ policy: CachePolicy) {
         require(.cache, for: "cache(_:)")
+        cachePolicy = policy
         setContextValue(policy, for: CacheStage.CallPolicy.self)
     }
 

@@ -142,7 +142,7 @@ public struct CacheStage: SessionBoundStage {
                 guard let stored, servableStale(stored.entry) else { throw error }
                 return stored.entry.response(source: stored.source)
             }
-        case .revalidate:
+        case .revalidate, .cacheThenNetwork:
             return try await fetch(request, context: context, key: key, revalidating: stored?.entry, next: next)
         }
     }

@@ -53,8 +53,14 @@ public struct APIClient: Sendable {
     /// - Returns: the decoded output with the call's metadata.
     /// - Throws: ``SwitchyardError``.
     public func send<E: Endpoint>(_ endpoint: E, options: CallOptions? = nil) async throws(SwitchyardError) -> CallResult<E.Output> {
+        try await send(endpoint, options: options, requestID: .next())
+    }
+
+    /// Sends a call under an id chosen before it starts (a ``CallHandle``'s).
+    func send<E: Endpoint>(_ endpoint: E, options: CallOptions?, requestID: RequestID) async throws(SwitchyardError) -> CallResult<E.Output>
+    {
         // Only reading the endpoint and decoding depend on its type; the rest is shared, non-generic code.
-        let exchange = try await perform(CallSpec(endpoint), options: options)
+        let exchange = try await perform(CallSpec(endpoint), options: options, requestID: requestID)
         let response = exchange.response
         let value: E.Output
         do {
@@ -93,9 +99,8 @@ public struct APIClient: Sendable {
     }
 
     /// Resolves the service, builds the request, runs the pipeline and checks the status.
-    func perform(_ spec: CallSpec, options: CallOptions?) async throws(SwitchyardError) -> Exchange {
+    func perform(_ spec: CallSpec, options: CallOptions?, requestID: RequestID = .next()) async throws(SwitchyardError) -> Exchange {
         let start = ContinuousClock.now
-        let requestID = RequestID.next()
         let resolution: ServiceRegistry.Resolution
         do {
             resolution = try registry.resolve(spec.service)

@@ -5,8 +5,8 @@ public import Logging
 /// context values.
 ///
 /// An endpoint declares its options; the options passed to ``APIClient/send(_:options:)`` are
-/// applied on top (their timeout and logger win, tags and stages are added, header fields of the
-/// same name replace the endpoint's).
+/// applied on top (their timeout and logger win, tags, stages and progress blocks are added, header
+/// fields of the same name replace the endpoint's).
 ///
 /// ```swift
 /// var options = CallOptions(timeout: .seconds(5), tags: ["profile-screen"])
@@ -55,6 +55,27 @@ public struct CallOptions: Sendable {
     public var account: String?
     /// What to do when an identical call is in flight; `nil` keeps the endpoint's choice (or allow).
     public var sameRequest: SameRequestPolicy?
+    /// Called as the request body goes out, with the bytes sent so far and the body's size when it
+    /// is known — the per-call `uploadProgress` block, no ``Accessory`` needed.
+    ///
+    /// It is called in order, on the transport's task, each time the transport reports (a streamed
+    /// body chunk by chunk; a body in memory when it has gone out): return quickly, and hand the value
+    /// to the main actor for a UI. A retried attempt counts from zero again. The options of
+    /// ``APIClient/send(_:options:queue:completion:)`` call it on the completion's queue instead.
+    ///
+    /// ```swift
+    /// var options = CallOptions()
+    /// options.uploadProgress = { progress in print("sent", progress) }   // "sent 65536/262144 bytes (25%)"
+    /// ```
+    public var uploadProgress: (@Sendable (TransferProgress) -> Void)?
+    /// Called as the response body comes in, with the bytes received so far and the total when the
+    /// server said it — the per-call `downloadProgress` block, no ``Accessory`` needed. A download to a
+    /// file counts the whole resource, continuing where a resumed attempt started. Called the way
+    /// ``uploadProgress`` is.
+    public var downloadProgress: (@Sendable (TransferProgress) -> Void)?
+    /// The cache policy chosen with ``cache(_:)``; `nil` when these options choose none (the
+    /// ``CacheStage``'s default then applies).
+    public internal(set) var cachePolicy: CachePolicy?
     /// The scope the call belongs to (held weakly): releasing it cancels the call.
     public var scope: RequestScope? {
         get { weakScope?.scope }
@@ -90,6 +111,9 @@ public struct CallOptions: Sendable {
         self.allowsForeignOrigin = false
         self.weakScope = nil
         self.contextWriters = []
+        self.uploadProgress = nil
+        self.downloadProgress = nil
+        self.cachePolicy = nil
     }
 
     /// Runs the service's opt-in stage `stage` for this call.
@@ -132,12 +156,34 @@ public struct CallOptions: Sendable {
         merged.allowsForeignOrigin = allowsForeignOrigin || other.allowsForeignOrigin
         merged.weakScope = other.weakScope ?? weakScope
         merged.contextWriters += other.contextWriters
+        merged.uploadProgress = Self.both(uploadProgress, other.uploadProgress)
+        merged.downloadProgress = Self.both(downloadProgress, other.downloadProgress)
+        merged.cachePolicy = other.cachePolicy ?? cachePolicy
         return merged
     }
 
-    /// Writes the stored context values into a context.
+    /// Writes the stored context values, and the progress blocks as a ``TransferObserver``, into a context.
     func writeValues(into context: inout CallContext) {
         for write in contextWriters { write(&context) }
+        if uploadProgress != nil || downloadProgress != nil {
+            context.transferObserver = TransferObserver(
+                sent: uploadProgress ?? { _ in },
+                received: downloadProgress ?? { _ in }
+            ).combined(with: context.transferObserver)
+        }
+    }
+
+    /// A block that calls `first` and then `second`, whichever of them is set.
+    private static func both(
+        _ first: (@Sendable (TransferProgress) -> Void)?,
+        _ second: (@Sendable (TransferProgress) -> Void)?
+    ) -> (@Sendable (TransferProgress) -> Void)? {
+        guard let first else { return second }
+        guard let second else { return first }
+        return {
+            first($0)
+            second($0)
+        }
     }
 }
 

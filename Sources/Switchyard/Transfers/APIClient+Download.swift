@@ -49,6 +49,17 @@ extension APIClient {
         try await performDownload(CallSpec(endpoint), to: destination, download: download, options: options)
     }
 
+    /// Downloads under an id chosen before the call starts (a ``CallHandle``'s), used by every attempt.
+    func download<E: Endpoint>(
+        _ endpoint: E,
+        to destination: URL,
+        download: DownloadOptions,
+        options: CallOptions?,
+        requestID: RequestID
+    ) async throws(SwitchyardError) -> CallResult<DownloadedFile> {
+        try await performDownload(CallSpec(endpoint), to: destination, download: download, options: options, requestID: requestID)
+    }
+
     /// Downloads a resource named at the call site (the intensive style) to a file; see
     /// ``download(_:to:download:options:)``.
     ///
@@ -90,7 +101,8 @@ extension APIClient {
         _ spec: CallSpec,
         to destination: URL,
         download: DownloadOptions,
-        options: CallOptions?
+        options: CallOptions?,
+        requestID: RequestID? = nil
     ) async throws(SwitchyardError) -> CallResult<DownloadedFile> {
         let files = DownloadFiles(destination: destination)
         var parameterText: [UInt8] = []
@@ -130,7 +142,7 @@ extension APIClient {
             callOptions.acceptableStatusCodes = callOptions.acceptableStatusCodes ?? 200...299
             let exchange: Exchange
             do {
-                exchange = try await perform(spec, options: callOptions)
+                exchange = try await perform(spec, options: callOptions, requestID: requestID ?? .next())
             } catch {
                 if files.record?.start == 0 { reused = 0 }  // the server sent the whole resource again
                 // Past the deadline nothing restarts: the partial file waits for a later call.

@@ -4,9 +4,29 @@ extension APIClient {
 
     /// Cancels the call with `id`; returns whether it was in flight. It ends with
     /// ``SwitchyardError/Code/cancelled``.
+    ///
+    /// A call started with a ``CallHandle`` counts as in flight from the moment ``start(_:options:)``
+    /// returns, so its ``CallHandle/id`` cancels it even before it has reached the pipeline.
     @discardableResult
     public func cancel(_ id: RequestID) -> Bool {
-        !tracker.cancel(.cancelled("cancelled by id")) { calls in calls.filter { $0.0 == id }.map(\.0) }.isEmpty
+        !cancel([id]).isEmpty
+    }
+
+    /// Cancels every call in flight whose id is in `ids` — the ids of a screen's handles, say — and
+    /// no other; returns the ids that were in flight, in start order (those of handles that had
+    /// not reached the pipeline yet last). Each ends with ``SwitchyardError/Code/cancelled``.
+    ///
+    /// ```swift
+    /// let thumbnails = photos.map { client.start(GetThumbnail(id: $0.id)) }
+    /// client.cancel(thumbnails.map(\.id))
+    /// ```
+    @discardableResult
+    public func cancel(_ ids: some Sequence<RequestID>) -> [RequestID] {
+        let wanted = Set(ids)
+        guard !wanted.isEmpty else { return [] }
+        let flying = tracker.cancel(.cancelled("cancelled by id")) { calls in calls.filter { wanted.contains($0.0) }.map(\.0) }
+        let handled = tracker.cancelHandles(wanted)
+        return flying + handled.filter { !flying.contains($0) }.sorted { $0.rawValue < $1.rawValue }
     }
 
     /// Cancels every call in flight carrying `tag`; returns their ids.
@@ -30,10 +50,13 @@ extension APIClient {
         }
     }
 
-    /// Cancels every call in flight; returns their ids.
+    /// Cancels every call in flight, and every call started with a ``CallHandle`` that has not
+    /// reached the pipeline yet; returns their ids.
     @discardableResult
     public func cancelAll() -> [RequestID] {
-        tracker.cancel(.cancelled("every call was cancelled")) { calls in calls.map(\.0) }
+        let flying = tracker.cancel(.cancelled("every call was cancelled")) { calls in calls.map(\.0) }
+        let handled = tracker.cancelHandles(nil)
+        return flying + handled.filter { !flying.contains($0) }.sorted { $0.rawValue < $1.rawValue }
     }
 
     /// Cancels the oldest call in flight; returns its id, or `nil` when none is.

@@ -15,6 +15,8 @@ final class CallTracker: Sendable {
         var calls: [RequestID: Call] = [:]
         var flights: [String: Flight] = [:]
         var nextOrder: UInt64 = 0
+        /// How to cancel each running ``CallHandle``, from before its call is admitted until it ends.
+        var handles: [RequestID: @Sendable () -> Void] = [:]
     }
 
     private let state = Mutex(State())
@@ -95,6 +97,26 @@ final class CallTracker: Sendable {
         }
         for (id, flight) in chosen { flight.leave(id, departure) }
         return chosen.map(\.0)
+    }
+
+    /// Records how to cancel the handle of call `id` until ``unregister(_:)``.
+    func register(_ id: RequestID, cancel: @escaping @Sendable () -> Void) {
+        state.withLock { $0.handles[id] = cancel }
+    }
+
+    /// Forgets the handle of call `id`.
+    func unregister(_ id: RequestID) {
+        _ = state.withLock { $0.handles.removeValue(forKey: id) }
+    }
+
+    /// Cancels the running handles among `ids` (every one when `nil`); returns their ids.
+    @discardableResult
+    func cancelHandles(_ ids: Set<RequestID>?) -> [RequestID] {
+        let chosen = state.withLock { state in
+            state.handles.filter { ids?.contains($0.key) ?? true }
+        }
+        for cancel in chosen.values { cancel() }
+        return Array(chosen.keys)
     }
 
     /// The ids in flight, in start order.

@@ -133,24 +133,24 @@ struct BatchChainPaginatorTests {
             let start = (request.page! - 1) * 10
             return .init(items: Array(start..<min(start + 10, 25)))
         }
-        var states = await pager.states().makeAsyncIterator()
+        var states = pager.states().makeAsyncIterator()
         #expect(await states.next()?.items.isEmpty == true)
         try await pager.refresh()
-        #expect(await pager.items == Array(0..<10))
+        #expect(pager.items == Array(0..<10))
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<5 { group.addTask { try? await pager.loadMore() } }
         }
         #expect(fetches.withLock { $0 } == [1, 2])
-        #expect(await pager.items == Array(0..<20))
-        #expect(await pager.hasMore)
+        #expect(pager.items == Array(0..<20))
+        #expect(pager.hasMore)
         try await pager.loadMore()
-        #expect(await pager.items == Array(0..<25))
-        #expect(await !pager.hasMore)
+        #expect(pager.items == Array(0..<25))
+        #expect(!pager.hasMore)
         try await pager.loadMore()
         #expect(fetches.withLock { $0 } == [1, 2, 3])
         try await pager.refresh()
-        #expect(await pager.items == Array(0..<10))
-        #expect(await pager.current.pagesLoaded == 1)
+        #expect(pager.items == Array(0..<10))
+        #expect(pager.current.pagesLoaded == 1)
         var sawLoading = false
         while let state = await states.next() {
             if state.isLoading { sawLoading = true }
@@ -173,11 +173,11 @@ struct BatchChainPaginatorTests {
         try await pager.loadMore()
         failNext.withLock { $0 = true }
         await #expect(throws: SwitchyardError.self) { try await pager.loadMore() }
-        #expect(await pager.items == ["a", "b"])
-        #expect(await pager.current.error?.code == .transport)
+        #expect(pager.items == ["a", "b"])
+        #expect(pager.current.error?.code == .transport)
         failNext.withLock { $0 = false }
         try await pager.loadMore()
-        #expect(await pager.items == ["a", "b", "c"])
-        #expect(await !pager.hasMore)
+        #expect(pager.items == ["a", "b", "c"])
+        #expect(!pager.hasMore)
     }
 }
