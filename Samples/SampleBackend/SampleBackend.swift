@@ -1,11 +1,11 @@
 public import NIOCore
 import NIOHTTP1
-public import NIOPosix
+import NIOPosix
 
 /// An embedded HTTP/1.1 server for Switchyard's demo, tests and benchmarks.
 ///
 /// It listens on `127.0.0.1` by default (port `0` lets the OS pick a free port), runs on
-/// `MultiThreadedEventLoopGroup.singleton`, keeps connections alive, and serves:
+/// event loops of its own (``eventLoopGroup``), keeps connections alive, and serves:
 ///
 /// - `/users-api/…` — the "users" module (envelope success code `0`, message `"ok"`):
 ///   `GET users/{id}`, `POST users`, `GET session` (expects `Authorization: Bearer demo-token`).
@@ -23,6 +23,10 @@ public import NIOPosix
 /// Unknown routes answer 404 with `{"code":404,"msg":"no route for <METHOD> <path>","data":null}`;
 /// request bodies above 4 MiB answer 413.
 public final class SampleBackend: Sendable {
+    /// The event loops sample backends serve on unless told otherwise: two threads of their own for
+    /// the life of the process.
+    public static let eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+
     /// The TCP port the server listens on.
     public let port: Int
 
@@ -99,14 +103,16 @@ public final class SampleBackend: Sendable {
     /// - Parameters:
     ///   - host: The address to listen on; `127.0.0.1` by default.
     ///   - port: The port to listen on; `0` (the default) lets the OS choose a free one — read it back from ``port``.
-    ///   - group: The event loops to serve on; NIO's shared singleton by default. Timing-sensitive tests
-    ///     pass a group of their own, so that other servers' work cannot delay theirs.
+    ///   - group: The event loops to serve on; ``eventLoopGroup`` by default — the backend's own, never
+    ///     the loops a client in the same process uses (`MultiThreadedEventLoopGroup.singleton`, which
+    ///     AsyncHTTPClient shares), so that the backend's work (parsing uploads, inflating test bodies)
+    ///     cannot hold up the client's timeouts. Timing-sensitive tests may pass a group of their own.
     /// - Returns: The running server. Call ``shutdown()`` when done with it.
     /// - Throws: When the address cannot be bound.
     public static func start(
         host: String = "127.0.0.1",
         port: Int = 0,
-        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+        group: any EventLoopGroup = SampleBackend.eventLoopGroup
     ) async throws -> SampleBackend {
         let state = BackendServerState()
         let channel = try await ServerBootstrap(group: group)

@@ -51,8 +51,8 @@ struct ReferenceBackendTests {
     /// outside the encryption stage and a common parameter: inside it for the legacy framings (beside
     /// the ciphertext), outside it for Switchyard's headers (whose AAD binds the query as it leaves
     /// the encryption stage).
-    private func client(_ combination: String) throws -> APIClient {
-        let base = try ReferenceBackend.shared.get()
+    private func client(_ combination: String) async throws -> APIClient {
+        let base = try await ReferenceBackend.require()
         let names = combination.split(separator: "/").map(String.init)
         let scheme = try #require(Self.schemes.first { $0.0 == names[1] }?.1)
         let framing = try #require(Self.framings.first { $0.0 == names[0] }?.1)
@@ -81,7 +81,7 @@ struct ReferenceBackendTests {
 
     @Test("every framing × scheme round-trips both ways through real stages", arguments: combinations)
     func roundTrip(combination: String) async throws {
-        let client = try client(combination)
+        let client = try await client(combination)
         let result = try await client.send(
             .reference,
             .post,

@@ -22,7 +22,7 @@ private struct HTTPBinEcho: Decodable, Sendable {
 struct HTTPBinTests {
     @Test("relative redirects are followed to the end, same origin, and the result counts them", arguments: RealServers.transports)
     func redirects(transport: String) async throws {
-        let servers = try RealServers.require()
+        let servers = try await RealServers.require()
         let result = try await RealServers.client(servers.httpbin, transport: transport).send(
             .utility,
             .get,
@@ -35,7 +35,7 @@ struct HTTPBinTests {
 
     @Test("an absolute redirect to httpbin's own origin is followed; one to another origin is refused", arguments: RealServers.transports)
     func absoluteRedirects(transport: String) async throws {
-        let servers = try RealServers.require()
+        let servers = try await RealServers.require()
         let client = try RealServers.client(servers.httpbin, transport: transport)
         let own = (servers.httpbin + "/get").addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
         #expect(try await client.send(.utility, .get, "/redirect-to?url=\(own)").redirectCount == 1)
@@ -46,7 +46,7 @@ struct HTTPBinTests {
 
     @Test("a 503 is retried by the retry stage and ends as httpStatus 503 after every attempt", arguments: RealServers.transports)
     func retries503(transport: String) async throws {
-        let servers = try RealServers.require()
+        let servers = try await RealServers.require()
         let retry = RetryStage(RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(10), jitter: 0), sleep: { _ in })
         let client = try RealServers.client(servers.httpbin, transport: transport, stages: [retry])
         let error = await #expect(throws: SwitchyardError.self) { _ = try await client.send(.utility, .get, "/status/503") }
@@ -56,7 +56,7 @@ struct HTTPBinTests {
 
     @Test("a sub-second timeout on /delay ends as .timeout, not at once and long before the answer", arguments: RealServers.transports)
     func subSecondTimeout(transport: String) async throws {
-        let servers = try RealServers.require()
+        let servers = try await RealServers.require()
         let client = try RealServers.client(servers.httpbin, transport: transport)
         let start = ContinuousClock.now
         let error = await #expect(throws: SwitchyardError.self) {
@@ -71,7 +71,7 @@ struct HTTPBinTests {
 
     @Test("cancelling a call waiting on /delay ends it as .cancelled promptly", arguments: RealServers.transports)
     func cancellation(transport: String) async throws {
-        let servers = try RealServers.require()
+        let servers = try await RealServers.require()
         let client = try RealServers.client(servers.httpbin, transport: transport)
         let task = Task { try await client.send(.utility, .get, "/delay/10") }
         try await Task.sleep(for: .milliseconds(300))
@@ -84,7 +84,7 @@ struct HTTPBinTests {
 
     @Test("/gzip and /deflate are decoded, and the decoded response carries no Content-Encoding", arguments: RealServers.transports)
     func contentCoding(transport: String) async throws {
-        let servers = try RealServers.require()
+        let servers = try await RealServers.require()
         let client = try RealServers.client(servers.httpbin, transport: transport)
         let gzipped = try await client.send(.utility, .get, "/gzip", as: HTTPBinEcho.self)
         #expect(gzipped.value.gzipped == true)
@@ -96,7 +96,7 @@ struct HTTPBinTests {
 
     @Test("Basic authentication: the right pair is accepted, a wrong one returns its 401 promptly", arguments: RealServers.transports)
     func basicAuthentication(transport: String) async throws {
-        let servers = try RealServers.require()
+        let servers = try await RealServers.require()
         let right = try RealServers.client(
             servers.httpbin,
             transport: transport,
@@ -119,7 +119,7 @@ struct HTTPBinTests {
 
     @Test("a multipart form sent to /anything is parsed by httpbin exactly: fields and file contents", arguments: RealServers.transports)
     func multipart(transport: String) async throws {
-        let servers = try RealServers.require()
+        let servers = try await RealServers.require()
         var form = MultipartBody()
         form.append(field: "title", "Grüße & \"quotes\"")
         form.append(field: "empty", "")
@@ -133,7 +133,7 @@ struct HTTPBinTests {
 
     @Test("/headers shows the client's User-Agent and the Accept a JSON output asks for", arguments: RealServers.transports)
     func headers(transport: String) async throws {
-        let servers = try RealServers.require()
+        let servers = try await RealServers.require()
         let echo = try await RealServers.client(servers.httpbin, transport: transport).send(
             .utility,
             .get,
@@ -146,7 +146,7 @@ struct HTTPBinTests {
 
     @Test("GET parameters go in the query even when the service's default is a form body", arguments: RealServers.transports)
     func getParameters(transport: String) async throws {
-        let servers = try RealServers.require()
+        let servers = try await RealServers.require()
         let client = try RealServers.client(servers.httpbin, transport: transport, defaults: ServiceDefaults(parameterEncoding: .form))
         let echo = try await client.send(.utility, .get, "/get", parameters: ["page": 2], as: HTTPBinEcho.self)
         #expect(echo.value.args == ["page": "2"])

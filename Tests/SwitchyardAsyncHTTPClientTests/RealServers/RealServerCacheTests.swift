@@ -39,7 +39,7 @@ struct RealServerCacheTests {
 
     @Test("nginx answers a revalidation with a real 304, by ETag and by Last-Modified alone", arguments: RealServers.transports)
     func revalidation(transport: String) async throws {
-        let servers = try RealServers.require()
+        let servers = try await RealServers.require()
         let client = try client(servers.nginx, transport: transport)
         for path in ["/page.json", "/lm/page.json"] {
             let first = try await get(client, path, .revalidate)
@@ -52,7 +52,7 @@ struct RealServerCacheTests {
 
     @Test("a response with neither freshness nor a policy lifetime is revalidated, not served blindly", arguments: RealServers.transports)
     func noFreshnessRevalidates(transport: String) async throws {
-        let servers = try RealServers.require()
+        let servers = try await RealServers.require()
         let client = try client(servers.nginx, transport: transport)
         _ = try await get(client, "/page.json")
         #expect(try await get(client, "/page.json").source == .revalidated)
@@ -60,7 +60,7 @@ struct RealServerCacheTests {
 
     @Test("httpbin's max-age keeps a response fresh until it runs out", arguments: RealServers.transports)
     func maxAge(transport: String) async throws {
-        let servers = try RealServers.require()
+        let servers = try await RealServers.require()
         let client = try client(servers.httpbin, transport: transport)
         _ = try await get(client, "/cache/60")
         clock.advance(30)
@@ -71,7 +71,7 @@ struct RealServerCacheTests {
 
     @Test("an Expires field from the server keeps a response fresh until that instant", arguments: RealServers.transports)
     func expires(transport: String) async throws {
-        let servers = try RealServers.require()
+        let servers = try await RealServers.require()
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
@@ -88,7 +88,7 @@ struct RealServerCacheTests {
 
     @Test("no-store from the server is never stored, even under an app lifetime", arguments: RealServers.transports)
     func noStore(transport: String) async throws {
-        let servers = try RealServers.require()
+        let servers = try await RealServers.require()
         let client = try client(servers.httpbin, transport: transport)
         _ = try await get(client, "/response-headers?Cache-Control=no-store", .cacheElseNetwork(maxAge: .seconds(600)))
         let error = await #expect(throws: SwitchyardError.self) {
@@ -99,7 +99,7 @@ struct RealServerCacheTests {
 
     @Test("Vary: another Accept-Language goes to the network, the same one is served", arguments: RealServers.transports)
     func vary(transport: String) async throws {
-        let servers = try RealServers.require()
+        let servers = try await RealServers.require()
         let client = try client(servers.httpbin, transport: transport)
         let path = "/response-headers?Cache-Control=max-age%3D60&Vary=Accept-Language"
         _ = try await get(client, path, fields: [.acceptLanguage: "en"])

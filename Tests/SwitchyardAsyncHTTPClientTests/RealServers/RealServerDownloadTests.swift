@@ -19,7 +19,7 @@ struct RealServerDownloadTests {
         arguments: RealServers.transports
     )
     func brokenAndResumed(transport: String) async throws {
-        let servers = try RealServers.require()
+        let servers = try await RealServers.require()
         let client = try RealServers.client(servers.breaking, transport: transport)
         let target = destination()
         defer { try? FileManager.default.removeItem(at: target) }
@@ -38,7 +38,7 @@ struct RealServerDownloadTests {
 
     @Test("a gzip_static asset downloads as the file's own bytes, and resumes by bytes of the file", arguments: RealServers.transports)
     func gzipStatic(transport: String) async throws {
-        let servers = try RealServers.require()
+        let servers = try await RealServers.require()
         for (base, path) in [(servers.nginx, "/static/app.js"), (servers.breaking, "/cut/1000000/static/app.js")] {
             let client = try RealServers.client(base, transport: transport)
             let target = destination()
@@ -55,7 +55,7 @@ struct RealServerDownloadTests {
         arguments: RealServers.transports
     )
     func deadline(transport: String) async throws {
-        let servers = try RealServers.require()
+        let servers = try await RealServers.require()
         let client = try RealServers.client(servers.nginx, transport: transport)
         let target = destination()
         defer { try? FileManager.default.removeItem(at: target) }

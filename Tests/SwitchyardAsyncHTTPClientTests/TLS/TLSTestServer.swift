@@ -3,6 +3,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
+import SwitchyardSampleBackend
 import Synchronization
 
 /// A small HTTPS/1.1 server on 127.0.0.1 for TLS tests, serving a ``TestCertificate``.
@@ -37,7 +38,7 @@ final class TLSTestServer: Sendable {
         let context = try NIOSSLContext(configuration: tls)
         let received = Counter()
         let count: @Sendable () -> Void = { received.value.withLock { $0 += 1 } }
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        let channel = try await ServerBootstrap(group: SampleBackend.eventLoopGroup)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
