@@ -8,7 +8,11 @@ import Testing
 struct MultipartBodyTests {
     /// Parses `body` with Python's `email` package (an independent RFC 2046 parser) and reports each
     /// part's name, file name, media type, size and SHA-256.
-    static func parseWithPython(_ body: Data, contentType: String) throws -> [[String: String]] {
+    static func parseWithPython(_ body: Data, contentType: String) async throws -> [[String: String]] {
+        try await offThePool { try parseWithPythonBlocking(body, contentType: contentType) }
+    }
+
+    private static func parseWithPythonBlocking(_ body: Data, contentType: String) throws -> [[String: String]] {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-multipart-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -44,7 +48,7 @@ struct MultipartBodyTests {
     }
 
     @Test("fields and files parsed back by Python's email package match field for field and byte for byte")
-    func roundTripThroughAnIndependentParser() throws {
+    func roundTripThroughAnIndependentParser() async throws {
         // A binary file full of CR, LF and dashes, written to disk and appended by path.
         var bytes = [UInt8](repeating: 0, count: 300_000)
         for index in bytes.indices { bytes[index] = [0x0D, 0x0A, 0x2D, 0x00, 0xFF, UInt8(truncatingIfNeeded: index)][index % 6] }
@@ -61,7 +65,7 @@ struct MultipartBodyTests {
         let (body, contentType) = try form.encoded()
         #expect(contentType.hasPrefix("multipart/form-data; boundary=switchyard-"))
 
-        let parts = try Self.parseWithPython(body, contentType: contentType)
+        let parts = try await Self.parseWithPython(body, contentType: contentType)
         #expect(parts.count == 4)
         let expected: [(String, String, String, Data)] = [
             ("title", "", "", Data("Holiday 张衡 \r\n--not-a-boundary".utf8)),
@@ -79,7 +83,7 @@ struct MultipartBodyTests {
     }
 
     @Test("names are escaped per RFC 7578; a boundary inside a part is refused; an unreadable file is a typed error")
-    func edges() throws {
+    func edges() async throws {
         var form = MultipartBody()
         form.append(field: "a\"b\r\nc", "x")
         let text = String(decoding: try form.encoded(boundary: "B0UNDARY").data, as: UTF8.self)
@@ -113,7 +117,7 @@ struct MultipartBodyTests {
         let (random, randomType) = try form.streamedBody()
         var body = Data()
         for try await chunk in random.chunks() { body += chunk }
-        let parts = try Self.parseWithPython(body, contentType: randomType)
+        let parts = try await Self.parseWithPython(body, contentType: randomType)
         #expect(parts.map { $0["name"] } == ["title", "blob", "tiny"])
         #expect(
             parts[1]["filename"] == "a b.bin" && parts[1]["size"] == "200003"
@@ -122,7 +126,7 @@ struct MultipartBodyTests {
     }
 
     @Test("a chosen boundary found inside a file part is refused before anything is sent")
-    func boundaryInsideAFile() throws {
+    func boundaryInsideAFile() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-upload-\(UUID().uuidString).txt")
         try Data((String(repeating: "x", count: (1 << 20) - 3) + "--EDGE-boundary-here").utf8).write(to: file)  // straddles a 1 MiB read
         defer { try? FileManager.default.removeItem(at: file) }

@@ -14,9 +14,14 @@ struct CommandLineTests {
         throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: directory.appendingPathComponent("switchyard-gen").path])
     }
 
-    static func run(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+    static func run(_ arguments: [String]) async throws -> (status: Int32, output: String, errors: String) {
+        let executable = try executable()
+        return try await offThePool { try runBlocking(executable, arguments) }
+    }
+
+    private static func runBlocking(_ executable: URL, _ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
         let process = Process()
-        process.executableURL = try executable()
+        process.executableURL = executable
         process.arguments = arguments
         let output = Pipe()
         let errors = Pipe()
@@ -30,14 +35,14 @@ struct CommandLineTests {
     }
 
     @Test("generate writes Swift and Markdown; validate reports errors as file:line:column and exits 1")
-    func generateAndValidate() throws {
+    func generateAndValidate() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-gen-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Petstore.switchyard.yaml").path
         let swift = directory.appendingPathComponent("out/PetstoreAPI.swift")
         let markdown = directory.appendingPathComponent("out/PetstoreAPI.md")
-        let generated = try Self.run(["generate", fixture, "--swift", swift.path, "--markdown", markdown.path])
+        let generated = try await Self.run(["generate", fixture, "--swift", swift.path, "--markdown", markdown.path])
         #expect(generated.status == 0, "\(generated.errors)")
         #expect(try String(contentsOf: swift, encoding: .utf8).contains("public struct ListPets: Endpoint"))
         #expect(try String(contentsOf: markdown, encoding: .utf8).hasPrefix("# Petstore API"))
@@ -46,7 +51,7 @@ struct CommandLineTests {
         try
             "services:\n  shop:\n    environments: { develop: \"http://127.0.0.1\" }\n    endpoints:\n      GetItem:\n        path: /items/{id}\n"
             .write(to: broken, atomically: true, encoding: .utf8)
-        let validated = try Self.run(["validate", fixture, broken.path])
+        let validated = try await Self.run(["validate", fixture, broken.path])
         #expect(validated.status == 1)
         #expect(validated.output.contains("Petstore.switchyard.yaml: 2 services, 6 endpoints, 4 models"))
         #expect(

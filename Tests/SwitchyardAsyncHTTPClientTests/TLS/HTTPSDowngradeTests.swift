@@ -18,7 +18,7 @@ struct HTTPSDowngradeTests {
         "an https server's redirect to http is refused even where cross-origin redirects are followed, and nothing reaches the http origin"
     )
     func downgradeRefused() async throws {
-        let certificate = try TestCertificate.make()
+        let certificate = try await TestCertificate.make()
         defer { certificate.remove() }
         let server = try await TLSTestServer.start(certificate: certificate)
         let plain = try await SampleBackend.start()

@@ -42,7 +42,7 @@ struct PinningTests {
         baseURL: ((TLSTestServer) -> String)? = nil,
         _ body: (TLSTestServer, TestCertificate, APIClient) async throws -> Void
     ) async throws {
-        let certificate = try TestCertificate.make(names: names)
+        let certificate = try await TestCertificate.make(names: names)
         defer { certificate.remove() }
         let server = try await TLSTestServer.start(certificate: certificate)
         var tls = TLSConfiguration.makeClientConfiguration()
@@ -156,11 +156,11 @@ struct PinningTests {
 
     @Test("a redirect the service follows to another origin is held to the same pins")
     func redirectHeldToPins() async throws {
-        let other = try TestCertificate.make()
+        let other = try await TestCertificate.make()
         defer { other.remove() }
         let elsewhere = try await TLSTestServer.start(certificate: other)
         defer { Task { await elsewhere.shutdown() } }
-        let certificate = try TestCertificate.make()
+        let certificate = try await TestCertificate.make()
         defer { certificate.remove() }
         let server = try await TLSTestServer.start(certificate: certificate)
         var tls = TLSConfiguration.makeClientConfiguration()
@@ -198,8 +198,8 @@ struct PinningTests {
     }
 
     @Test("the library's pin of a certificate's key equals the one OpenSSL's command line computes")
-    func pinMatchesOpenSSL() throws {
-        let certificate = try TestCertificate.make()
+    func pinMatchesOpenSSL() async throws {
+        let certificate = try await TestCertificate.make()
         defer { certificate.remove() }
         let key = try NIOSSLCertificate.fromPEMFile(certificate.certificatePath)[0].extractPublicKey().toSPKIBytes()
         #expect(PublicKeyPins.pin(ofSubjectPublicKeyInfo: key) == certificate.pin)

@@ -13,7 +13,11 @@ struct TestCertificate: Sendable {
     let pin: String
 
     /// Makes a P-256 certificate for `names` (a subjectAltName list), valid for two days.
-    static func make(names: String = "DNS:localhost,IP:127.0.0.1") throws -> TestCertificate {
+    static func make(names: String = "DNS:localhost,IP:127.0.0.1") async throws -> TestCertificate {
+        try await offThePool { try makeBlocking(names: names) }
+    }
+
+    private static func makeBlocking(names: String) throws -> TestCertificate {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let certificate = directory.appendingPathComponent("cert.pem").path

@@ -128,7 +128,8 @@ struct APIClientTests {
         }
         #expect(error?.code == .timeout)
         #expect(error?.stage == StageID("transport"))
-        #expect(ContinuousClock.now - start < .seconds(10))
+        // Well before the 30 s answer, with room for a loaded machine.
+        #expect(ContinuousClock.now - start < .seconds(25))
     }
 
     @Test("cancelling the calling task ends the call with cancelled, promptly")
