@@ -68,7 +68,7 @@ final class PinnedTunnel: Sendable {
     }
 
     /// How long connecting and the TLS handshake with the upstream server may take.
-    static let handshakeTimeout = TimeAmount.seconds(10)
+    static let handshakeTimeout = TimeAmount.seconds(30)
 
     /// Connects the upstream side of one accepted connection and, once its key is verified, relays.
     private static func connectUpstream(

@@ -24,6 +24,11 @@ final class PinnedTunnels: Sendable {
         var closed = false
     }
 
+    /// The event loop the relays run on: one thread of their own, started on first use, so that TLS
+    /// work for pinned connections never waits behind the client's own connections (which share
+    /// `MultiThreadedEventLoopGroup.singleton`) and the reverse.
+    static let relayGroup: any EventLoopGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+
     init(pinning: AsyncHTTPClientTransport.Pinning) {
         self.pinning = pinning
     }
@@ -46,7 +51,7 @@ final class PinnedTunnels: Sendable {
                         port: port,
                         pinning: pinning,
                         socketPath: path,
-                        group: MultiThreadedEventLoopGroup.singleton
+                        group: Self.relayGroup
                     )
                 } catch {
                     // A failed open is not remembered: the next call tries again.

@@ -97,7 +97,7 @@ struct PinningTests {
             let error = await #expect(throws: SwitchyardError.self) {
                 _ = try await client.send(.payments, .get, "/balance")
             }
-            #expect(error?.code == .pinning)
+            #expect(error?.code == .pinning, "\(error?.message ?? "")")
             #expect(error?.message.contains("payments") == true)
             #expect(error?.message.contains(certificate.pin) == true)
             #expect(error?.message.contains("s3cret-token") == false)
@@ -112,7 +112,7 @@ struct PinningTests {
                 let error = await #expect(throws: SwitchyardError.self) {
                     _ = try await client.send(.payments, .get, "/balance")
                 }
-                #expect(error?.code == .pinning)
+                #expect(error?.code == .pinning, "\(error?.message ?? "")")
             }
             #expect(server.requestCount == 0)
         }
@@ -178,7 +178,7 @@ struct PinningTests {
             let error = await #expect(throws: SwitchyardError.self) {
                 _ = try await APIClient(registry: registry).send(.payments, .get, "/redirect?to=" + target)
             }
-            #expect(error?.code == .pinning)
+            #expect(error?.code == .pinning, "\(error?.message ?? "")")
             #expect(elsewhere.requestCount == 0)
         }
         await server.shutdown()
