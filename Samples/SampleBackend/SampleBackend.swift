@@ -1,11 +1,12 @@
 public import NIOCore
 import NIOHTTP1
 import NIOPosix
+import Synchronization
 
 /// An embedded HTTP/1.1 server for Switchyard's demo, tests and benchmarks.
 ///
 /// It listens on `127.0.0.1` by default (port `0` lets the OS pick a free port), runs on
-/// event loops of its own (``eventLoopGroup``), keeps connections alive, and serves:
+/// an event loop of its own, keeps connections alive, and serves:
 ///
 /// - `/users-api/…` — the "users" module (envelope success code `0`, message `"ok"`):
 ///   `GET users/{id}`, `POST users`, `GET session` (expects `Authorization: Bearer demo-token`).
@@ -23,8 +24,8 @@ import NIOPosix
 /// Unknown routes answer 404 with `{"code":404,"msg":"no route for <METHOD> <path>","data":null}`;
 /// request bodies above 4 MiB answer 413.
 public final class SampleBackend: Sendable {
-    /// The event loops sample backends serve on unless told otherwise: two threads of their own for
-    /// the life of the process.
+    /// Event loops for other servers of the tests (two threads for the life of the process), kept
+    /// apart from the client's.
     public static let eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup(numberOfThreads: 2)
 
     /// The TCP port the server listens on.
@@ -91,11 +92,16 @@ public final class SampleBackend: Sendable {
         self.state.requestCount
     }
 
-    private init(host: String, port: Int, channel: any Channel, state: BackendServerState) {
+    /// The event loop this server created for itself, shut down with it.
+    private let ownedGroup: MultiThreadedEventLoopGroup?
+    private let ownedGroupShutDown = Atomic(false)
+
+    private init(host: String, port: Int, channel: any Channel, state: BackendServerState, ownedGroup: MultiThreadedEventLoopGroup?) {
         self.host = host
         self.port = port
         self.channel = channel
         self.state = state
+        self.ownedGroup = ownedGroup
     }
 
     /// Binds a new server to `host`:`port` and starts serving.
@@ -103,19 +109,37 @@ public final class SampleBackend: Sendable {
     /// - Parameters:
     ///   - host: The address to listen on; `127.0.0.1` by default.
     ///   - port: The port to listen on; `0` (the default) lets the OS choose a free one — read it back from ``port``.
-    ///   - group: The event loops to serve on; ``eventLoopGroup`` by default — the backend's own, never
-    ///     the loops a client in the same process uses (`MultiThreadedEventLoopGroup.singleton`, which
-    ///     AsyncHTTPClient shares), so that the backend's work (parsing uploads, inflating test bodies)
-    ///     cannot hold up the client's timeouts. Timing-sensitive tests may pass a group of their own.
+    ///   - group: The event loops to serve on; by default one event loop of this server's own, shut
+    ///     down by ``shutdown()`` — never the loops a client in the same process uses
+    ///     (`MultiThreadedEventLoopGroup.singleton`, which AsyncHTTPClient shares) nor another sample
+    ///     backend's, so that one server's slow work (parsing a large upload in a debug build) cannot
+    ///     hold up a client's timeouts or another test's server.
     /// - Returns: The running server. Call ``shutdown()`` when done with it.
     /// - Throws: When the address cannot be bound.
     public static func start(
         host: String = "127.0.0.1",
         port: Int = 0,
-        group: any EventLoopGroup = SampleBackend.eventLoopGroup
+        group: (any EventLoopGroup)? = nil
     ) async throws -> SampleBackend {
         let state = BackendServerState()
-        let channel = try await ServerBootstrap(group: group)
+        let owned = group == nil ? MultiThreadedEventLoopGroup(numberOfThreads: 1) : nil
+        let channel: any Channel
+        do {
+            channel = try await Self.bind(host: host, port: port, group: group ?? owned!, state: state)
+        } catch {
+            try? await owned?.shutdownGracefully()
+            throw error
+        }
+        guard let boundPort = channel.localAddress?.port else {
+            try? await channel.close()
+            try? await owned?.shutdownGracefully()
+            throw ChannelError.unknownLocalAddress
+        }
+        return SampleBackend(host: host, port: boundPort, channel: channel, state: state, ownedGroup: owned)
+    }
+
+    private static func bind(host: String, port: Int, group: any EventLoopGroup, state: BackendServerState) async throws -> any Channel {
+        try await ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
@@ -130,11 +154,6 @@ public final class SampleBackend: Sendable {
             .childChannelOption(.maxMessagesPerRead, value: 16)
             .bind(host: host, port: port)
             .get()
-        guard let boundPort = channel.localAddress?.port else {
-            try? await channel.close()
-            throw ChannelError.unknownLocalAddress
-        }
-        return SampleBackend(host: host, port: boundPort, channel: channel, state: state)
     }
 
     /// Stops the server: closes the listening channel and every open connection.
@@ -148,5 +167,8 @@ public final class SampleBackend: Sendable {
             // Already shut down by an earlier call.
         }
         try await self.channel.closeFuture.get()
+        if let ownedGroup, ownedGroupShutDown.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged {
+            try await ownedGroup.shutdownGracefully()
+        }
     }
 }

@@ -25,18 +25,22 @@ final class Gate: Sendable {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let (open, watchers) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
+                // Decided once, under the lock: either the continuation is stored (and only `open()` or
+                // the cancellation handler resumes it) or it is resumed here — never both.
+                let (open, stored, watchers) = state.withLock { state -> (Bool, Bool, [CheckedContinuation<Void, Never>]) in
                     state.arrivals += 1
                     let arrived = state.arrivals
                     let ready = state.watchers.filter { $0.count <= arrived }.map(\.continuation)
                     state.watchers.removeAll { $0.count <= arrived }
-                    if !state.isOpen, !Task.isCancelled { state.passers[id] = continuation }
-                    return (state.isOpen, ready)
+                    let store = !state.isOpen && !Task.isCancelled
+                    if store { state.passers[id] = continuation }
+                    return (state.isOpen, store, ready)
                 }
                 for watcher in watchers { watcher.resume() }
+                if stored { return }
                 if open {
                     continuation.resume()
-                } else if Task.isCancelled {
+                } else {
                     continuation.resume(throwing: CancellationError())
                 }
             }

@@ -68,7 +68,7 @@ public final class ResourceLoader<Output: Sendable>: Observable, Sendable {
     /// Creates a loader for `endpoint`; nothing loads until ``load(isolation:)`` or
     /// ``reload(isolation:)``.
     ///
-    /// - - Parameters:
+    /// - Parameters:
     ///   - - endpoint: the resource to load.
     ///   - - client: the client that sends it.
     ///   - - options: adjustments for every load, applied on top of the endpoint's own options (a cache
@@ -97,7 +97,7 @@ public final class ResourceLoader<Output: Sendable>: Observable, Sendable {
     /// Loads the resource as its cache policy says, or joins the load in flight; returns when that load
     /// has ended (its outcome is in the loader's properties).
     ///
-    /// - - Parameter isolation: the caller's actor, where the loader's changes are made; leave it out.
+    /// - Parameter isolation: the caller's actor, where the loader's changes are made; leave it out.
     public func load(isolation: isolated (any Actor)? = #isolation) async {
         await run(.load, isolation: isolation)
     }
@@ -105,13 +105,16 @@ public final class ResourceLoader<Output: Sendable>: Observable, Sendable {
     /// Loads the resource from the network even when a stored response is fresh (revalidating it),
     /// keeping the value shown meanwhile; joins a reload in flight and replaces a plain load.
     ///
-    /// - - Parameter isolation: the caller's actor, where the loader's changes are made; leave it out.
+    /// - Parameter isolation: the caller's actor, where the loader's changes are made; leave it out.
     public func reload(isolation: isolated (any Actor)? = #isolation) async {
         await run(.reload, isolation: isolation)
     }
 
     /// Stops the load in flight, if any: its network call is cancelled, its answer is dropped, and the
     /// loader goes back to the phase it left, keeping its value and error.
+    ///
+    /// Unlike a load's changes, this one is made on the caller's thread at once: call it from the
+    /// actor that observes the loader (the main actor in an app).
     public func cancel() {
         guard state.withLock({ $0.load != nil }) else { return }
         let task = state.change(self, \.snapshot) { state -> Task<Void, Never>? in

@@ -6,7 +6,7 @@ import SwitchyardTesting
 import Testing
 
 @MainActor
-@Suite("Resource loaders: transitions observed with withObservationTracking")
+@Suite("Resource loaders: transitions observed with withObservationTracking", .timeLimit(.minutes(1)))
 struct ResourceLoaderTests {
     @Test("load: idle → loading → loaded, each change seen by an observer")
     func loadTransitions() async throws {

@@ -99,7 +99,7 @@ public final class Paginator<Item: Sendable>: Observable, Sendable {
     /// Starts over from the first page, dropping any load in flight; the items stay until the first
     /// page replaces them.
     ///
-    /// - - Parameter isolation: the caller's actor, where the paginator's changes are made; leave it
+    /// - Parameter isolation: the caller's actor, where the paginator's changes are made; leave it
     ///   out.
     public func refresh(isolation: isolated (any Actor)? = #isolation) async throws(SwitchyardError) {
         let (task, replaced) = control.change(self, \.current) { control -> (Task<Outcome, Never>, Task<Outcome, Never>?) in
@@ -120,7 +120,7 @@ public final class Paginator<Item: Sendable>: Observable, Sendable {
     /// Loads the next page and appends it; does nothing when there is none. Joins a load already in
     /// flight.
     ///
-    /// - - Parameter isolation: the caller's actor, where the paginator's changes are made; leave it
+    /// - Parameter isolation: the caller's actor, where the paginator's changes are made; leave it
     ///   out.
     public func loadMore(isolation: isolated (any Actor)? = #isolation) async throws(SwitchyardError) {
         let task: Task<Outcome, Never>?
@@ -155,6 +155,9 @@ public final class Paginator<Item: Sendable>: Observable, Sendable {
 
     /// Stops the load in flight, if any: its answer is dropped, and a refresh goes back to the position
     /// it started from. The items stay.
+    ///
+    /// Unlike a load's changes, this one is made on the caller's thread at once: call it from the
+    /// actor that observes the paginator (the main actor in an app).
     public func cancel() {
         guard control.withLock({ $0.load != nil }) else { return }
         let task = control.change(self, \.current) { control -> Task<Outcome, Never>? in

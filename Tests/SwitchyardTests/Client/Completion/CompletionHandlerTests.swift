@@ -4,7 +4,7 @@ import Switchyard
 import SwitchyardTesting
 import Testing
 
-@Suite("Completion handlers: exactly once, on the caller's queue, cancellation included")
+@Suite("Completion handlers: exactly once, on the caller's queue, cancellation included", .timeLimit(.minutes(1)))
 struct CompletionHandlerTests {
     /// A serial queue that knows itself, and a record of every completion it ran.
     final class Callbacks: Sendable {

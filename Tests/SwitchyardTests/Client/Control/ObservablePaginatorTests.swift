@@ -4,7 +4,7 @@ import SwitchyardTesting
 import Testing
 
 @MainActor
-@Suite("The paginator observed with withObservationTracking")
+@Suite("The paginator observed with withObservationTracking", .timeLimit(.minutes(1)))
 struct ObservablePaginatorTests {
     /// A 25-item list, 10 a page; page N waits at gate N (1-based) when there is one.
     static func pager(gates: [Gate] = []) -> (Paginator<Int>, Locked<[Int]>) {

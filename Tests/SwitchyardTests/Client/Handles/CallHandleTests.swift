@@ -3,7 +3,7 @@ import Switchyard
 import SwitchyardTesting
 import Testing
 
-@Suite("Call handles: the id before the call ends, cancel by id and by a list, state")
+@Suite("Call handles: the id before the call ends, cancel by id and by a list, state", .timeLimit(.minutes(1)))
 struct CallHandleTests {
     /// A transport that holds every call at `gate`, then answers with a user.
     static func gated(_ gate: Gate) -> MockTransport {

@@ -4,7 +4,7 @@ import Switchyard
 import SwitchyardTesting
 import Testing
 
-@Suite("Call progress: upload and download, through the handle and through per-call blocks")
+@Suite("Call progress: upload and download, through the handle and through per-call blocks", .timeLimit(.minutes(1)))
 struct CallProgressTests {
     static let chunk = 64 << 10
     static let size = 4 * chunk
