@@ -18,19 +18,6 @@ public enum JSONMemberPath {
     ///   - json: a UTF-8 JSON document.
     /// - Returns: the range of the member's value (for a string, quotes included).
     public static func valueRange(of path: String, in json: Data) -> Range<Int>? {
-        var names = path.split(separator: ".").map(String.init)
-        guard !names.isEmpty, let top = try? JSONMembers.topLevel(of: json), var current = top[names.removeFirst()] else { return nil }
-        var offset = 0
-        var data = json
-        for name in names {
-            let inner = data.subdata(in: current.valueRange)
-            guard inner.first == UInt8(ascii: "{"), let members = try? JSONMembers.topLevel(of: inner), let next = members[name] else {
-                return nil
-            }
-            offset += current.valueRange.lowerBound
-            data = inner
-            current = next
-        }
-        return (offset + current.valueRange.lowerBound)..<(offset + current.valueRange.upperBound)
+        (try? EnvelopeReader(json))?.range(at: path)
     }
 }

@@ -49,41 +49,16 @@ struct RealServers: Sendable {
     /// The servers, started on first use on a thread of their own — starting them blocks for a few
     /// seconds, which must not hold up the threads every other test's tasks run on.
     static func require() async throws -> RealServers {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: shared.mapError { $0 as any Error }) }.start()
-        }
+        try await offThePool { try shared.get() }
     }
 
-    struct Unavailable: Error, CustomStringConvertible {
-        let description: String
-    }
-
-    /// The supervisor's standard input, kept open for the life of the process.
-    nonisolated(unsafe) private static var keepAlive: [Any] = []
+    typealias Unavailable = PythonSupervisor.Unavailable
 
     private static func start() -> Result<RealServers, Unavailable> {
-        let script = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("RealServers/serve.py")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        do {
-            try process.run()
-        } catch {
-            return .failure(Unavailable(description: "python3 could not start \(script.path): \(error)"))
-        }
-        keepAlive = [process, input]
-        var line = Data()
-        while true {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-            if chunk.contains(UInt8(ascii: "\n")) { break }
+        let line: Data
+        switch PythonSupervisor.launch("RealServers/serve.py") {
+        case .success(let ready): line = ready
+        case .failure(let reason): return .failure(reason)
         }
         struct Info: Decodable {
             let missing: [String]?

@@ -112,11 +112,7 @@ public struct RetryStage: Stage {
     private func retryAfter(_ fields: HTTPFields) -> Duration? {
         guard policy.honorsRetryAfter, let value = fields[.retryAfter]?.trimmingCharacters(in: .whitespaces) else { return nil }
         if let seconds = Int(value), seconds >= 0 { return .seconds(seconds) }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        guard let date = formatter.date(from: value) else { return nil }
+        guard let date = HTTPDate.parse(value) else { return nil }
         return .milliseconds(max(0, Int(date.timeIntervalSinceNow * 1000)))
     }
 
