@@ -55,6 +55,24 @@ extension AsyncHTTPClientTransport {
         return body.map { Data($0.readableBytesView) } ?? Data()
     }
 
+    /// The request for AsyncHTTPClient's delegate interface, its body in memory.
+    static func makeDelegateRequest(_ request: Request) throws -> HTTPClient.Request {
+        guard let scheme = request.head.scheme, let authority = request.head.authority else {
+            throw SwitchyardError(code: .invalidRequest, message: "the request has no scheme or authority, so it cannot be sent")
+        }
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(request.headerFields.count)
+        for field in request.headerFields {
+            headers.add(name: field.name.rawName, value: field.value)
+        }
+        return try HTTPClient.Request(
+            url: scheme + "://" + authority + (request.head.path ?? "/"),
+            method: HTTPMethod(rawValue: request.method.rawValue),
+            headers: headers,
+            body: request.body?.bytes.map { .byteBuffer(ByteBuffer(bytes: $0)) }
+        )
+    }
+
     static func makeClientRequest(_ request: Request) throws(SwitchyardError) -> HTTPClientRequest {
         guard let scheme = request.head.scheme, let authority = request.head.authority else {
             throw SwitchyardError(code: .invalidRequest, message: "the request has no scheme or authority, so it cannot be sent")
@@ -72,15 +90,19 @@ extension AsyncHTTPClientTransport {
     }
 
     static func makeHead(_ response: HTTPClientResponse) -> HTTPResponse {
+        makeHead(status: response.status, headers: response.headers)
+    }
+
+    /// The response head in swift-http-types' terms.
+    static func makeHead(status: HTTPResponseStatus, headers: HTTPHeaders) -> HTTPResponse {
         var fields = HTTPFields()
-        fields.reserveCapacity(response.headers.count)
-        for (name, value) in response.headers {
+        fields.reserveCapacity(headers.count)
+        for (name, value) in headers {
             if let fieldName = HTTPField.Name(name) { fields.append(HTTPField(name: fieldName, value: value)) }
         }
         // NIO's parser drops the server's phrase: report the standard one, as the URLSession transport does.
-        let code = Int(response.status.code)
-        let status = StandardStatus.known(code) ?? HTTPResponse.Status(code: code)
-        return HTTPResponse(status: status, headerFields: fields)
+        let code = Int(status.code)
+        return HTTPResponse(status: StandardStatus.known(code) ?? HTTPResponse.Status(code: code), headerFields: fields)
     }
 
     /// `METHOD scheme://authority/path`, without the query and with secret-shaped path segments

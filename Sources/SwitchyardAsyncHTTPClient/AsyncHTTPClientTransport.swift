@@ -175,8 +175,54 @@ public struct AsyncHTTPClientTransport: Transport {
     /// `AsyncHTTPClient`.
     public var name: String { "AsyncHTTPClient" }
 
+    /// `true`: a cancelled call's exchange is aborted, its caller's task left running.
+    public var observesCallCancellation: Bool { true }
+
     /// Sends the request and collects the whole response body.
     public func send(_ request: Request, context: CallContext) async throws -> Response {
+        // The common call — a body in memory, no progress, no download, no pinning — goes through a
+        // task of AsyncHTTPClient's own, which a cancelled call aborts; the others run in a task the
+        // call's cancellation can cancel.
+        if tunnels == nil, context.transferObserver == nil, context.downloadTarget == nil, request.body?.stream == nil {
+            return try await sendCollecting(request, context: context)
+        }
+        return try await context.control.runCancellable { try await sendStreaming(request, context: context) }
+    }
+
+    /// The common call, collected in memory by a ``CollectingDelegate``.
+    private func sendCollecting(_ request: Request, context: CallContext) async throws -> Response {
+        let timeout = context.effectiveTimeout ?? configuration.fallbackTimeout
+        let started = ContinuousClock.now
+        let deadline: NIODeadline = timeout.map { .now() + TimeAmount($0) } ?? .distantFuture
+        do {
+            var clientRequest = try Self.makeDelegateRequest(request)
+            if let acceptEncoding = ContentCoding.acceptEncoding(for: request, context: context, decodes: decodes) {
+                clientRequest.headers.replaceOrAdd(name: "Accept-Encoding", value: acceptEncoding)
+            }
+            let delegate = CollectingDelegate(
+                limit: configuration.maximumResponseBodySize,
+                target: Self.target(of: request),
+                deadline: deadline
+            )
+            let task = client.execute(request: clientRequest, delegate: delegate, deadline: deadline, logger: context.logger)
+            let (responseHead, buffer) = try await context.control.withCancellationHandler {
+                try await task.get()
+            } onCancel: {
+                task.cancel()
+            }
+            let head = Self.makeHead(status: responseHead.status, headers: responseHead.headers)
+            let coding = ContentCoding.coding(of: head.headerFields)
+            let decoded = decodes && ContentCoding.hasContent(head, method: request.method) && (coding == "gzip" || coding == "deflate")
+            let body = request.method == .head ? Data() : buffer.map { Data($0.readableBytesView) } ?? Data()
+            return Response(head: decoded ? ContentCoding.decoded(head, byteCount: Int64(body.count)) : head, bytes: body)
+        } catch {
+            throw Self.translate(error, request: request, timeout: timeout, elapsed: ContinuousClock.now - started)
+        }
+    }
+
+    /// Streamed bodies, progress, downloads and pinned connections, through AsyncHTTPClient's
+    /// async interface.
+    private func sendStreaming(_ request: Request, context: CallContext) async throws -> Response {
         let observer = context.transferObserver
         var clientRequest: HTTPClientRequest
         var pinned: (tunnel: PinnedTunnel, failuresBefore: Int)?

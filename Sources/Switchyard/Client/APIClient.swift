@@ -75,6 +75,8 @@ public struct APIClient: Sendable {
     struct Exchange {
         let response: Response
         let context: CallContext
+        /// The control that ran the pipeline: the call's own, or a shared run's.
+        let control: CallControl
         let decoder: JSONDecoder
         let start: ContinuousClock.Instant
 
@@ -87,13 +89,17 @@ public struct APIClient: Sendable {
                 requestID: context.requestID,
                 serviceID: context.serviceID,
                 environment: context.environment,
-                attempts: context.transportSends,
+                attempts: control.transportSends,
                 duration: ContinuousClock.now - start,
                 source: response.source
             )
             result.redirectCount = response.redirectCount
             result.finalURL = response.url
             result.metadata = response.metadata
+            if let timings = control.timings?.timings {
+                result.metadata[StageTimings.self] = timings
+                context.logger.trace("\(timings.line)", metadata: ["request-id": "\(context.requestID)"])
+            }
             return result
         }
     }
@@ -131,6 +137,7 @@ public struct APIClient: Sendable {
         )
         if let limit = callOptions.deadline ?? defaults.deadline { context.deadline = start + limit }
         context.account = callOptions.account
+        if callOptions.recordsStageTimings { context.control = CallControl(recordsTimings: true) }
         context.credentialSources = entry.pipeline.credentialSources
         callOptions.writeValues(into: &context)
 
@@ -165,7 +172,7 @@ public struct APIClient: Sendable {
             throw SwitchyardError(code: .cancelled, message: "The call was cancelled before it was sent.").filling(from: context)
         }
 
-        let response = try await fly(request, spec: spec, context: context, options: callOptions, pipeline: entry.pipeline)
+        let (response, control) = try await fly(request, spec: spec, context: context, options: callOptions, pipeline: entry.pipeline)
 
         let acceptable = callOptions.acceptableStatusCodes ?? defaults.acceptableStatusCodes
         guard acceptable.contains(response.status.code) else {
@@ -177,7 +184,7 @@ public struct APIClient: Sendable {
             )
             throw error.filling(from: context)
         }
-        return Exchange(response: response, context: context, decoder: entry.decoder, start: start)
+        return Exchange(response: response, context: context, control: control, decoder: entry.decoder, start: start)
     }
 
     /// Sends a call named at the call site (the intensive style) and returns the raw response.

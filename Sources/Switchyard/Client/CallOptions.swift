@@ -81,6 +81,10 @@ public struct CallOptions: Sendable {
         get { weakScope?.scope }
         set { weakScope = newValue.map { WeakScope(scope: $0) } }
     }
+    /// Whether the call records each stage's own time and the transport's: returned in
+    /// ``CallResult/stageTimings`` and logged at trace level. Off by default; costs two clock reads
+    /// per stage when on.
+    public var recordsStageTimings: Bool
     private var weakScope: WeakScope?
     private var contextWriters: [@Sendable (inout CallContext) -> Void]
 
@@ -110,6 +114,7 @@ public struct CallOptions: Sendable {
         self.account = nil
         self.allowsForeignOrigin = false
         self.weakScope = nil
+        self.recordsStageTimings = false
         self.contextWriters = []
         self.uploadProgress = nil
         self.downloadProgress = nil
@@ -155,12 +160,16 @@ public struct CallOptions: Sendable {
         merged.account = other.account ?? account
         merged.allowsForeignOrigin = allowsForeignOrigin || other.allowsForeignOrigin
         merged.weakScope = other.weakScope ?? weakScope
+        merged.recordsStageTimings = recordsStageTimings || other.recordsStageTimings
         merged.contextWriters += other.contextWriters
         merged.uploadProgress = Self.both(uploadProgress, other.uploadProgress)
         merged.downloadProgress = Self.both(downloadProgress, other.downloadProgress)
         merged.cachePolicy = other.cachePolicy ?? cachePolicy
         return merged
     }
+
+    /// Whether the options named a scope that has since been released: the call must not start.
+    var scopeWasReleased: Bool { weakScope != nil && weakScope?.scope == nil }
 
     /// Writes the stored context values, and the progress blocks as a ``TransferObserver``, into a context.
     func writeValues(into context: inout CallContext) {

@@ -34,6 +34,10 @@ public struct CallResult<Output: Sendable>: Sendable {
     /// (`result.metadata[EnvelopeStage.Outcome.self]`), …
     public var metadata = ResponseMetadata()
 
+    /// Where the call's time went, stage by stage, when it asked with
+    /// ``CallOptions/recordsStageTimings``; `nil` otherwise.
+    public var stageTimings: StageTimings? { metadata[StageTimings.self] }
+
     /// The same metadata with another value (for wrappers that transform outputs).
     public func map<NewOutput: Sendable>(_ transform: (Output) throws -> NewOutput) rethrows -> CallResult<NewOutput> {
         var mapped = CallResult<NewOutput>(

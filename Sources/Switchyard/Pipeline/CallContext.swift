@@ -49,8 +49,9 @@ public struct CallContext: Sendable {
     /// The service's stages that put credentials on calls, set by the pipeline for every call; caches
     /// and the same-request check ask them which credentials a request will carry.
     public internal(set) var credentialSources: [any CredentialSource]
-    /// Counts what reaches the transport; shared by all copies of the context of one call.
-    let counters: CallCounters
+    /// What every copy of this call's context shares: its cancellation by the client's cancel APIs,
+    /// the count of transport sends, and its stage timings when recorded.
+    public internal(set) var control: CallControl
     private var values: [ObjectIdentifier: any Sendable]
 
     /// Creates a context. The client makes one per call; tests and harnesses make their own.
@@ -95,7 +96,7 @@ public struct CallContext: Sendable {
         self.account = nil
         self.isForeignOrigin = false
         self.credentialSources = []
-        self.counters = CallCounters()
+        self.control = CallControl()
         self.values = [:]
     }
 
@@ -113,7 +114,7 @@ public struct CallContext: Sendable {
     }
 
     /// How many times this call has reached the transport so far.
-    public var transportSends: Int { counters.transportSends }
+    public var transportSends: Int { control.transportSends }
 
     /// The time this attempt may take: ``timeout``, shortened to what is left before ``deadline``
     /// (never negative); `nil` when neither is set. Transports bound each attempt by it.

@@ -198,6 +198,9 @@ public struct Pipeline: Sendable, CustomStringConvertible {
         return { (request: consuming Request, context: CallContext) in
             guard link.runs(in: context, skippable: skippable) else { return try await rest(request, context) }
             do {
+                if let timings = context.control.timings {
+                    return try await timed(stage, id: id, request, context: context, next: rest, timings: timings)
+                }
                 return try await stage.intercept(request, context: context, next: rest)
             } catch {
                 throw SwitchyardError.wrapping(error, stage: id, in: context)
@@ -212,7 +215,14 @@ public struct Pipeline: Sendable, CustomStringConvertible {
             let whole = run.runsWhole(in: context, skippable: skippable)
             for index in stages.indices where whole || run.links[index].runs(in: context, skippable: skippable) {
                 do {
-                    try await stages[index].prepare(&request, context: context)
+                    if let timings = context.control.timings {
+                        let entry = timings.enter(run.links[index].id)
+                        let start = ContinuousClock.now
+                        defer { timings.add(entry, inbound: ContinuousClock.now - start) }
+                        try await stages[index].prepare(&request, context: context)
+                    } else {
+                        try await stages[index].prepare(&request, context: context)
+                    }
                 } catch {
                     throw SwitchyardError.wrapping(error, stage: run.links[index].id, in: context)
                 }
@@ -226,11 +236,23 @@ public struct Pipeline: Sendable, CustomStringConvertible {
         let stages = run.stages
         return { (request: consuming Request, context: CallContext) in
             let sent = request
-            var response = try await rest(sent, context)
             let whole = run.runsWhole(in: context, skippable: skippable)
+            // Entered outermost first, as a request passes them, so that timings list them in order.
+            let entries = context.control.timings.map { timings in
+                stages.indices.map { index in
+                    whole || run.links[index].runs(in: context, skippable: skippable) ? timings.enter(run.links[index].id) : -1
+                }
+            }
+            var response = try await rest(sent, context)
             for index in stages.indices.reversed() where whole || run.links[index].runs(in: context, skippable: skippable) {
                 do {
-                    try await stages[index].process(&response, for: sent, context: context)
+                    if let timings = context.control.timings, let entries {
+                        let start = ContinuousClock.now
+                        defer { timings.add(entries[index], outbound: ContinuousClock.now - start) }
+                        try await stages[index].process(&response, for: sent, context: context)
+                    } else {
+                        try await stages[index].process(&response, for: sent, context: context)
+                    }
                 } catch {
                     throw SwitchyardError.wrapping(error, stage: run.links[index].id, in: context).carrying(response)
                 }
@@ -241,17 +263,23 @@ public struct Pipeline: Sendable, CustomStringConvertible {
 
     /// The innermost link: counts the send, calls the transport, and follows redirects by `redirects`.
     private static func terminal(_ transport: any Transport, redirects: RedirectPolicy) -> NextStage {
-        { (request: consuming Request, context: CallContext) in
-            context.counters.recordTransportSend()  // one attempt, however many redirects it follows
+        let observes = transport.observesCallCancellation
+        return { (request: consuming Request, context: CallContext) in
+            context.control.recordTransportSend()  // one attempt, however many redirects it follows
             var current = request
-            var response = try await sendOnce(current, transport: transport, context: context)
+            let entry = context.control.timings?.enter(.transport)
+            let start = entry == nil ? nil : ContinuousClock.now
+            defer {
+                if let entry, let start { context.control.timings?.add(entry, inbound: ContinuousClock.now - start) }
+            }
+            var response = try await sendOnce(current, transport: transport, observes: observes, context: context)
             // Most answers are not redirects: only a 3xx under a policy that follows goes further.
             guard redirects.maximum > 0, (300...399).contains(response.status.code) else { return response }
             var hops = 0
             while let next = try RedirectFollower.next(after: response, for: current, hops: hops, policy: redirects) {
                 hops += 1
                 current = next
-                response = try await sendOnce(current, transport: transport, context: context)
+                response = try await sendOnce(current, transport: transport, observes: observes, context: context)
                 response.redirectCount = hops
                 response.url = current.url
             }
@@ -259,11 +287,19 @@ public struct Pipeline: Sendable, CustomStringConvertible {
         }
     }
 
-    /// One exchange with the transport.
-    private static func sendOnce(_ request: Request, transport: any Transport, context: CallContext) async throws -> Response {
+    /// One exchange with the transport: in the caller's task when the transport observes call
+    /// cancellation, else in a task the call's cancellation can cancel.
+    private static func sendOnce(
+        _ request: Request,
+        transport: any Transport,
+        observes: Bool,
+        context: CallContext
+    ) async throws -> Response {
         do {
+            if let cancelled = context.control.cancellationError { throw cancelled }
             try Task.checkCancellation()
-            return try await transport.send(request, context: context)
+            if observes { return try await transport.send(request, context: context) }
+            return try await context.control.runCancellable { try await transport.send(request, context: context) }
         } catch {
             throw SwitchyardError.wrapping(error, as: .transport, stage: .transport, in: context)
         }

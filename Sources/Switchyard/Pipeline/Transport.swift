@@ -14,6 +14,12 @@ public protocol Transport: Sendable {
     /// The transport's name, shown by ``Pipeline/description``. Defaults to the type's name.
     var name: String { get }
 
+    /// Whether ``send(_:context:)`` ends promptly when the call is cancelled through its
+    /// ``CallContext/control`` (``CallControl/withCancellationHandler(operation:onCancel:)``), not
+    /// only when its task is. A call runs in its caller's task, so the pipeline runs the exchange of
+    /// a transport that does not in a task of its own, which it can cancel. Defaults to `false`.
+    var observesCallCancellation: Bool { get }
+
     /// Sends a request and returns its response.
     ///
     /// - Parameters:
@@ -26,4 +32,7 @@ public protocol Transport: Sendable {
 extension Transport {
     /// The type's name.
     public var name: String { String(describing: Self.self) }
+
+    /// `false`: the pipeline runs the exchange in a task it can cancel.
+    public var observesCallCancellation: Bool { false }
 }

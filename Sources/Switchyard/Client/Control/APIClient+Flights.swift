@@ -2,81 +2,167 @@ extension APIClient {
     /// Runs the pipeline for one call under the client's bookkeeping: registered in flight (so it
     /// can be cancelled by id, tag, service or scope), joined to or separated from identical calls
     /// by the same-request policy, and ended at its deadline.
+    ///
+    /// A call that identical calls may not join runs in its caller's task: no task is started and
+    /// nothing waits on a continuation. Cancelling it marks its ``CallControl``, which the transport
+    /// (or the task the pipeline runs a transport in) observes; the caller's task is never cancelled.
+    /// A call the client reported cancelled ends cancelled, whatever its pipeline produced.
+    ///
+    /// - Returns: the response, and the control that ran the pipeline (whose counts and timings the
+    ///   call reports).
     func fly(
         _ request: Request,
         spec: CallSpec,
         context: CallContext,
         options: CallOptions,
         pipeline: Pipeline
+    ) async throws(SwitchyardError) -> (Response, CallControl) {
+        // A scope released before the call was admitted: the call never starts.
+        if options.scopeWasReleased {
+            throw CallControl.error(for: .cancelled("its request scope was released")).filling(from: context)
+        }
+        let policy = options.sameRequest ?? .allow
+        if policy.action == .allow {
+            return (try await flyAlone(request, context: context, options: options, pipeline: pipeline), context.control)
+        }
+        return try await flyShared(request, spec: spec, context: context, options: options, pipeline: pipeline, policy: policy)
+    }
+
+    /// The default path: the pipeline runs in the caller's task.
+    private func flyAlone(
+        _ request: Request,
+        context: CallContext,
+        options: CallOptions,
+        pipeline: Pipeline
     ) async throws(SwitchyardError) -> Response {
         let id = context.requestID
-        let policy = options.sameRequest ?? .allow
-        var key: String?
-        if policy.action != .allow {
-            // Whose call it is counts: calls made with different credentials — carried now or added by
-            // the service's credential stages — never share one exchange.
-            let partition: CredentialPartition
-            do {
-                partition = try await CredentialPartition.of(request, context: context)
+        let control = context.control
+        tracker.admitAlone(id, control: control, serviceID: context.serviceID, tags: context.tags, account: context.account)
+        let watch = watchCall(id, context: context, options: options)
+        defer { watch.end() }
+        let outcome: Result<Response, SwitchyardError>
+        if let cancelled = control.cancellationError {
+            outcome = .failure(cancelled)  // its scope was released as it was admitted
+        } else {
+            do throws(SwitchyardError) {
+                outcome = .success(try await pipeline.send(request, context: context, additionalStages: options.additionalStages))
             } catch {
-                throw SwitchyardError.wrapping(error, as: .authentication).filling(from: context)
+                outcome = .failure(error)
             }
-            key = RequestIdentity.key(
-                spec: spec,
-                request: request,
-                context: context,
-                options: options,
-                partition: partition,
-                volatile: policy.volatileParameters
-            )
         }
+        // Taken by a cancellation first: the call ends as the cancellation said.
+        if !tracker.remove(id), let cancelled = control.cancellationError {
+            throw cancelled.filling(from: context)
+        }
+        return try outcome.get()
+    }
+
+    /// Calls identical calls may join, refuse or replace: the pipeline runs once, in a task of its
+    /// own, and each call waits for its answer.
+    private func flyShared(
+        _ request: Request,
+        spec: CallSpec,
+        context: CallContext,
+        options: CallOptions,
+        pipeline: Pipeline,
+        policy: SameRequestPolicy
+    ) async throws(SwitchyardError) -> (Response, CallControl) {
+        let id = context.requestID
+        // Whose call it is counts: calls made with different credentials — carried now or added by
+        // the service's credential stages — never share one exchange.
+        let partition: CredentialPartition
+        do {
+            partition = try await CredentialPartition.of(request, context: context)
+        } catch {
+            throw SwitchyardError.wrapping(error, as: .authentication).filling(from: context)
+        }
+        let key = RequestIdentity.key(
+            spec: spec,
+            request: request,
+            context: context,
+            options: options,
+            partition: partition,
+            volatile: policy.volatileParameters
+        )
+        // The run is shared, so it answers to none of its callers' controls: each caller leaves it
+        // on its own, and the run is cancelled when the last one has left.
+        var shared = context
+        shared.control = CallControl(recordsTimings: context.control.timings != nil)
+        let runContext = shared
         let admission = tracker.admit(
             id,
             key: key,
             action: policy.action,
+            control: context.control,
             serviceID: context.serviceID,
             tags: context.tags,
             account: context.account
         ) {
             Flight(key: key)
         }
-        guard case .fly(let flight, let isNew, let superseded) = admission else {
+        guard case .fly(let flight, let isNew) = admission else {
             throw SwitchyardError(code: .refused, message: "an identical call is already in flight, and this endpoint refuses duplicates")
                 .filling(from: context)
         }
-        for (previous, previousFlight) in superseded { previousFlight.leave(previous, .cancelled("a newer identical call replaced it")) }
         if isNew {
             let tracker = self.tracker
             let stages = options.additionalStages
             flight.start(
                 { () async throws(SwitchyardError) -> Response in
-                    try await pipeline.send(request, context: context, additionalStages: stages)
+                    try await pipeline.send(request, context: runContext, additionalStages: stages)
                 },
                 finished: { tracker.finish(flight) }
             )
         }
+        let watch = watchCall(id, context: context, options: options)
+        defer { watch.end() }
+        let control = context.control
+        let outcome: Result<Response, any Error>
+        do {
+            var response = try await control.withCancellationHandler {
+                try await flight.wait(id)
+            } onCancel: {
+                flight.leave(id, control.reason ?? .cancelled("the caller's task was cancelled"))
+            }
+            if !isNew { response.source = .shared }
+            outcome = .success(response)
+        } catch {
+            outcome = .failure(error)
+        }
+        if !tracker.remove(id), let cancelled = control.cancellationError {
+            throw cancelled.filling(from: context)
+        }
+        switch outcome {
+        case .success(let response): return (response, isNew ? runContext.control : control)
+        case .failure(let error as SwitchyardError): throw error.filling(from: context)
+        case .failure(let error): throw SwitchyardError.wrapping(error).filling(from: context)
+        }
+    }
+
+    /// Links a call to its scope and its deadline until ``CallWatch/end()``.
+    private func watchCall(_ id: RequestID, context: CallContext, options: CallOptions) -> CallWatch {
+        let tracker = self.tracker
         // Only a weak reference is kept across the call: releasing the scope must be able to end it.
         let scope = WeakScope(scope: options.scope)
-        scope.scope?.add(id) { flight.leave(id, .cancelled("its request scope was released")) }
+        scope.scope?.add(id) { tracker.cancel(id, .cancelled("its request scope was released")) }
         let timer = context.deadline.map { deadline in
             Task {
                 try? await Task.sleep(until: deadline, clock: .continuous)
-                if !Task.isCancelled { flight.leave(id, .deadline) }
+                if !Task.isCancelled { tracker.cancel(id, .deadline) }
             }
         }
-        defer {
-            timer?.cancel()
-            scope.scope?.remove(id)
-            tracker.remove(id)
-        }
-        do {
-            var response = try await flight.wait(id)
-            if !isNew { response.source = .shared }
-            return response
-        } catch let error as SwitchyardError {
-            throw error.filling(from: context)
-        } catch {
-            throw SwitchyardError.wrapping(error).filling(from: context)
-        }
+        return CallWatch(id: id, scope: scope, timer: timer)
+    }
+}
+
+/// What watches a call in flight besides the tracker: its scope and its deadline timer.
+private struct CallWatch {
+    let id: RequestID
+    let scope: WeakScope
+    let timer: Task<Void, Never>?
+
+    func end() {
+        timer?.cancel()
+        scope.scope?.remove(id)
     }
 }

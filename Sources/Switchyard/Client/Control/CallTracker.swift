@@ -8,7 +8,12 @@ final class CallTracker: Sendable {
         let tags: Set<RequestTag>
         let account: String?
         let order: UInt64
-        let flight: Flight
+        /// The call's control: marked cancelled in the same critical section that removes the call,
+        /// so a call reported cancelled always ends cancelled.
+        let control: CallControl
+        /// The flight it waits on, when identical calls may join it; `nil` for a call that runs
+        /// alone in its caller's task.
+        let flight: Flight?
     }
 
     private struct State {
@@ -28,54 +33,84 @@ final class CallTracker: Sendable {
 
     /// What ``admit(_:key:action:serviceID:tags:account:make:)`` decided.
     enum Admission {
-        /// Wait on this flight; start it first when `isNew`. `superseded` are the identical calls
-        /// in flight that must now be cancelled.
-        case fly(Flight, isNew: Bool, superseded: [(RequestID, Flight)])
+        /// Wait on this flight; start it first when `isNew`.
+        case fly(Flight, isNew: Bool)
         /// An identical call is in flight and the policy refuses this one.
         case refused
     }
 
+    /// Registers call `id`, which runs alone in its caller's task (no identical call may join it).
+    func admitAlone(_ id: RequestID, control: CallControl, serviceID: ServiceID, tags: Set<RequestTag>, account: String?) {
+        state.withLock { state in
+            state.calls[id] = Call(
+                serviceID: serviceID,
+                tags: tags,
+                account: account,
+                order: state.nextOrder,
+                control: control,
+                flight: nil
+            )
+            state.nextOrder += 1
+        }
+    }
+
     /// Registers call `id` under the same-request `action` for `key`, atomically with the check.
+    /// Identical calls it supersedes are marked cancelled and forgotten at once.
     func admit(
         _ id: RequestID,
-        key: String?,
+        key: String,
         action: SameRequestPolicy.Action,
+        control: CallControl,
         serviceID: ServiceID,
         tags: Set<RequestTag>,
         account: String?,
         make: () -> Flight
     ) -> Admission {
-        state.withLock { state in
+        let (admission, pending) = state.withLock { state -> (Admission, [CallControl.PendingHandlers]) in
             // An abandoned flight (its last waiter left, its task is being cancelled) counts as none.
-            let running = key.flatMap { state.flights[$0] }.flatMap { $0.isAbandoned ? nil : $0 }
-            var superseded: [(RequestID, Flight)] = []
+            let running = state.flights[key].flatMap { $0.isAbandoned ? nil : $0 }
+            var pending: [CallControl.PendingHandlers] = []
             let flight: Flight
             var isNew = true
             switch (action, running) {
             case (.refuseNew, .some):
-                return .refused
+                return (.refused, [])
             case (.coalesce, .some(let existing)) where existing.join(id):
                 flight = existing
                 isNew = false
             case (.cancelPrevious, .some):
-                superseded = state.calls.filter { $0.value.flight.key == key }.map { ($0.key, $0.value.flight) }
+                let superseded = state.calls.filter { $0.value.flight?.key == key }
+                for (previous, call) in superseded {
+                    state.calls[previous] = nil
+                    if let handlers = call.control.mark(.cancelled("a newer identical call replaced it")) { pending.append(handlers) }
+                }
                 flight = make()
             default:
                 flight = make()
             }
             if isNew {
-                if let key { state.flights[key] = flight }
+                state.flights[key] = flight
                 _ = flight.join(id)  // a new flight always admits its first waiter
             }
-            state.calls[id] = Call(serviceID: serviceID, tags: tags, account: account, order: state.nextOrder, flight: flight)
+            state.calls[id] = Call(
+                serviceID: serviceID,
+                tags: tags,
+                account: account,
+                order: state.nextOrder,
+                control: control,
+                flight: flight
+            )
             state.nextOrder += 1
-            return .fly(flight, isNew: isNew, superseded: superseded)
+            return (.fly(flight, isNew: isNew), pending)
         }
+        for handlers in pending { handlers.run() }
+        return admission
     }
 
-    /// Forgets a call that has ended.
-    func remove(_ id: RequestID) {
-        _ = state.withLock { $0.calls.removeValue(forKey: id) }
+    /// Forgets a call that has ended; `false` when a cancellation had already taken it, in which case
+    /// the call must end cancelled whatever its pipeline produced.
+    func remove(_ id: RequestID) -> Bool {
+        state.withLock { $0.calls.removeValue(forKey: id) } != nil
     }
 
     /// Forgets a flight that has ended, so later identical calls start a new one.
@@ -89,14 +124,26 @@ final class CallTracker: Sendable {
     /// Makes the calls chosen by `select` leave their flights with `departure`; returns their ids in
     /// start order.
     @discardableResult
-    func cancel(_ departure: Flight.Departure, where select: ([(RequestID, Call)]) -> [RequestID]) -> [RequestID] {
-        let chosen: [(RequestID, Flight)] = state.withLock { state in
+    func cancel(_ reason: CallControl.Reason, where select: ([(RequestID, Call)]) -> [RequestID]) -> [RequestID] {
+        let chosen: [(RequestID, CallControl.PendingHandlers?)] = state.withLock { state in
             let ordered = state.calls.sorted { $0.value.order < $1.value.order }.map { ($0.key, $0.value) }
-            // A cancelled call is no longer in flight, even before its task has noticed.
-            return select(ordered).compactMap { id in state.calls.removeValue(forKey: id).map { (id, $0.flight) } }
+            // A cancelled call is no longer in flight, even before its task has noticed; it is marked
+            // in the same critical section, so it cannot end any other way.
+            return select(ordered).compactMap { id in state.calls.removeValue(forKey: id).map { (id, $0.control.mark(reason)) } }
         }
-        for (id, flight) in chosen { flight.leave(id, departure) }
+        for (_, handlers) in chosen { handlers?.run() }
         return chosen.map(\.0)
+    }
+
+    /// Makes call `id` end with `reason`; `false` when it is not in flight (any more).
+    @discardableResult
+    func cancel(_ id: RequestID, _ reason: CallControl.Reason) -> Bool {
+        let taken: CallControl.PendingHandlers?? = state.withLock { state in
+            state.calls.removeValue(forKey: id).map { $0.control.mark(reason) }
+        }
+        guard let taken else { return false }
+        taken?.run()
+        return true
     }
 
     /// Records how to cancel the handle of call `id` until ``unregister(_:)``.
@@ -104,16 +151,19 @@ final class CallTracker: Sendable {
         state.withLock { $0.handles[id] = cancel }
     }
 
-    /// Forgets the handle of call `id`.
-    func unregister(_ id: RequestID) {
-        _ = state.withLock { $0.handles.removeValue(forKey: id) }
+    /// Forgets the handle of call `id`; `false` when a cancellation had already taken it, in which
+    /// case the handle's call must end cancelled.
+    func unregister(_ id: RequestID) -> Bool {
+        state.withLock { $0.handles.removeValue(forKey: id) } != nil
     }
 
     /// Cancels the running handles among `ids` (every one when `nil`); returns their ids.
     @discardableResult
     func cancelHandles(_ ids: Set<RequestID>?) -> [RequestID] {
         let chosen = state.withLock { state in
-            state.handles.filter { ids?.contains($0.key) ?? true }
+            let chosen = state.handles.filter { ids?.contains($0.key) ?? true }
+            for id in chosen.keys { state.handles[id] = nil }
+            return chosen
         }
         for cancel in chosen.values { cancel() }
         return Array(chosen.keys)

@@ -1,14 +1,11 @@
 import Synchronization
 
-/// One run of a pipeline and the calls waiting for its response: one call normally, several when
-/// identical calls are coalesced. A waiter can leave early (cancelled, past its deadline) without
+/// One run of a pipeline shared by identical calls (the same-request policies that coalesce, refuse
+/// or replace them), and the calls waiting for its response. A waiter can leave early (cancelled, past its deadline) without
 /// disturbing the others; when the last one leaves, the run itself is cancelled.
 final class Flight: Sendable {
     /// Why a waiter left before the response.
-    enum Departure: Sendable {
-        case cancelled(String)
-        case deadline
-    }
+    typealias Departure = CallControl.Reason
 
     private struct State {
         var waiters: [RequestID: CheckedContinuation<Response, any Error>] = [:]
@@ -128,9 +125,6 @@ final class Flight: Sendable {
     }
 
     private static func error(for departure: Departure) -> SwitchyardError {
-        switch departure {
-        case .cancelled(let why): SwitchyardError(code: .cancelled, message: "The call was cancelled: \(why).")
-        case .deadline: SwitchyardError(code: .timeout, message: "the call's deadline passed before it was answered")
-        }
+        CallControl.error(for: departure)
     }
 }

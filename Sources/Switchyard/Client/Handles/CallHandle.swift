@@ -56,8 +56,14 @@ public final class CallHandle<Output: Sendable>: Sendable {
         let progressOptions = reporting
         tracker.register(id) { [weak self] in self?.cancel() }
         let task = Task { [self] () -> Outcome in
-            let outcome = await operation(progressOptions)
-            tracker.unregister(id)
+            var outcome = await operation(progressOptions)
+            // A cancel API that reported this call took its handle first: it ends cancelled, whatever
+            // the call produced meanwhile.
+            if !tracker.unregister(id), case .success = outcome {
+                var cancelled = SwitchyardError(code: .cancelled, message: "The call was cancelled through its handle.")
+                cancelled.requestID = id
+                outcome = .failure(cancelled)
+            }
             end(with: outcome)
             finished?(outcome)
             return outcome

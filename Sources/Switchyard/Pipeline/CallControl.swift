@@ -1,0 +1,176 @@
+import Synchronization
+
+/// What one call's context copies share: whether the call has been cancelled by the client's cancel
+/// APIs (by id, tag, service, account, scope, a newer identical call or its deadline), how many times
+/// it reached the transport, and — when the call asks for them — its stage timings.
+///
+/// A call runs in its caller's task, so cancelling it must not cancel that task: the client marks the
+/// call's control instead, and the work in progress — the transport's exchange, a retry's wait —
+/// learns of it through ``withCancellationHandler(operation:onCancel:)``. A transport that reacts to it
+/// says so with ``Transport/observesCallCancellation``; any other transport's exchange runs in a task
+/// of its own the pipeline can cancel (see ``runCancellable(_:)``).
+///
+/// ```swift
+/// struct MyTransport: Transport {
+///     var observesCallCancellation: Bool { true }
+///     func send(_ request: Request, context: CallContext) async throws -> Response {
+///         let exchange = Exchange(request)  // some cancellable work of the transport's own
+///         return try await context.control.withCancellationHandler {
+///             try await exchange.response()
+///         } onCancel: {
+///             exchange.abort()
+///         }
+///     }
+/// }
+/// ```
+public final class CallControl: Sendable {
+    /// Why a call ended before its answer.
+    enum Reason: Sendable {
+        case cancelled(String)
+        case deadline
+    }
+
+    private struct State {
+        var reason: Reason?
+        var handlers: [(Int, @Sendable () -> Void)] = []
+        var nextHandler = 0
+    }
+
+    private let state = Mutex(State())
+    private let sends = Atomic<Int>(0)
+    /// The stage timings being recorded; `nil` unless the call asked for them.
+    let timings: StageTimingRecorder?
+
+    /// Creates the control of one call; the client makes one per call, tests and harnesses with
+    /// their ``CallContext``.
+    public convenience init() {
+        self.init(recordsTimings: false)
+    }
+
+    init(recordsTimings: Bool) {
+        self.timings = recordsTimings ? StageTimingRecorder() : nil
+    }
+
+    /// Whether the call has been cancelled (its caller's task may still run).
+    public var isCancelled: Bool { state.withLock { $0.reason != nil } }
+
+    /// The error a cancelled call ends with; `nil` while it is not cancelled.
+    public var cancellationError: SwitchyardError? {
+        state.withLock { $0.reason }.map(Self.error(for:))
+    }
+
+    /// Runs `operation`; if the call is cancelled — or the task running it is — while it runs,
+    /// `onCancel` runs once, at once if that already happened. `operation` should then end soon,
+    /// throwing.
+    ///
+    /// - Parameters:
+    ///   - operation: the work, typically a transport's exchange.
+    ///   - onCancel: aborts the work; called at most once, on any thread.
+    /// - Returns: what `operation` returns.
+    public func withCancellationHandler<Value>(
+        operation: () async throws -> Value,
+        onCancel: @escaping @Sendable () -> Void
+    ) async throws -> Value {
+        let once = OnceHandler(onCancel)
+        let registration: Int? = state.withLock { state in
+            guard state.reason == nil else { return nil }
+            let id = state.nextHandler
+            state.nextHandler += 1
+            state.handlers.append((id, once.run))
+            return id
+        }
+        guard let registration else {
+            once.run()
+            return try await operation()
+        }
+        defer {
+            state.withLock { state in state.handlers.removeAll { $0.0 == registration } }
+        }
+        return try await withTaskCancellationHandler(operation: operation, onCancel: once.run)
+    }
+
+    /// Runs `operation` in a task of its own that is cancelled when the call is (or the calling task
+    /// is): how the pipeline runs a transport that does not observe call cancellation itself, and how
+    /// a stage can make any wait end promptly.
+    ///
+    /// - Parameter operation: the work.
+    /// - Returns: what `operation` returns.
+    public func runCancellable<Value: Sendable>(_ operation: @escaping @Sendable () async throws -> Value) async throws -> Value {
+        // Started on the caller's thread where the runtime allows, so work that never suspends costs
+        // no thread hop.
+        let task: Task<Value, any Error>
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            task = Task.immediate { try await operation() }
+        } else {
+            task = Task { try await operation() }
+        }
+        return try await withCancellationHandler {
+            try await task.value
+        } onCancel: {
+            task.cancel()
+        }
+    }
+
+    /// Marks the call cancelled for `reason` and runs the registered handlers; `false` when it
+    /// already was.
+    @discardableResult
+    func cancel(_ reason: Reason) -> Bool {
+        guard let handlers = mark(reason) else { return false }
+        handlers.run()
+        return true
+    }
+
+    /// The handlers a cancellation must run, taken from the control when it was marked.
+    struct PendingHandlers: Sendable {
+        fileprivate let handlers: [(Int, @Sendable () -> Void)]
+
+        /// Runs them; call it outside any lock.
+        func run() {
+            for (_, handler) in handlers { handler() }
+        }
+    }
+
+    /// Marks the call cancelled for `reason` without running its handlers, so that a caller holding
+    /// a lock can mark it atomically with its own bookkeeping; `nil` when it already was.
+    func mark(_ reason: Reason) -> PendingHandlers? {
+        state.withLock { state in
+            guard state.reason == nil else { return nil }
+            state.reason = reason
+            defer { state.handlers.removeAll() }
+            return PendingHandlers(handlers: state.handlers)
+        }
+    }
+
+    /// Why the call was cancelled; `nil` while it is not.
+    var reason: Reason? { state.withLock { $0.reason } }
+
+    /// Records one request reaching the transport.
+    func recordTransportSend() { sends.add(1, ordering: .relaxed) }
+
+    /// How many requests reached the transport.
+    var transportSends: Int { sends.load(ordering: .relaxed) }
+
+    static func error(for reason: Reason) -> SwitchyardError {
+        switch reason {
+        case .cancelled(let why): SwitchyardError(code: .cancelled, message: "The call was cancelled: \(why).")
+        case .deadline: SwitchyardError(code: .timeout, message: "the call's deadline passed before it was answered")
+        }
+    }
+}
+
+/// A handler that runs at most once, whoever calls it first.
+private final class OnceHandler: Sendable {
+    private let handler: Mutex<(@Sendable () -> Void)?>
+
+    init(_ handler: @escaping @Sendable () -> Void) {
+        self.handler = Mutex(handler)
+    }
+
+    @Sendable func run() {
+        let handler = handler.withLock { handler in
+            defer { handler = nil }
+            return handler
+        }
+        handler?()
+    }
+}

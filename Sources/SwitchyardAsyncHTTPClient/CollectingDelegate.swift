@@ -1,0 +1,65 @@
+import AsyncHTTPClient
+import Foundation
+import HTTPTypes
+import NIOCore
+import NIOHTTP1
+import Switchyard
+
+/// Collects a response in memory for the transport's common path — a body in memory, no progress,
+/// no download — through AsyncHTTPClient's delegate interface, whose task the call's
+/// ``Switchyard/CallControl`` can cancel without cancelling the caller's task.
+///
+/// It enforces the transport's size limit as bytes arrive (and before, when the server announces a
+/// length over it that decompression cannot explain) and the attempt's deadline between chunks.
+final class CollectingDelegate: HTTPClientResponseDelegate, @unchecked Sendable {
+    // AsyncHTTPClient calls a delegate on its task's event loop only, one callback at a time, and
+    // publishes the result through the task's future: the mutable state below is never shared.
+    typealias Response = (head: HTTPResponseHead, body: ByteBuffer?)
+
+    private let limit: Int
+    private let target: String
+    private let deadline: NIODeadline
+    private var head: HTTPResponseHead?
+    private var body: ByteBuffer?
+    private var decompressed = false
+
+    init(limit: Int, target: String, deadline: NIODeadline) {
+        self.limit = limit
+        self.target = target
+        self.deadline = deadline
+    }
+
+    func didReceiveHead(task: HTTPClient.Task<Response>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        self.head = head
+        // A decompressed body may grow past an announced (compressed) length; the count checks it.
+        decompressed = head.headers.first(name: "content-encoding").map { !$0.isEmpty && $0.lowercased() != "identity" } ?? false
+        if let length = head.headers.first(name: "content-length").flatMap({ Int($0) }), length > limit, !decompressed {
+            return task.eventLoop.makeFailedFuture(SwitchyardError.responseTooLarge(limit: limit, observed: length, target: target))
+        }
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didReceiveBodyPart(task: HTTPClient.Task<Response>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        let received = (body?.readableBytes ?? 0) + buffer.readableBytes
+        guard received <= limit else {
+            return task.eventLoop.makeFailedFuture(
+                SwitchyardError.responseTooLarge(limit: limit, observed: received, decompressed: decompressed, target: target)
+            )
+        }
+        if body == nil {
+            body = buffer
+        } else {
+            var buffer = buffer
+            body?.writeBuffer(&buffer)
+        }
+        if deadline != .distantFuture, NIODeadline.now() > deadline {
+            return task.eventLoop.makeFailedFuture(HTTPClientError.deadlineExceeded)
+        }
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didFinishRequest(task: HTTPClient.Task<Response>) throws -> Response {
+        guard let head else { throw HTTPClientError.remoteConnectionClosed }
+        return (head, body)
+    }
+}
