@@ -18,6 +18,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
         .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.0"),
+        // Counts allocations for `fullmem` (preload its library: see README.md).
+        .package(url: "https://github.com/ordo-one/malloc-interposer.git", from: "1.6.0"),
     ],
     targets: [
         // The embedded sample backend, shared with the main package's demo and tests through a symbolic
@@ -52,6 +54,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]
         ),
     ]

@@ -40,8 +40,8 @@ struct FullPipelineContender: Sendable {
     /// Registers the shop service on `registry` over `transport`, without the stages named in `dropping`.
     static func register(
         in registry: ServiceRegistry,
-        backend: SampleBackend,
-        transport: AsyncHTTPClientTransport,
+        baseURL: String,
+        transport: any Switchyard.Transport,
         dropping: Set<String> = []
     ) throws {
         var logger = Logger(label: "bench.shop", factory: { _ in DiscardingLogHandler() })
@@ -50,7 +50,7 @@ struct FullPipelineContender: Sendable {
         try registry.register(
             Service(
                 shop,
-                baseURL: backend.baseURL + "/shop-api",
+                baseURL: baseURL + "/shop-api",
                 stages: ([
                     CommonParametersStage([.fixed("app", "bench"), .dynamic("ts") { _ in .int(Int(Date().timeIntervalSince1970)) }]),
                     HeadersStage([.fixed(HTTPField.Name("X-App-Version")!, "2.1.0"), .fixed(.acceptLanguage, "en")]),

@@ -40,7 +40,7 @@ struct LoopbackScenario: AsyncParsableCommand {
             )
             try FullPipelineContender.register(
                 in: registry,
-                backend: backend,
+                baseURL: backend.baseURL,
                 transport: AsyncHTTPClientTransport(client: httpClient),
                 dropping: Set(dropStages.split(separator: ",").map(String.init))
             )

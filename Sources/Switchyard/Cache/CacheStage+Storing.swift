@@ -24,7 +24,7 @@ extension CacheStage {
             entry.headerFields = Self.updated(entry.headerFields, with: response.headerFields)
             entry.requestedAt = requestedAt
             entry.storedAt = receivedAt
-            if !CacheControl(request.headerFields).noStore, !CacheControl(entry.headerFields).noStore {
+            if !CacheControl(request.headerFields).noStore, !entry.directives.control.noStore {
                 cache.store(entry, ifUnchangedSince: version)
             }
             return entry.response(source: .revalidated)

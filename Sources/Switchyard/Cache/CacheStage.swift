@@ -159,7 +159,7 @@ public struct CacheStage: SessionBoundStage {
 
     /// Whether a stored entry answers without the network under `policy` and the request's directives.
     private func usable(_ entry: CachedResponse, policy: CachePolicy, request: CacheControl) -> Bool {
-        let control = CacheControl(entry.headerFields)
+        let control = entry.directives.control
         guard !control.noCache else { return false }
         let freshness = entry.freshness(at: now(), heuristic: heuristicFreshness)
         var lifetime = freshness.lifetime
@@ -176,7 +176,7 @@ public struct CacheStage: SessionBoundStage {
     /// Whether a stored entry may stand in when the network fails: never for `no-cache`, and not once
     /// stale for `must-revalidate` (RFC 9111 §4.2.4, §5.2.2.2).
     private func servableStale(_ entry: CachedResponse) -> Bool {
-        let control = CacheControl(entry.headerFields)
+        let control = entry.directives.control
         if control.noCache { return false }
         return !control.mustRevalidate || entry.freshness(at: now(), heuristic: heuristicFreshness).isFresh
     }

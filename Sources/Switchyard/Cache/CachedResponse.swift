@@ -10,7 +10,11 @@ public struct CachedResponse: Sendable, Equatable {
     /// The status code.
     public let status: Int
     /// The header fields (updated by a `304` that revalidates it).
-    public var headerFields: HTTPFields
+    public var headerFields: HTTPFields {
+        didSet { directives = StoredDirectives(headerFields) }
+    }
+    /// What the header fields say about freshness and variants, read once.
+    public private(set) var directives: StoredDirectives
     /// The body.
     public let body: Data
     /// When the response was received, or last revalidated (RFC 9111's `response_time`).
@@ -43,6 +47,7 @@ public struct CachedResponse: Sendable, Equatable {
         self.key = key
         self.status = status
         self.headerFields = headerFields
+        self.directives = StoredDirectives(headerFields)
         self.body = body
         self.storedAt = storedAt
         self.requestedAt = requestedAt ?? storedAt

@@ -28,10 +28,10 @@ extension CachedResponse {
     ///     carry no explicit freshness and whose status is heuristically cacheable.
     /// - Returns: the lifetime and current age.
     public func freshness(at now: Date, heuristic: Bool = false) -> Freshness {
-        let control = CacheControl(headerFields)
-        let date = headerFields[.date].flatMap(HTTPDate.parse)
+        let control = directives.control
+        let date = directives.date
         // §4.2.3: age calculation.
-        let ageValue = headerFields[.age].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.map(TimeInterval.init) ?? 0
+        let ageValue = directives.age
         let apparentAge = max(0, storedAt.timeIntervalSince(date ?? storedAt))
         let responseDelay = max(0, storedAt.timeIntervalSince(requestedAt))
         let correctedInitialAge = max(apparentAge, ageValue + responseDelay)
@@ -40,13 +40,12 @@ extension CachedResponse {
         if let maxAge = control.maxAge {
             return Freshness(lifetime: TimeInterval(maxAge), isHeuristic: false, currentAge: currentAge)
         }
-        if let expiresText = headerFields[.expires] {
+        if let expires = directives.expires {
             // An invalid Expires, such as "0", means already expired (§5.3).
-            let expires = HTTPDate.parse(expiresText) ?? .distantPast
             let lifetime = max(0, expires.timeIntervalSince(date ?? storedAt))
             return Freshness(lifetime: lifetime, isHeuristic: false, currentAge: currentAge)
         }
-        if heuristic, Self.heuristicallyCacheable.contains(status), let modified = lastModified.flatMap(HTTPDate.parse) {
+        if heuristic, Self.heuristicallyCacheable.contains(status), let modified = directives.lastModified {
             let lifetime = min(86_400, max(0, (date ?? storedAt).timeIntervalSince(modified)) / 10)
             return Freshness(lifetime: lifetime, isHeuristic: true, currentAge: currentAge)
         }
@@ -56,7 +55,8 @@ extension CachedResponse {
     /// Whether the request's fields match those the response's `Vary` named when it was stored
     /// (§4.1); `Vary: *` never matches.
     public func matchesVary(of request: HTTPFields) -> Bool {
-        let names = Self.varyNames(headerFields)
+        let names = directives.varyNames
+        if names.isEmpty { return true }
         guard !names.contains("*") else { return false }
         for name in names {
             let value = HTTPField.Name(name).flatMap { Self.combined(request, $0) }

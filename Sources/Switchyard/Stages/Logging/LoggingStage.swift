@@ -79,6 +79,9 @@ public struct LoggingStage: Stage {
             logger.info(
                 "← \(response.status.code) \(response.status.reasonPhrase) \(method) \(path) \(Self.milliseconds(elapsed)) \(response.body.count) B"
             )
+            // A call that records stage timings gets them as one line: the stages inside this one and
+            // the transport, as they stand when the response reaches it.
+            if let timings = context.control.timings { logger.info("← \(timings.timings.line)") }
             if logger.logLevel <= .debug {
                 logger.debug("← headers: \(redaction.render(response.headerFields).joined(separator: "; "))")
                 if let body = response.body.bytes, !body.isEmpty {

@@ -152,4 +152,22 @@ struct LoggingStageTests {
         #expect(text.hasSuffix("(\(long.count) bytes)"))
         #expect(stage.preview(Data([0, 1, 2]), contentType: "application/octet-stream") == "<3 bytes of application/octet-stream>")
     }
+
+    @Test(
+        "a call that records stage timings gets one line of them from the logging stage, naming it, the stages inside it and the transport"
+    )
+    func stageTimingsLine() async throws {
+        let (logger, handler) = logger(.info)
+        let inner = ClosureRequestStage(id: StageID("Inner")!) { _, _ in }
+        let client = try makeClient(stages: [LoggingStage(logger: logger), inner], transport: MockTransport(.json("{}")))
+        _ = try await client.send(.users, .get, "/a")
+        #expect(!handler.entries.contains { $0.message.description.contains("stages:") })
+        var options = CallOptions()
+        options.recordsStageTimings = true
+        _ = try await client.send(.users, .get, "/a", options: options)
+        let line = try #require(handler.entries.map(\.message.description).first { $0.contains("stages:") })
+        // Its own entry (its time on the way in so far), then the stages inside it and the transport.
+        #expect(line.hasPrefix("← stages: Logging "))
+        #expect(line.contains(", Inner ") && line.contains(", transport "))
+    }
 }

@@ -1,0 +1,129 @@
+import ArgumentParser
+import Foundation
+import MallocInterposerSwift
+import Switchyard
+
+/// `fullmem`: the shop's whole pipeline — common parameters, headers, authorization, logging at info
+/// to a discarding handler, null stripping, envelope, encryption, signing with response verification,
+/// decoding into a model — over an in-process server whose work is subtracted: the client's CPU and
+/// allocations per call, and where they go stage by stage.
+struct FullMemoryScenario: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fullmem",
+        abstract: "The full shop pipeline in memory: client time and allocations per call, per stage."
+    )
+
+    @Option(help: "Calls per round.") var requests = 20_000
+    @Option(help: "Rounds (the median is reported).") var rounds = 5
+    @Option(help: "Comma-separated stage names to leave out (the server then refuses what it needs: for profiling).")
+    var dropStages = ""
+
+    func run() async throws {
+        let requestCount = requests
+        let roundCount = rounds
+        let dropping = Set(dropStages.split(separator: ",").map(String.init))
+        MallocInterposerSwift.initialize()
+        let report = try await Task.detached {
+            try await FullMemoryRun(dropping: dropping).measure(requests: requestCount, rounds: roundCount)
+        }
+        .value
+        print("switchyard fullmem \(Statistics.format(report.clientNanoseconds)) ns/request")
+        print("fullmem server (subtracted) \(Statistics.format(report.serverNanoseconds)) ns/request")
+        if let mallocs = report.clientMallocs {
+            print(
+                "fullmem allocations \(Statistics.format(mallocs)) mallocs/request (server's \(Statistics.format(report.serverMallocs)) subtracted)"
+            )
+        } else {
+            print("fullmem allocations not counted: run with LD_PRELOAD=<Benchmarks/.build/release>/libMallocInterposerSwift.so")
+        }
+        print("fullmem with stage timings on \(Statistics.format(report.timedClientNanoseconds)) ns/request")
+        for (stage, nanoseconds) in report.stages {
+            print("stage \(stage) \(Statistics.format(nanoseconds)) ns/request")
+        }
+        let attributed = report.stages.filter { $0.0 != "transport" }.reduce(0) { $0 + $1.1 }
+        print("stages total \(Statistics.format(attributed)) ns/request; the rest is the client's own (building, checking, decoding)")
+    }
+}
+
+/// One measurement of the full pipeline in memory.
+struct FullMemoryRun: Sendable {
+    struct Report {
+        var clientNanoseconds: Double
+        var serverNanoseconds: Double
+        var clientMallocs: Double?
+        var serverMallocs: Double
+        var timedClientNanoseconds: Double
+        var stages: [(String, Double)]
+    }
+
+    let transport = InProcessShopTransport()
+    let contender: FullPipelineContender
+
+    init(dropping: Set<String>) throws {
+        let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, store: nil))
+        try FullPipelineContender.register(in: registry, baseURL: "https://shop.example.com", transport: transport, dropping: dropping)
+        contender = FullPipelineContender(client: APIClient(registry: registry))
+    }
+
+    func measure(requests: Int, rounds: Int) async throws -> Report {
+        _ = try await round(requests: requests / 10)
+        var client: [Double] = []
+        var server: [Double] = []
+        for _ in 0..<rounds {
+            let (total, serverShare) = try await round(requests: requests)
+            client.append(total - serverShare)
+            server.append(serverShare)
+        }
+        // Allocations: one more round with counting on (the counter costs time, so it is not timed).
+        let serverBefore = transport.serverMallocs.load(ordering: .relaxed)
+        MallocInterposerSwift.reset()
+        MallocInterposerSwift.hook()
+        _ = try await round(requests: requests)
+        MallocInterposerSwift.unhook()
+        let total = Double(MallocInterposerSwift.getStatistics().mallocCount)
+        let serverMallocs = Double(transport.serverMallocs.load(ordering: .relaxed) - serverBefore)
+        let (timedTotal, timedServer, stages) = try await timedRound(requests: requests)
+        return Report(
+            clientNanoseconds: Statistics.median(client),
+            serverNanoseconds: Statistics.median(server),
+            clientMallocs: total > 0 ? (total - serverMallocs) / Double(requests) : nil,
+            serverMallocs: serverMallocs / Double(requests),
+            timedClientNanoseconds: timedTotal - timedServer,
+            stages: stages
+        )
+    }
+
+    /// Nanoseconds per call, in all and the server's share.
+    private func round(requests: Int) async throws -> (Double, Double) {
+        let serverBefore = transport.serverNanoseconds.load(ordering: .relaxed)
+        var done = 0
+        let start = ContinuousClock.now
+        for _ in 0..<requests { done += try await contender.call() }
+        let elapsed = Statistics.seconds(ContinuousClock.now - start) * 1e9
+        precondition(done == requests)
+        let server = Double(transport.serverNanoseconds.load(ordering: .relaxed) - serverBefore)
+        return (elapsed / Double(requests), server / Double(requests))
+    }
+
+    /// A round with stage timings on: the per-call figures and each stage's mean own time, the
+    /// transport's with the server's share taken out.
+    private func timedRound(requests: Int) async throws -> (Double, Double, [(String, Double)]) {
+        var options = CallOptions()
+        options.recordsStageTimings = true
+        var sums: [(String, Double)] = []
+        let serverBefore = transport.serverNanoseconds.load(ordering: .relaxed)
+        let start = ContinuousClock.now
+        for _ in 0..<requests {
+            let result = try await contender.client.send(contender.endpoint, options: options)
+            guard let timings = result.stageTimings else { throw CancellationError() }
+            if sums.isEmpty { sums = timings.entries.map { ($0.stage.rawValue, 0) } }
+            for (index, entry) in timings.entries.enumerated() where index < sums.count {
+                sums[index].1 += Statistics.seconds(entry.total) * 1e9
+            }
+        }
+        let elapsed = Statistics.seconds(ContinuousClock.now - start) * 1e9 / Double(requests)
+        let server = Double(transport.serverNanoseconds.load(ordering: .relaxed) - serverBefore)
+        let perCall = sums.map { ($0.0, ($0.0 == "transport" ? $0.1 - server : $0.1) / Double(requests)) }
+        return (elapsed, server / Double(requests), perCall)
+    }
+}
