@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HTTPTypes
+import MallocInterposerSwift
 @_spi(Generated) import OpenAPIRuntime
 import Switchyard
 
@@ -39,6 +40,15 @@ struct ChainScenario: AsyncParsableCommand {
             }
             return (Statistics.median(ours), Statistics.median(client), Statistics.median(peer))
         }.value
+        // Allocations per call, counted in a round of their own (counting costs time).
+        let allocations = try await Task.detached {
+            let switchyard = try SwitchyardChain(stages: stageCount, noop: noop)
+            let openAPI = OpenAPIChain(stages: stageCount)
+            return (
+                try await Allocations.perCall(requests: 10_000) { _ = try await switchyard.measureClient(requests: 10_000) },
+                try await Allocations.perCall(requests: 10_000) { _ = try await openAPI.measure(requests: 10_000) }
+            )
+        }.value
         print("switchyard stages=\(stages) \(Statistics.format(ours)) ns/request")
         print("openapi-runtime stages=\(stages) \(Statistics.format(peer)) ns/request")
         print("switchyard-client stages=\(stages) \(Statistics.format(client)) ns/request")
@@ -46,6 +56,12 @@ struct ChainScenario: AsyncParsableCommand {
         print("ratio switchyard/openapi-runtime \(Statistics.format(ours / peer, decimals: 3))")
         print("ratio floor/openapi-runtime \(Statistics.format(floor / peer, decimals: 3))")
         print("ratio switchyard-client/openapi-runtime \(Statistics.format(client / peer, decimals: 3))")
+        if let ours = allocations.0, let theirs = allocations.1 {
+            print("switchyard-client allocations \(Statistics.format(ours)) mallocs/request")
+            print("openapi-runtime allocations \(Statistics.format(theirs)) mallocs/request")
+        } else {
+            print("allocations not counted: run with LD_PRELOAD=<Benchmarks/.build/release>/libMallocInterposerSwift.so")
+        }
     }
 }
 

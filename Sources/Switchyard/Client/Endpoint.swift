@@ -78,7 +78,7 @@ extension Endpoint {
     /// No options.
     public var options: CallOptions { CallOptions() }
     /// The type's name.
-    public var name: String { String(describing: Self.self) }
+    public var name: String { TypeNames.name(of: Self.self) }
     /// No `Accept` field.
     public var acceptedMediaType: String? { nil }
 }

@@ -1,4 +1,5 @@
 import HTTPTypes
+import Synchronization
 
 /// Whose data a request is: the partition a cached response is stored in and the calls that may
 /// share one network exchange are drawn from.
@@ -79,6 +80,17 @@ public struct CredentialPartition: Sendable, Hashable, Codable, CustomStringConv
 
     /// Whether a header field carries credentials.
     static func isCredential(_ name: HTTPField.Name) -> Bool {
-        name == .authorization || name == .proxyAuthorization || name == .cookie || Redaction.default.isSensitive(name)
+        if name == .authorization || name == .proxyAuthorization || name == .cookie { return true }
+        // The same few names come back on every call: each is judged once (up to a bound).
+        let key = name.canonicalName
+        if let known = judgedNames.withLock({ $0[key] }) { return known }
+        let sensitive = Redaction.default.isSensitive(name)
+        judgedNames.withLock { names in
+            if names.count < 512 { names[key] = sensitive }
+        }
+        return sensitive
     }
+
+    /// Header names already judged by ``isCredential(_:)``.
+    private static let judgedNames = Mutex<[String: Bool]>([:])
 }

@@ -36,14 +36,18 @@ public enum Digest {
     /// Digest.hex(Data([0x9a, 0x0a]), uppercase: true)   // "9A0A"
     /// ```
     public static func hex(_ data: Data, uppercase: Bool = false) -> String {
-        let digits = Array((uppercase ? "0123456789ABCDEF" : "0123456789abcdef").utf8)
-        var characters = [UInt8]()
-        characters.reserveCapacity(data.count * 2)
-        for byte in data {
-            characters.append(digits[Int(byte >> 4)])
-            characters.append(digits[Int(byte & 0x0F)])
+        let digits: StaticString = uppercase ? "0123456789ABCDEF" : "0123456789abcdef"
+        return data.withUnsafeBytes { bytes in
+            String(unsafeUninitializedCapacity: bytes.count * 2) { output in
+                digits.withUTF8Buffer { digits in
+                    for (index, byte) in bytes.enumerated() {
+                        output[2 * index] = digits[Int(byte >> 4)]
+                        output[2 * index + 1] = digits[Int(byte & 0x0F)]
+                    }
+                }
+                return bytes.count * 2
+            }
         }
-        return String(decoding: characters, as: UTF8.self)
     }
 
     /// One `EVP_Digest` call into a `byteCount`-byte result.

@@ -47,7 +47,7 @@ struct CancelContractTests {
                 if ended.updateValue(code, forKey: id) != nil { endedTwice.withLock { $0 += 1 } }
             }
         }
-        let calls = 4000
+        let calls = 2000
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<calls {
                 var options = CallOptions(tags: [tags[index % tags.count]])
