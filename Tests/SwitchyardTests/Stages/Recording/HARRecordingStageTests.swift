@@ -125,4 +125,35 @@ struct HARRecordingStageTests {
         #expect(content.text == nil)
         #expect(content.comment?.contains("application/jwt not recorded") == true)
     }
+
+    @Test("inside a retry stage every attempt is an entry numbered by _attempt; outside it one entry per call")
+    func retries() async throws {
+        let inner = HARRecorder()
+        let outer = HARRecorder()
+        let retry = RetryStage(RetryPolicy(maxAttempts: 3, jitter: 0), sleep: { _ in })
+        let transport = MockTransport(sequence: [.status(.serviceUnavailable), .status(.badGateway), .json("{}")])
+        let stages: [any Stage] = [HARRecordingStage(recorder: outer), retry, HARRecordingStage(recorder: inner)]
+        let client = try makeClient(stages, transport: transport)
+        _ = try await client.send(.users, .get, "/flaky")
+        #expect(inner.entries.map(\.attempt) == [1, 2, 3])
+        #expect(inner.entries.map(\.response.status) == [503, 502, 200])
+        #expect(outer.entries.map(\.attempt) == [1])
+        #expect(outer.entries.map(\.response.status) == [200])
+        #expect(Set((inner.entries + outer.entries).map(\.requestID)).count == 1)
+    }
+
+    @Test("a streamed upload is described by its length, not read")
+    func streamedBody() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("har-upload-\(UUID().uuidString)")
+        try Data(repeating: 0x41, count: 4096).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let recorder = HARRecorder()
+        let client = try makeClient([HARRecordingStage(recorder: recorder)], transport: MockTransport(.json("{}")))
+        _ = try await client.send(.users, .put, "/upload", body: try .file(file, contentType: "text/plain"))
+        let request = try #require(recorder.entries.first?.request)
+        #expect(request.bodySize == 4096)
+        #expect(request.postData?.mimeType == "text/plain")
+        #expect(request.postData?.text == nil)
+        #expect(request.postData?.comment?.hasPrefix("4096 bytes streamed") == true)
+    }
 }
