@@ -72,17 +72,25 @@ struct HARCapture {
         return recorded
     }
 
-    /// Header fields in order, secret values replaced and URLs in the others redacted.
+    /// Header fields in order, secret values replaced, the URL-valued `Location` and
+    /// `Content-Location` redacted as URLs (relative ones too) and absolute URLs in the others redacted.
     func headers(_ fields: HTTPFields) -> [HAR.NameValue] {
         fields.map { field in
-            let value = redaction.isSensitive(field.name) ? redaction.replacement : redaction.redactURLs(in: field.value)
+            let value: String
+            if redaction.isSensitive(field.name) {
+                value = redaction.replacement
+            } else if field.name == .location || field.name == .contentLocation {
+                value = redactLocation(field.value)
+            } else {
+                value = redaction.redactURLs(in: field.value)
+            }
             return HAR.NameValue(name: field.name.rawName, value: value)
         }
     }
 
-    /// A `Location` value: an absolute URL or a target, redacted.
+    /// A `Location` value, absolute or relative, redacted.
     private func redactLocation(_ location: String) -> String {
-        location.hasPrefix("/") ? redaction.redactTarget(location) : redaction.redactURLs(in: location)
+        location.contains("://") ? redaction.redactURLs(in: location) : redaction.redactTarget(location)
     }
 
     /// The query's pairs, percent-decoded, each value shown as ``Redaction/redactValue(_:named:)`` allows.

@@ -75,10 +75,10 @@ public struct HARRecordingStage: Stage {
     /// Passes the request on and records it with the response or the failure.
     public func intercept(_ request: Request, context: CallContext, next: NextStage) async throws -> Response {
         guard recorder.accepts() else { return try await next(request, context) }
-        let started = Date()
-        let start = ContinuousClock.now
         let capture = HARCapture(redaction: redaction, bodies: bodies, maxBodyBytes: recorder.maxBodyBytes)
         let recordedRequest = capture.request(request)
+        let started = Date()
+        let start = ContinuousClock.now
         do {
             let response = try await next(request, context)
             record(recordedRequest, capture.response(response), started: started, elapsed: .now - start, context: context)

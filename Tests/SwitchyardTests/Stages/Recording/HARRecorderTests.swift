@@ -19,6 +19,7 @@ struct HARRecorderTests {
                     .contentType: "application/json",
                     .setCookie: "sid=setcookie-SECRET-3; Path=/; Expires=Tue, 01 Dec 2026 10:00:00 GMT; HttpOnly",
                     .location: "https://api.example.com/next?refresh_token=location-SECRET-11",
+                    HTTPField.Name("Content-Location")!: "next?refresh_token=location-SECRET-13",
                 ],
                 body: Data(#"{"data":{"access_token":"response-SECRET-10","name":"Ada"}}"#.utf8)
             )
