@@ -10,19 +10,10 @@ enum ReferenceBackend {
 
     /// Whether the suite runs: CI requires it, or python3 has PyCA `cryptography` (checked once,
     /// before any test runs).
-    static let enabled: Bool = {
-        if ProcessInfo.processInfo.environment["SWITCHYARD_REQUIRE_REAL_SERVERS"] == "1" { return true }
-        let check = Process()
-        check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        check.arguments = ["python3", "-c", "import cryptography"]
-        check.standardError = FileHandle.nullDevice
-        guard (try? check.run()) != nil else { return false }
-        check.waitUntilExit()
-        if check.terminationStatus != 0 {
-            FileHandle.standardError.write(Data("\n*** REFERENCE-BACKEND SUITE SKIPPED: pip install cryptography ***\n\n".utf8))
-        }
-        return check.terminationStatus == 0
-    }()
+    static let enabled = PythonSupervisor.runsSuite(
+        importing: "cryptography",
+        skipped: "REFERENCE-BACKEND SUITE SKIPPED: pip install cryptography"
+    )
 
     /// The base URL, the backend started on first use on a thread of its own (not on the threads the
     /// tests' tasks run on).

@@ -94,15 +94,10 @@ public struct LoggingStage: Stage {
             let failure = SwitchyardError.wrapping(error)
             let status = failure.status.map { " \($0.code)" } ?? ""
             logger.warning(
-                "✗ \(method) \(path) failed after \(Self.milliseconds(elapsed)): \(failure.code)\(status) — \(redactedMessage(failure))"
+                "✗ \(method) \(path) failed after \(Self.milliseconds(elapsed)): \(failure.code)\(status) — \(redaction.redactMessage(of: failure))"
             )
             throw error
         }
-    }
-
-    /// The error's message, with any secret JSON members it quotes hidden.
-    private func redactedMessage(_ error: SwitchyardError) -> String {
-        error.message.contains("\"") ? redaction.redactJSON(Data(error.message.utf8)) : error.message
     }
 
     /// A redacted, truncated rendering of a body, as logged at debug: the text

@@ -210,9 +210,24 @@ public struct Redaction: Sendable {
             let name = pair[..<equals]
             if isSensitive(PercentEncoding.decode(name)) { return name + "=" + replacement }
             let value = PercentEncoding.decode(pair[pair.index(after: equals)...])
-            guard let first = value.utf8.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return String(pair) }
+            guard Self.opensJSON(value) else { return String(pair) }
             return name + "=" + redactJSON(Data(value.utf8))
         }.joined(separator: "&")
+    }
+
+    /// One decoded parameter's value as it may be shown: ``replacement`` when `name` is secret, the
+    /// value redacted inside when it is itself JSON, otherwise the value as it is — the rule
+    /// ``redactPairs(_:)`` applies to each pair, for a parameter already split and percent-decoded
+    /// (a query parameter or a cookie in a ``HARRecordingStage``'s archive).
+    public func redactValue(_ value: String, named name: some StringProtocol) -> String {
+        if isSensitive(name) { return replacement }
+        return Self.opensJSON(value) ? redactJSON(Data(value.utf8)) : value
+    }
+
+    /// Whether decoded text opens like a JSON object or array.
+    private static func opensJSON(_ value: String) -> Bool {
+        guard let first = value.utf8.first else { return false }
+        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
     }
 
     /// JSON text with the values of secret members replaced, at every depth; everything else is
@@ -222,6 +237,13 @@ public struct Redaction: Sendable {
         let quotedReplacement = Array(("\"" + replacement + "\"").utf8)
         let output = JSONScan.rewritingMembers([UInt8](json)) { name in isSensitive(name) ? .replaceValue(quotedReplacement) : .keep }
         return String(decoding: output, as: UTF8.self)
+    }
+
+    /// An error's message with any secret JSON members it quotes hidden and every URL in it redacted
+    /// (``redactURLs(in:)``): what ``LoggingStage`` logs and a ``HARRecordingStage`` records.
+    func redactMessage(of error: SwitchyardError) -> String {
+        let message = error.message.contains("\"") ? redactJSON(Data(error.message.utf8)) : error.message
+        return redactURLs(in: message)
     }
 
     /// A request or response body as text with its secrets hidden, judged by its bytes rather than
@@ -251,7 +273,7 @@ public struct Redaction: Sendable {
     }
 
     /// The body as a string when it is UTF-8 text without control characters other than tab, CR and LF.
-    private static func text(_ body: Data) -> String? {
+    static func text(_ body: Data) -> String? {
         guard !body.contains(where: { ($0 < 0x20 && !isWhiteSpace($0)) || $0 == 0x7F }) else { return nil }
         return String(data: body, encoding: .utf8)
     }

@@ -1,0 +1,34 @@
+import Foundation
+
+/// `Tests/HAR/validate_har.py`: checks HAR files against the HAR 1.2 JSON Schema beside it with the
+/// independent `jsonschema` package, plus the rules a schema cannot state. Without `jsonschema` the
+/// tests that use it are skipped with a message, unless `SWITCHYARD_REQUIRE_REAL_SERVERS=1` (CI) makes
+/// that a failure.
+enum HARValidator {
+    /// What the validator said about a file.
+    struct Verdict: Sendable {
+        let exitStatus: Int32
+        let output: String
+    }
+
+    /// Whether the tests run: CI requires them, or python3 has `jsonschema` (checked once).
+    static let enabled = PythonSupervisor.runsSuite(importing: "jsonschema", skipped: "HAR SCHEMA TESTS SKIPPED: pip install jsonschema")
+
+    /// Runs the validator on `file`, on a thread of its own.
+    static func validate(_ file: URL) async throws -> Verdict {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("HAR/validate_har.py")
+        return try await offThePool {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", script.path, file.path]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = output
+            try process.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return Verdict(exitStatus: process.terminationStatus, output: text)
+        }
+    }
+}
