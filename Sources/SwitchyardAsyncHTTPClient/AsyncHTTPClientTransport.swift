@@ -201,7 +201,7 @@ public struct AsyncHTTPClientTransport: Transport {
             }
             let delegate = CollectingDelegate(
                 limit: configuration.maximumResponseBodySize,
-                target: Self.target(of: request),
+                request: request,
                 deadline: deadline
             )
             let task = client.execute(request: clientRequest, delegate: delegate, deadline: deadline, logger: context.logger)

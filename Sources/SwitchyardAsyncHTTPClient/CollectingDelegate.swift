@@ -17,15 +17,16 @@ final class CollectingDelegate: HTTPClientResponseDelegate, @unchecked Sendable 
     typealias Response = (head: HTTPResponseHead, body: ByteBuffer?)
 
     private let limit: Int
-    private let target: String
+    /// The request, named in a limit error (its redacted target is made only then).
+    private let request: Switchyard.Request
     private let deadline: NIODeadline
     private var head: HTTPResponseHead?
     private var body: ByteBuffer?
     private var decompressed = false
 
-    init(limit: Int, target: String, deadline: NIODeadline) {
+    init(limit: Int, request: Switchyard.Request, deadline: NIODeadline) {
         self.limit = limit
-        self.target = target
+        self.request = request
         self.deadline = deadline
     }
 
@@ -34,7 +35,9 @@ final class CollectingDelegate: HTTPClientResponseDelegate, @unchecked Sendable 
         // A decompressed body may grow past an announced (compressed) length; the count checks it.
         decompressed = head.headers.first(name: "content-encoding").map { !$0.isEmpty && $0.lowercased() != "identity" } ?? false
         if let length = head.headers.first(name: "content-length").flatMap({ Int($0) }), length > limit, !decompressed {
-            return task.eventLoop.makeFailedFuture(SwitchyardError.responseTooLarge(limit: limit, observed: length, target: target))
+            return task.eventLoop.makeFailedFuture(
+                SwitchyardError.responseTooLarge(limit: limit, observed: length, target: AsyncHTTPClientTransport.target(of: request))
+            )
         }
         return task.eventLoop.makeSucceededVoidFuture()
     }
@@ -43,7 +46,12 @@ final class CollectingDelegate: HTTPClientResponseDelegate, @unchecked Sendable 
         let received = (body?.readableBytes ?? 0) + buffer.readableBytes
         guard received <= limit else {
             return task.eventLoop.makeFailedFuture(
-                SwitchyardError.responseTooLarge(limit: limit, observed: received, decompressed: decompressed, target: target)
+                SwitchyardError.responseTooLarge(
+                    limit: limit,
+                    observed: received,
+                    decompressed: decompressed,
+                    target: AsyncHTTPClientTransport.target(of: request)
+                )
             )
         }
         if body == nil {
