@@ -14,6 +14,7 @@ enum SwiftNames {
     /// Members of `Endpoint` a parameter must not shadow.
     static let endpointMembers: Set<String> = [
         "service", "method", "path", "pathParameters", "parameters", "body", "headerFields", "encoding", "options", "name", "decode",
+        "payload", "acceptedMediaType", "file",
     ]
 
     /// `has_more`, `X-Trace-Id`, `page size` → `hasMore`, `xTraceId`, `pageSize`; a leading digit gets `_`.
