@@ -32,7 +32,9 @@ extension SwiftEmitter {
                         }
                         return "(\(SwiftNames.literal(member.key)), \(textExpression(member.type, property)))"
                     }
-                    call = "query.object(\(field), [\(members.joined(separator: ", "))].compactMap { $0 }, \(styleArguments))"
+                    let list = "[\(members.joined(separator: ", "))]"
+                    let pairs = model.fields.contains(where: \.type.isOptional) ? list + ".compactMap { $0 }" : list
+                    call = "query.object(\(field), \(pairs), \(styleArguments))"
                 } else {
                     call = "query.scalar(\(field), \(textExpression(parameter.type, value)))"
                 }
