@@ -1,10 +1,11 @@
 /// Explicit bodies (a model as JSON, an upload from a file, a multipart form) and the types they need.
 extension SwiftEmitter {
-    /// Whether the generated file needs Foundation (raw or base64 data, dates, files, JSON decoders).
+    /// Whether the generated file needs Foundation (raw or base64 data, dates, files, JSON decoders), each
+    /// of which appears in the declarations' signatures (so a public file imports it publicly).
     static func usesFoundation(_ description: APIDescription) -> Bool {
         let endpoints = description.services.flatMap(\.endpoints)
         return endpoints.contains { endpoint in
-            endpoint.response == .raw || endpoint.body != nil || !endpoint.successResponses.isEmpty || !endpoint.errorResponses.isEmpty
+            endpoint.response == .raw || bodyThrows(endpoint.body) || !endpoint.successResponses.isEmpty || !endpoint.errorResponses.isEmpty
                 || endpoint.parameters.contains { $0.type.mentions(.dateTime) || $0.type.mentions(.bytes) }
         } || description.usesDates || description.models.contains { model in model.fields.contains { $0.type.mentions(.bytes) } }
     }

@@ -17,7 +17,8 @@ public enum SwiftEmitter {
         if usesFoundation(description) { out.line("\(prefix)import Foundation") }
         out.line("\(prefix)import HTTPTypes")
         out.line("\(prefix)import Switchyard")
-        if usesMultipart(description) { out.line("\(prefix)import SwitchyardMultipart") }
+        // Only initializers and internal helpers use the multipart body, never a public signature.
+        if usesMultipart(description) { out.line("import SwitchyardMultipart") }
         out.line()
         out.line("extension ServiceID {")
         for service in description.services {

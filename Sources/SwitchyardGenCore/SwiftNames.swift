@@ -44,6 +44,14 @@ enum SwiftNames {
         "Stage", "StageID", "SwitchyardError", "RetryStage", "RetryPolicy", "EnvelopeStage", "RequestTag", "Duration",
     ]
 
+    /// Further names the code generated from OpenAPI documents uses (standard library, Foundation and
+    /// its own helpers), which the importer never gives a model or an endpoint.
+    static let generatedCodeNames: Set<String> = [
+        "Error", "Decoder", "Encoder", "DecodingError", "Date", "URL", "JSONDecoder", "JSONEncoder", "Response", "Request",
+        "Equatable", "Float", "Int32", "UInt8", "Set", "Dictionary", "Character", "Void", "Never", "Result", "Unicode", "Type",
+        "MultipartBody", "FilePart", "QueryWriter", "IndirectBox", "ErrorBody", "Output", "Self", "Any", "Protocol",
+    ]
+
     /// Names that even backticks cannot make a usable stored property and `init` argument of (`self`
     /// would shadow the instance in the initializer); they get `Value` appended.
     static let unusableNames: Set<String> = ["self", "Self", "Type", "Protocol", "init", "deinit", "subscript"]

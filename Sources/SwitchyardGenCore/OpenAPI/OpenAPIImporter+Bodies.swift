@@ -21,7 +21,11 @@ extension OpenAPIImporter {
             endpoint.bodyEncoding = "form"
             for (key, schema) in context.properties {
                 let memberPath = objectPath + ["properties", key]
-                guard let type = type(of: schema, hint: endpoint.name + SwiftNames.upperCamel(key), path: memberPath) else { continue }
+                guard let declared = type(of: schema, hint: endpoint.name + SwiftNames.upperCamel(key), path: memberPath) else { continue }
+                guard let type = textType(declared.unwrapped, objects: false) else {
+                    warn("unsupported form field type '\(declared.unwrapped)' of '\(key)'; the field is left out", at: memberPath)
+                    continue
+                }
                 var swiftName = SwiftNames.member(key)
                 if SwiftNames.endpointMembers.contains(swiftName) { swiftName += "Parameter" }
                 endpoint.parameters.append(
@@ -34,7 +38,8 @@ extension OpenAPIImporter {
                         defaultLiteral: nil,
                         defaultText: nil,
                         summary: schema.description,
-                        sourceLocation: locator.location(memberPath)
+                        sourceLocation: locator.location(memberPath),
+                        style: APIDescription.Style(name: "form", explode: true)
                     )
                 )
             }
@@ -53,15 +58,13 @@ extension OpenAPIImporter {
                     parts.append(
                         APIDescription.Part(name: key, swiftName: swiftName, type: nil, required: required, summary: schema.description)
                     )
-                } else if let type = type(of: schema, hint: endpoint.name + SwiftNames.upperCamel(key), path: memberPath) {
+                } else if let declared = type(of: schema, hint: endpoint.name + SwiftNames.upperCamel(key), path: memberPath) {
+                    guard let type = textType(declared.unwrapped, objects: false) else {
+                        warn("unsupported multipart field type '\(declared.unwrapped)' of '\(key)'; the field is left out", at: memberPath)
+                        continue
+                    }
                     parts.append(
-                        APIDescription.Part(
-                            name: key,
-                            swiftName: swiftName,
-                            type: type.unwrapped,
-                            required: required,
-                            summary: schema.description
-                        )
+                        APIDescription.Part(name: key, swiftName: swiftName, type: type, required: required, summary: schema.description)
                     )
                 }
             }

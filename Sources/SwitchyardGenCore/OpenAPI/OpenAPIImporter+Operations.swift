@@ -102,7 +102,38 @@ extension OpenAPIImporter {
             }
         }
         responses(operation.responses, into: &endpoint, path: location + ["responses"])
+        let placeholders = DescriptionValidator.placeholders(in: path)
+        for placeholder in placeholders where !endpoint.parameters.contains(where: { $0.location == .path && $0.name == placeholder }) {
+            warn("operation '\(name)' is left out: its path parameter '{\(placeholder)}' has no declaration", at: location)
+            return nil
+        }
+        endpoint.parameters.removeAll { parameter in
+            guard parameter.location == .path, !placeholders.contains(parameter.name) else { return false }
+            warn("path parameter '\(parameter.name)' is not in the path '\(path)'; it is left out", at: location)
+            return true
+        }
+        uniqueSwiftNames(&endpoint)
         return endpoint
+    }
+
+    /// Different Swift names for the parameters and body fields of one endpoint (`x-id` and `X-Id`).
+    private func uniqueSwiftNames(_ endpoint: inout APIDescription.Endpoint) {
+        var used: Set<String> = ["payload", "file"]
+        func unique(_ name: String) -> String {
+            var candidate = name
+            var counter = 2
+            while used.contains(candidate) {
+                candidate = name + String(counter)
+                counter += 1
+            }
+            used.insert(candidate)
+            return candidate
+        }
+        for index in endpoint.parameters.indices { endpoint.parameters[index].swiftName = unique(endpoint.parameters[index].swiftName) }
+        if case .multipart(var parts) = endpoint.body {
+            for index in parts.indices { parts[index].swiftName = unique(parts[index].swiftName) }
+            endpoint.body = .multipart(parts)
+        }
     }
 
     private func parameter(_ parameter: OpenAPI.Parameter, endpoint: String, path: [String]) -> APIDescription.Parameter? {
@@ -133,10 +164,17 @@ extension OpenAPIImporter {
             return nil
         }
         let schema = context.schema.flattenToJsonSchema()
-        guard var type = type(of: schema, hint: endpoint + SwiftNames.upperCamel(parameter.name), path: path + ["schema"]) else {
+        guard let declared = type(of: schema, hint: endpoint + SwiftNames.upperCamel(parameter.name), path: path + ["schema"]) else {
             return nil
         }
-        type = type.unwrapped
+        guard let type = textType(declared.unwrapped, objects: location == .query) else {
+            warn(
+                "unsupported \(location.rawValue) parameter type '\(declared.unwrapped)' of '\(parameter.name)'"
+                    + " (only scalars, string enumerations, arrays of them and, in the query, objects of them); it is left out",
+                at: path + ["schema"]
+            )
+            return nil
+        }
         var swiftName = SwiftNames.member(parameter.name)
         if SwiftNames.endpointMembers.contains(swiftName) { swiftName += "Parameter" }
         return APIDescription.Parameter(

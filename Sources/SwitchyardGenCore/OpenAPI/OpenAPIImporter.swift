@@ -86,6 +86,7 @@ public final class OpenAPIImporter {
         if let chosen = configuration?.name ?? extensions.string("name") { name = chosen }
         let access = configuration?.access ?? extensions.string("access").flatMap(APIDescription.Access.init(rawValue:)) ?? .internal
         let serviceID = configuration?.service ?? extensions.string("service") ?? SwiftNames.lowerCamel(name)
+        takenNames.insert(name + "API")
         documentOptions = extensions.options(over: APIDescription.Options())
         let operationNames = operationNames()
         convertComponents()
@@ -114,7 +115,7 @@ public final class OpenAPIImporter {
     /// A Swift type name not yet taken, from `proposal`.
     func claimName(_ proposal: String) -> String {
         var base = SwiftNames.upperCamel(proposal)
-        if SwiftNames.reservedTypeNames.contains(base) { base += "Model" }
+        if SwiftNames.reservedTypeNames.contains(base) || SwiftNames.generatedCodeNames.contains(base) { base += "Model" }
         var name = base
         var counter = 2
         while takenNames.contains(name) {
