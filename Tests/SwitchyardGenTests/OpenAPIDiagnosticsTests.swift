@@ -132,4 +132,37 @@ struct OpenAPIDiagnosticsTests {
         #expect(OpenAPIConfiguration.fileName(forDocument: "Petstore.openapi.yaml") == "Petstore.openapi.switchyard-config.yaml")
         #expect(OpenAPIConfiguration.fileName(forDocument: "openapi.json") == "openapi.switchyard-config.yaml")
     }
+
+    @Test("a parameter whose type cannot be written as text, and an operation with an undeclared path placeholder, are left out")
+    func leftOut() throws {
+        let yaml = """
+            openapi: 3.0.3
+            info: { title: Gaps, version: '1' }
+            servers: [{ url: 'https://gaps.example' }]
+            paths:
+              /items:
+                get:
+                  operationId: listItems
+                  parameters:
+                    - name: extra
+                      in: query
+                      schema: { type: object, additionalProperties: { type: string } }
+                  responses: { '204': { description: None. } }
+              /items/{id}:
+                get:
+                  operationId: getItem
+                  responses: { '204': { description: None. } }
+
+            """
+        let output = try SwitchyardGenerator.generate(yaml: yaml, file: "Gaps.openapi.yaml")
+        #expect(
+            output.warnings.map(\.description) == [
+                "Gaps.openapi.yaml:11:11: warning: unsupported query parameter type '[string: string]' of 'extra' (only scalars, string enumerations,"
+                    + " arrays of them and, in the query, objects of them); it is left out",
+                "Gaps.openapi.yaml:14:5: warning: operation 'GetItem' is left out: its path parameter '{id}' has no declaration",
+            ]
+        )
+        #expect(output.description.services.first?.endpoints.map(\.name) == ["ListItems"])
+        #expect(output.swift.contains("struct ListItems: Endpoint") && !output.swift.contains("extra"))
+    }
 }

@@ -26,6 +26,27 @@ struct OpenAPIRoundTripTests {
 
     static let animal = #"{"id":7,"name":"Rex","species":"dog","admittedAt":"2024-05-01T10:00:00Z","status":"available"}"#
 
+    @Test(
+        "registration needs the stages the document asks for: a cache stage for the cache policy, an encryption stage for the encrypted operation"
+    )
+    func registration() throws {
+        let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, defaultEnvironment: .develop, store: nil))
+        #expect {
+            try ShelterAPI.registerShelter(in: registry, transport: MockTransport(.status(.ok)), innerStages: [Self.encryption])
+        } throws: {
+            ($0 as? SwitchyardError)?.message.contains("no CacheStage") == true
+        }
+        #expect {
+            try ShelterAPI.registerShelter(
+                in: registry,
+                transport: MockTransport(.status(.ok)),
+                outerStages: [CacheStage(cache: try ResponseCache())]
+            )
+        } throws: {
+            ($0 as? SwitchyardError)?.message.contains("no Encryption stage") == true
+        }
+    }
+
     @Test("servers become environments: the local one develop, the production one release with its variable's default")
     func environments() {
         #expect(ShelterAPI.shelterBaseURLs == [.develop: "http://127.0.0.1:8080/shelter", .release: "https://eu.shelter.example/v1"])
