@@ -133,10 +133,10 @@ struct OpenAPIDiagnosticsTests {
         #expect(OpenAPIConfiguration.fileName(forDocument: "openapi.json") == "openapi.switchyard-config.yaml")
     }
 
-    @Test("a parameter whose type cannot be written as text, and an operation with an undeclared path placeholder, are left out")
+    @Test("a parameter whose type cannot be written as text, an operation with an undeclared path placeholder and webhooks are left out")
     func leftOut() throws {
         let yaml = """
-            openapi: 3.0.3
+            openapi: 3.1.0
             info: { title: Gaps, version: '1' }
             servers: [{ url: 'https://gaps.example' }]
             paths:
@@ -152,6 +152,10 @@ struct OpenAPIDiagnosticsTests {
                 get:
                   operationId: getItem
                   responses: { '204': { description: None. } }
+            webhooks:
+              itemAdded:
+                post:
+                  responses: { '200': { description: Seen. } }
 
             """
         let output = try SwitchyardGenerator.generate(yaml: yaml, file: "Gaps.openapi.yaml")
@@ -160,6 +164,7 @@ struct OpenAPIDiagnosticsTests {
                 "Gaps.openapi.yaml:11:11: warning: unsupported query parameter type '[string: string]' of 'extra' (only scalars, string enumerations,"
                     + " arrays of them and, in the query, objects of them); it is left out",
                 "Gaps.openapi.yaml:14:5: warning: operation 'GetItem' is left out: its path parameter '{id}' has no declaration",
+                "Gaps.openapi.yaml:17:1: warning: unsupported 'webhooks': a client generates no server for them",
             ]
         )
         #expect(output.description.services.first?.endpoints.map(\.name) == ["ListItems"])

@@ -102,6 +102,9 @@ extension OpenAPIImporter {
             }
         }
         responses(operation.responses, into: &endpoint, path: location + ["responses"])
+        if !operation.callbacks.isEmpty {
+            warn("unsupported 'callbacks' of '\(name)': a client generates no server for them", at: location + ["callbacks"])
+        }
         let placeholders = DescriptionValidator.placeholders(in: path)
         for placeholder in placeholders where !endpoint.parameters.contains(where: { $0.location == .path && $0.name == placeholder }) {
             warn("operation '\(name)' is left out: its path parameter '{\(placeholder)}' has no declaration", at: location)

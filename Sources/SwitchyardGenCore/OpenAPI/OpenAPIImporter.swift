@@ -103,6 +103,7 @@ public final class OpenAPIImporter {
         )
         service.writesOwnQueries = true
         service.endpoints = endpoints(names: operationNames)
+        if !document.webhooks.isEmpty { warn("unsupported 'webhooks': a client generates no server for them", at: ["webhooks"]) }
         var description = APIDescription(file: file, name: name, access: access, services: [service], models: models)
         warnings.sort { ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column) }
         description.warnings = warnings
