@@ -38,6 +38,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.0"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.0.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        .package(url: "https://github.com/mattpolzin/OpenAPIKit.git", from: "6.4.0"),
     ],
     targets: [
         // Core: swift-http-types and swift-log only.
@@ -102,11 +103,17 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // Code generation from API descriptions — internal tooling, not a product users link: the parser,
-        // validator and emitters (Yams for YAML with line and column), the `switchyard-gen` CLI, a
-        // build-tool plugin and a command plugin.
+        // validator and emitters (Yams for YAML with line and column), the OpenAPI 3.0/3.1 importer
+        // (OpenAPIKit, with OpenAPIKitCompat turning 3.0 documents into 3.1 ones), the `switchyard-gen`
+        // CLI, a build-tool plugin and a command plugin.
         .target(
             name: "SwitchyardGenCore",
-            dependencies: [.product(name: "Yams", package: "Yams")],
+            dependencies: [
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "OpenAPIKit", package: "OpenAPIKit"),
+                .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
+                .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),
+            ],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -217,7 +224,8 @@ let package = Package(
         ),
         .testTarget(
             name: "SwitchyardGenTests",
-            dependencies: ["SwitchyardGenCore", "Switchyard", "SwitchyardTesting"],
+            // SwitchyardMultipart: the multipart uploads generated from OpenAPI/Uploads.openapi.yaml.
+            dependencies: ["SwitchyardGenCore", "Switchyard", "SwitchyardTesting", "SwitchyardMultipart"],
             exclude: ["Golden"],
             swiftSettings: swiftSettings,
             plugins: [.plugin(name: "SwitchyardGenBuildPlugin")]

@@ -5,9 +5,9 @@
 # alone: a Package.swift excerpt, a lone property). The complete blocks of one Markdown file are
 # concatenated, in order, into the `main.swift` of one executable target of a generated package,
 # so a block may use what an earlier block of the same file declared, and each file is compiled on
-# its own. A ```yaml block whose first line is `# file: Name.switchyard.yaml` is written into the
-# file's target too, and the target then runs the SwitchyardGenBuildPlugin, so generated endpoints
-# can be used by the blocks that follow it.
+# its own. A ```yaml block whose first line is `# file: Name.switchyard.yaml` (or an OpenAPI document's
+# `# file: Name.openapi.yaml`) is written into the file's target too, and the target then runs the
+# SwitchyardGenBuildPlugin, so generated endpoints can be used by the blocks that follow it.
 #
 # The generated package lives in $TMPDIR/switchyard-snippets and depends on this repository by path
 # (the repository is this script's directory's parent). Compiler errors point to the Markdown file
@@ -70,7 +70,7 @@ for file in "${files[@]}"; do
                 compiled++
             } else if (lang == "yaml") {
                 first = lines[1]
-                if (match(first, /^# *file: *[A-Za-z0-9_.-]+\.switchyard\.ya?ml *$/)) {
+                if (match(first, /^# *file: *[A-Za-z0-9_.-]+\.(switchyard|openapi)\.ya?ml *$/)) {
                     name = first; sub(/^# *file: */, "", name); sub(/ *$/, "", name)
                     for (i = 1; i <= n; i++) print lines[i] > (dir "/" name)
                     close(dir "/" name)

@@ -2,8 +2,9 @@ import Foundation
 import PackagePlugin
 
 /// `swift package generate-endpoints [--target NAME ...] [--output DIR]`: writes the Swift and the
-/// Markdown API reference for every `*.switchyard.yaml` description in the package's targets (or the
-/// named ones), for inspection, review and publishing the reference.
+/// Markdown API reference for every `*.switchyard.yaml` description and OpenAPI document (`openapi.yaml`,
+/// `openapi.json`, `*.openapi.yaml`, `*.openapi.json`) in the package's targets (or the named ones), for
+/// inspection, review and publishing the reference.
 ///
 /// Files go to `DIR/<Target>/<Name>API.swift` and `<Name>API.md` (`DIR` is `GeneratedAPI` in the
 /// package by default). Keep them out of a target that also uses the build plugin, or the types are
@@ -40,13 +41,15 @@ struct GenerateEndpoints: CommandPlugin {
         }
         if generated == 0 {
             Diagnostics.warning(
-                "no *.switchyard.yaml descriptions found in \(names.isEmpty ? "the package" : names.joined(separator: ", "))"
+                "no *.switchyard.yaml descriptions or OpenAPI documents found in \(names.isEmpty ? "the package" : names.joined(separator: ", "))"
             )
         }
     }
 
     private func isDescription(_ name: String) -> Bool {
-        name.hasSuffix(".switchyard.yaml") || name.hasSuffix(".switchyard.yml")
+        let lowered = name.lowercased()
+        return name.hasSuffix(".switchyard.yaml") || name.hasSuffix(".switchyard.yml")
+            || ["openapi.yaml", "openapi.yml", "openapi.json"].contains { lowered == $0 || lowered.hasSuffix("." + $0) }
     }
 
     struct GenerationFailed: Error, CustomStringConvertible {

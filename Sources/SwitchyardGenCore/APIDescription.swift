@@ -20,6 +20,13 @@ public struct APIDescription: Sendable {
     public var services: [Service]
     /// The models, in file order.
     public var models: [Model]
+    /// Problems that did not stop generation (constructs the generator leaves out), in file order.
+    public var warnings: [DescriptionWarning] = []
+    /// Whether the models' date-time members are `Date`s: the registration helpers then give the
+    /// service an ISO 8601 JSON coder (``DescriptionFormat``).
+    public var usesDates: Bool {
+        models.contains { model in model.fields.contains { $0.type.mentions(.dateTime) } || model.mentions(.dateTime) }
+    }
 
     /// A backend service and its endpoints.
     public struct Service: Sendable {
@@ -41,6 +48,9 @@ public struct APIDescription: Sendable {
         public var endpoints: [Endpoint]
         /// Where the service is declared.
         public var location: SourceLocation
+        /// Whether query parameters go in the service's default array style (`ids[]=1`) or are written by
+        /// each endpoint in the OpenAPI style and explode its parameters declare.
+        public var writesOwnQueries: Bool = false
     }
 
     /// A `{code, message, data}` envelope.
@@ -79,6 +89,12 @@ public struct APIDescription: Sendable {
         public var options: Options
         /// Where the endpoint is declared.
         public var location: SourceLocation
+        /// An explicit body (a model, an upload), instead of or beside body parameters.
+        public var body: Body? = nil
+        /// The documented responses other than the output's, by status, for decoding error bodies.
+        public var errorResponses: [StatusResponse] = []
+        /// The documented successful responses when they differ by status (the output is then an enum).
+        public var successResponses: [StatusResponse] = []
     }
 
     /// What an endpoint answers.
@@ -123,6 +139,9 @@ public struct APIDescription: Sendable {
         public var summary: String?
         /// Where the parameter is declared.
         public var sourceLocation: SourceLocation
+        /// The OpenAPI `style` and `explode` of a query, path or header parameter; `nil` for the
+        /// description format's own serialization.
+        public var style: Style? = nil
     }
 
     /// Per-call options of an endpoint.
@@ -148,16 +167,18 @@ public struct APIDescription: Sendable {
         }
     }
 
-    /// A response model.
+    /// A model: a struct of fields, or (from OpenAPI schemas) a string enumeration, a union or an alias.
     public struct Model: Sendable {
         /// The Swift type name.
         public var name: String
         /// What it is.
         public var summary: String?
-        /// The fields, in file order.
+        /// The fields, in file order (a struct's).
         public var fields: [Field]
         /// Where the model is declared.
         public var location: SourceLocation
+        /// What kind of type the model is.
+        public var kind: Kind = .structure
     }
 
     /// A field of a model.

@@ -14,7 +14,7 @@ public enum DescriptionParser {
     static let topKeys = ["version", "name", "access", "services", "models"]
     static let serviceKeys = ["summary", "environments", "timeout", "envelope", "encrypted", "endpoints"]
     static let envelopeKeys = ["code", "message", "data", "success"]
-    static let endpointKeys = ["method", "path", "summary", "description", "parameters", "bodyEncoding", "response", "options"]
+    static let endpointKeys = ["method", "path", "summary", "description", "parameters", "bodyEncoding", "body", "response", "options"]
     static let parameterKeys = ["type", "in", "required", "default", "description"]
     static let optionKeys = ["encrypted", "cache", "retries", "timeout", "tags", "sameRequest"]
     static let cacheKeys = ["policy", "maxAge"]
@@ -229,6 +229,7 @@ public enum DescriptionParser {
             }
         }
         if let options = fields["options"] { endpoint.options = self.options(options, reader) }
+        if let body = fields["body"] { endpoint.body = DescriptionBodyParser.body(body, reader) }
         return endpoint
     }
 

@@ -104,6 +104,10 @@ enum DescriptionValidator {
                 claim(endpoint.name, "endpoint", at: endpoint.location)
                 errors += check(endpoint)
                 if case .decoded(let type) = endpoint.response { checkType(type, at: endpoint.location) }
+                if case .json(let type, _) = endpoint.body { checkType(type, at: endpoint.location) }
+                if case .multipart(let parts) = endpoint.body {
+                    for part in parts { part.type.map { checkType($0, at: endpoint.location) } }
+                }
             }
         }
         for model in description.models {
@@ -177,8 +181,10 @@ enum DescriptionValidator {
                     DescriptionError("parameter '\(parameter.name)' cannot have an optional type; write 'required: false' instead", at: at)
                 )
             }
-            let isScalar = if case .scalar = parameter.type { true } else { false }
-            let isScalarArray = if case .array(.scalar) = parameter.type { true } else { false }
+            // OpenAPI parameters have a style, and their enumerations, arrays and objects are written by it.
+            let styled = parameter.style != nil
+            let isScalar = if case .scalar = parameter.type { true } else { styled }
+            let isScalarArray = if case .array(.scalar) = parameter.type { true } else { styled }
             switch parameter.location {
             case .path:
                 if !placeholders.contains(parameter.name) {
@@ -225,6 +231,14 @@ enum DescriptionValidator {
                 errors.append(DescriptionError("parameter '\(parameter.name)' is required and has a default; drop one", at: at))
             }
         }
+        if endpoint.body != nil, let parameter = endpoint.parameters.first(where: { $0.location == .body }) {
+            errors.append(
+                DescriptionError(
+                    "'\(name)' has a 'body' and the body parameter '\(parameter.name)'; put the value in the body's model",
+                    at: parameter.sourceLocation
+                )
+            )
+        }
         if !["json", "form"].contains(endpoint.bodyEncoding) {
             errors.append(
                 DescriptionError(
@@ -233,7 +247,7 @@ enum DescriptionValidator {
                 )
             )
         } else if endpoint.bodyEncoding == "form", endpoint.parameters.contains(where: { $0.location == .body }),
-            endpoint.parameters.contains(where: { $0.location == .query })
+            endpoint.parameters.contains(where: { $0.location == .query && $0.style == nil })
         {
             errors.append(
                 DescriptionError(
@@ -283,9 +297,12 @@ enum DescriptionValidator {
         }
         switch scalar {
         case .string: return SwiftNames.literal(text)
-        case .int, .int64: if let value = Int64(text) { return String(value) }
-        case .double: if let value = Double(text), value.isFinite { return String(value) }
+        case .int, .int64, .int32: if let value = Int64(text) { return String(value) }
+        case .double, .float: if let value = Double(text), value.isFinite { return String(value) }
         case .bool: if let value = node.bool { return String(value) }
+        case .dateTime, .bytes:
+            reader.error("'\(parameter)' of type \(scalar.rawValue) cannot have a default", at: node)
+            return nil
         }
         reader.error("the default '\(text)' of '\(parameter)' is not a \(scalar.rawValue)", at: node)
         return nil

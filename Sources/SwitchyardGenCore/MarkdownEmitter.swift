@@ -36,8 +36,21 @@ public enum MarkdownEmitter {
             for model in description.models {
                 out += ["", "### \(model.name)"]
                 if let summary = model.summary { out += ["", summary] }
-                out += ["", "| field | JSON key | type | description |", "| --- | --- | --- | --- |"]
-                out += model.fields.map { "| `\($0.swiftName)` | `\($0.key)` | \(typeLink($0.type)) | \(cell($0.summary)) |" }
+                switch model.kind {
+                case .structure:
+                    out += ["", "| field | JSON key | type | description |", "| --- | --- | --- | --- |"]
+                    out += model.fields.map { "| `\($0.swiftName)` | `\($0.key)` | \(typeLink($0.type)) | \(cell($0.summary)) |" }
+                case .stringEnum(let values):
+                    out += ["", "One of \(values.map { "`\($0)`" }.joined(separator: ", ")), or a value this version does not know."]
+                case .union(let cases, let discriminator):
+                    out += [
+                        "",
+                        "One of \(cases.map { typeLink($0.type) }.joined(separator: ", "))"
+                            + (discriminator.map { ", told apart by `\($0)`." } ?? "."),
+                    ]
+                case .alias(let type):
+                    out += ["", "Another name for \(typeLink(type))."]
+                }
             }
         }
         return out.joined(separator: "\n") + "\n"
@@ -63,6 +76,22 @@ public enum MarkdownEmitter {
             case .decoded(let type): typeLink(type)
             }
         out += ["", "Response: \(response)."]
+        switch endpoint.body {
+        case .json(let type, let required)?: out += ["", "Body: \(typeLink(type)) as JSON\(required ? "" : ", optional")."]
+        case .file(let contentType)?: out += ["", "Body: a file, sent as `\(contentType)`."]
+        case .multipart(let parts)?:
+            let list = parts.map { "`\($0.name)` (\($0.type.map(typeLink) ?? "file")\($0.required ? "" : ", optional"))" }
+            out += ["", "Body: multipart/form-data with \(list.joined(separator: ", "))."]
+        case nil: break
+        }
+        let statuses = endpoint.successResponses + endpoint.errorResponses
+        if !statuses.isEmpty { out += ["", "Documented responses:", ""] }
+        for status in statuses {
+            out.append(
+                "- \(status.status.map(String.init) ?? "default"): " + (status.type.map(typeLink) ?? "no body")
+                    + (status.summary.map { " — \(cell($0))" } ?? "")
+            )
+        }
         let options = endpoint.options
         var facts: [String] = []
         if let policy = options.cachePolicy {
@@ -84,6 +113,7 @@ public enum MarkdownEmitter {
         case .model(let name): "[`\(name)`](#\(name.lowercased()))"
         case .array(let element): "array of " + typeLink(element)
         case .optional(let wrapped): typeLink(wrapped) + " or null"
+        case .dictionary(let value): "object of " + typeLink(value)
         }
     }
 

@@ -7,10 +7,11 @@ struct SourceWriter {
         text += "\n"
     }
 
-    /// A `///` comment, one line per line of `text`, indented by `indent` levels of four spaces.
+    /// A `///` comment, one line per line of `text` (any line break, `\r\n` included), indented by `indent`
+    /// levels of four spaces.
     mutating func doc(_ text: String, indent: Int) {
         let prefix = String(repeating: "    ", count: indent)
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             self.line(prefix + (line.isEmpty ? "///" : "/// " + line))
         }
     }

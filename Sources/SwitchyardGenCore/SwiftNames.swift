@@ -14,6 +14,7 @@ enum SwiftNames {
     /// Members of `Endpoint` a parameter must not shadow.
     static let endpointMembers: Set<String> = [
         "service", "method", "path", "pathParameters", "parameters", "body", "headerFields", "encoding", "options", "name", "decode",
+        "payload", "acceptedMediaType", "file",
     ]
 
     /// `has_more`, `X-Trace-Id`, `page size` → `hasMore`, `xTraceId`, `pageSize`; a leading digit gets `_`.
@@ -41,6 +42,14 @@ enum SwiftNames {
         "Endpoint", "Parameters", "ParameterValue", "ParameterEncoding", "ServiceID", "CallOptions", "HTTPFields", "HTTPField",
         "HTTPRequest", "RequestBody", "NoContent", "Service", "ServiceRegistry", "ServiceDefaults", "ServerEnvironment", "Transport",
         "Stage", "StageID", "SwitchyardError", "RetryStage", "RetryPolicy", "EnvelopeStage", "RequestTag", "Duration",
+    ]
+
+    /// Further names the code generated from OpenAPI documents uses (standard library, Foundation and
+    /// its own helpers), which the importer never gives a model or an endpoint.
+    static let generatedCodeNames: Set<String> = [
+        "Error", "Decoder", "Encoder", "DecodingError", "Date", "URL", "JSONDecoder", "JSONEncoder", "Response", "Request",
+        "Equatable", "Float", "Int32", "UInt8", "Set", "Dictionary", "Character", "Void", "Never", "Result", "Unicode", "Type",
+        "MultipartBody", "FilePart", "QueryWriter", "IndirectBox", "ErrorBody", "Output", "Self", "Any", "Protocol",
     ]
 
     /// Names that even backticks cannot make a usable stored property and `init` argument of (`self`

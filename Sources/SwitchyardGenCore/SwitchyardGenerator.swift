@@ -1,4 +1,4 @@
-/// The generator in one call: a description's text in, Swift and Markdown out.
+/// The generator in one call: a description's or an OpenAPI document's text in, Swift and Markdown out.
 ///
 /// ```swift
 /// let output = try SwitchyardGenerator.generate(yaml: text, file: "Catalog.switchyard.yaml")
@@ -13,13 +13,41 @@ public enum SwitchyardGenerator {
         public var markdown: String
         /// The parsed description.
         public var description: APIDescription
+        /// Constructs left out, each with its file, line and column.
+        public var warnings: [DescriptionWarning] { description.warnings }
     }
 
-    /// Parses, validates and emits.
+    /// Parses, validates and emits. A file that ``OpenAPIImporter/isDocument(_:)`` names an OpenAPI
+    /// document is read as one; any other as a description file.
     ///
-    /// - Throws: ``DescriptionErrors`` with every problem, each with its file, line and column.
-    public static func generate(yaml: String, file: String) throws(DescriptionErrors) -> Output {
-        let description = try DescriptionParser.parse(yaml: yaml, file: file)
+    /// - Parameters:
+    ///   - yaml: the file's text (YAML, or JSON for an OpenAPI document).
+    ///   - file: the file's path, shown in messages.
+    ///   - configuration: for an OpenAPI document, the text of its configuration file, if it has one.
+    ///   - configurationFile: that file's path, for its messages.
+    ///   - strict: whether warnings are errors.
+    /// - Throws: ``DescriptionErrors`` with every problem, each with its file, line and column (with
+    ///   `strict`, the warnings too).
+    public static func generate(
+        yaml: String,
+        file: String,
+        configuration: String? = nil,
+        configurationFile: String? = nil,
+        strict: Bool = false
+    ) throws(DescriptionErrors) -> Output {
+        let name = file.split(separator: "/").last.map(String.init) ?? file
+        let description =
+            if OpenAPIImporter.isDocument(name) {
+                try OpenAPIImporter.parse(
+                    text: yaml,
+                    file: file,
+                    configuration: configuration,
+                    configurationFile: configurationFile ?? OpenAPIConfiguration.fileName(forDocument: file)
+                )
+            } else {
+                try DescriptionParser.parse(yaml: yaml, file: file)
+            }
+        if strict, !description.warnings.isEmpty { throw DescriptionErrors(description.warnings.map(\.asError)) }
         return Output(swift: SwiftEmitter.emit(description), markdown: MarkdownEmitter.emit(description), description: description)
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
-/// A type named in a description: a scalar, a model, or an array of either, optionally optional —
-/// written `string`, `int`, `int64`, `double`, `bool`, `Article`, `[Article]`, `string?`, `[int]?`.
+/// A type named in a description: a scalar, a model, an array or a string-keyed dictionary of either,
+/// optionally optional — written `string`, `int`, `int64`, `double`, `bool`, `Article`, `[Article]`,
+/// `[string: int]`, `string?`, `[int]?`.
 public indirect enum TypeReference: Sendable, Hashable, CustomStringConvertible {
     /// A scalar type.
     case scalar(Scalar)
@@ -11,6 +12,8 @@ public indirect enum TypeReference: Sendable, Hashable, CustomStringConvertible 
     case array(TypeReference)
     /// An optional value (JSON `null` or absent).
     case optional(TypeReference)
+    /// A JSON object with string keys and values of one type.
+    case dictionary(TypeReference)
 
     /// The scalar types.
     public enum Scalar: String, Sendable, CaseIterable {
@@ -24,6 +27,14 @@ public indirect enum TypeReference: Sendable, Hashable, CustomStringConvertible 
         case double
         /// `true` or `false`.
         case bool
+        /// A 32-bit integer (`Int32`).
+        case int32
+        /// A single-precision number (`Float`).
+        case float
+        /// An RFC 3339 date and time (`Date`, written in ISO 8601).
+        case dateTime
+        /// Bytes written as base64 text (`Data`).
+        case bytes
 
         /// The Swift type.
         public var swiftType: String {
@@ -33,6 +44,10 @@ public indirect enum TypeReference: Sendable, Hashable, CustomStringConvertible 
             case .int64: "Int64"
             case .double: "Double"
             case .bool: "Bool"
+            case .int32: "Int32"
+            case .float: "Float"
+            case .dateTime: "Date"
+            case .bytes: "Data"
             }
         }
     }
@@ -44,6 +59,9 @@ public indirect enum TypeReference: Sendable, Hashable, CustomStringConvertible 
         if trimmed.hasSuffix("?") {
             guard let wrapped = TypeReference(parsing: String(trimmed.dropLast())), !wrapped.isOptional else { return nil }
             self = .optional(wrapped)
+        } else if trimmed.hasPrefix("[string:") && trimmed.hasSuffix("]") {
+            guard let value = TypeReference(parsing: String(trimmed.dropFirst(8).dropLast())) else { return nil }
+            self = .dictionary(value)
         } else if trimmed.hasPrefix("[") && trimmed.hasSuffix("]") {
             guard let element = TypeReference(parsing: String(trimmed.dropFirst().dropLast())) else { return nil }
             self = .array(element)
@@ -75,7 +93,16 @@ public indirect enum TypeReference: Sendable, Hashable, CustomStringConvertible 
         switch self {
         case .scalar: []
         case .model(let name): [name]
-        case .array(let element), .optional(let element): element.modelNames
+        case .array(let element), .optional(let element), .dictionary(let element): element.modelNames
+        }
+    }
+
+    /// Whether the type is or contains the scalar.
+    public func mentions(_ scalar: Scalar) -> Bool {
+        switch self {
+        case .scalar(let own): own == scalar
+        case .model: false
+        case .array(let element), .optional(let element), .dictionary(let element): element.mentions(scalar)
         }
     }
 
@@ -86,6 +113,7 @@ public indirect enum TypeReference: Sendable, Hashable, CustomStringConvertible 
         case .model(let name): name
         case .array(let element): "[\(element.swiftType)]"
         case .optional(let wrapped): wrapped.swiftType + "?"
+        case .dictionary(let value): "[String: \(value.swiftType)]"
         }
     }
 
@@ -96,6 +124,7 @@ public indirect enum TypeReference: Sendable, Hashable, CustomStringConvertible 
         case .model(let name): name
         case .array(let element): "[\(element)]"
         case .optional(let wrapped): "\(wrapped)?"
+        case .dictionary(let value): "[string: \(value)]"
         }
     }
 }

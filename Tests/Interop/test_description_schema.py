@@ -13,6 +13,7 @@ SCHEMA = json.loads((ROOT / "Docs" / "switchyard-description.schema.json").read_
 DESCRIPTIONS = [
     ROOT / "Samples" / "Demo" / "Catalog.switchyard.yaml",
     ROOT / "Tests" / "SwitchyardGenTests" / "Petstore.switchyard.yaml",
+    ROOT / "Tests" / "SwitchyardGenTests" / "Studio.switchyard.yaml",
 ]
 
 

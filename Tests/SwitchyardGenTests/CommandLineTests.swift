@@ -58,4 +58,24 @@ struct CommandLineTests {
             validated.errors.contains("\(broken.path):5:7: error: path parameter '{id}' of 'GetItem' has no declaration under 'parameters'")
         )
     }
+
+    @Test("OpenAPI documents: warnings on stderr with line and column; --strict fails; validate counts them")
+    func openAPI() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-gen-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let document = directory.appendingPathComponent("Odd.openapi.yaml")
+        try OpenAPIDiagnosticsTests.odd.write(to: document, atomically: true, encoding: .utf8)
+        let swift = directory.appendingPathComponent("OddAPI.swift")
+        let generated = try await Self.run(["generate", document.path, "--swift", swift.path])
+        #expect(generated.status == 0, "\(generated.errors)")
+        #expect(generated.errors.contains("\(document.path):31:9: warning: unsupported schema: 'not'"))
+        #expect(try String(contentsOf: swift, encoding: .utf8).contains("struct ListThings: Endpoint"))
+        let strict = try await Self.run(["generate", document.path, "--swift", swift.path, "--strict"])
+        #expect(strict.status == 1 && strict.errors.contains("\(document.path):31:9: error: unsupported schema: 'not'"))
+        let shelter = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("OpenAPI/Shelter.openapi.yaml")
+            .path
+        let validated = try await Self.run(["validate", shelter])
+        #expect(validated.status == 0 && validated.output.contains("Shelter.openapi.yaml: 1 services, 5 endpoints, 5 models"))
+    }
 }

@@ -1,0 +1,94 @@
+extension APIDescription {
+    /// An explicit request body.
+    public enum Body: Sendable {
+        /// A JSON body of a type (usually a model), optional unless `required`.
+        case json(TypeReference, required: Bool)
+        /// A `multipart/form-data` body of text fields and files, streamed as it is sent.
+        case multipart([Part])
+        /// The whole file at a path, streamed, with its media type (`application/octet-stream`).
+        case file(contentType: String)
+    }
+
+    /// A part of a `multipart/form-data` body.
+    public struct Part: Sendable {
+        /// The form field's name.
+        public var name: String
+        /// The Swift property name.
+        public var swiftName: String
+        /// The value's type for a text field; `nil` for a file (a path or bytes).
+        public var type: TypeReference?
+        /// Whether a value must be given.
+        public var required: Bool
+        /// What it is.
+        public var summary: String?
+    }
+
+    /// A documented response for one status (or every other status, `default`).
+    public struct StatusResponse: Sendable {
+        /// The status code; `nil` for `default`.
+        public var status: Int?
+        /// The decoded body's type; `nil` when the response has no JSON body.
+        public var type: TypeReference?
+        /// What the response means.
+        public var summary: String?
+
+        /// A Swift case name: `ok`, `created`, `notFound`… or `status418`; `default` for `nil`.
+        public var caseName: String {
+            guard let status else { return "`default`" }
+            let names = [
+                200: "ok", 201: "created", 202: "accepted", 204: "noContent", 400: "badRequest", 401: "unauthorized",
+                403: "forbidden", 404: "notFound", 409: "conflict", 422: "unprocessableContent", 429: "tooManyRequests",
+                500: "internalServerError", 503: "serviceUnavailable",
+            ]
+            return names[status] ?? "status\(status)"
+        }
+    }
+
+    /// How a parameter is serialized, as OpenAPI's `style` and `explode` say.
+    public struct Style: Sendable, Hashable {
+        /// `form`, `simple`, `spaceDelimited`, `pipeDelimited` or `deepObject`.
+        public var name: String
+        /// Whether arrays and objects are written as one pair per value.
+        public var explode: Bool
+
+        /// Creates a style.
+        public init(name: String, explode: Bool) {
+            self.name = name
+            self.explode = explode
+        }
+    }
+
+    /// A case of a union model.
+    public struct UnionCase: Sendable {
+        /// The Swift case name.
+        public var name: String
+        /// The associated value's type.
+        public var type: TypeReference
+        /// The discriminator values that select the case.
+        public var tags: [String]
+    }
+}
+
+extension APIDescription.Model {
+    /// What kind of type a model is.
+    public enum Kind: Sendable {
+        /// A struct of ``APIDescription/Model/fields``.
+        case structure
+        /// A string enumeration with a case for values this version does not know.
+        case stringEnum([String])
+        /// One of several types (OpenAPI `oneOf`/`anyOf`), told apart by the discriminator property when
+        /// there is one, else by trying each case in order.
+        case union([APIDescription.UnionCase], discriminator: String?)
+        /// Another name for a type (a named array, dictionary or scalar schema).
+        case alias(TypeReference)
+    }
+
+    /// Whether the model's union cases or alias mention a scalar.
+    func mentions(_ scalar: TypeReference.Scalar) -> Bool {
+        switch kind {
+        case .structure, .stringEnum: false
+        case .union(let cases, _): cases.contains { $0.type.mentions(scalar) }
+        case .alias(let type): type.mentions(scalar)
+        }
+    }
+}

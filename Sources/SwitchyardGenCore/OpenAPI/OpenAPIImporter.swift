@@ -1,0 +1,129 @@
+import Foundation
+import OpenAPIKit
+import Yams
+
+/// Reads an OpenAPI 3.0 or 3.1 document (YAML or JSON) into an ``APIDescription``, which the same
+/// emitters turn into Swift and Markdown as a description file: one service per document, one endpoint
+/// per operation, one model per schema.
+///
+/// ```swift
+/// let description = try OpenAPIImporter.parse(text: text, file: "Petstore.openapi.yaml")
+/// ```
+///
+/// Constructs the generator does not turn into Swift become ``DescriptionWarning``s with their line and
+/// column, and the rest is generated; a document that cannot be read is a ``DescriptionErrors``.
+/// `x-switchyard-*` extensions carry what OpenAPI has no words for, and a configuration file beside the
+/// document (``OpenAPIConfiguration``) can override the servers' environments.
+public final class OpenAPIImporter {
+    let document: OpenAPIKit.OpenAPI.Document
+    let locator: NodeLocator
+    let reader: YAMLReader
+    var models: [APIDescription.Model] = []
+    var warnings: [DescriptionWarning] = []
+    /// Swift names of component schemas, by component name.
+    var componentNames: [String: String] = [:]
+    var takenNames: Set<String> = []
+    /// The options every operation starts from: the document's extensions.
+    var documentOptions = APIDescription.Options()
+
+    init(document: OpenAPIKit.OpenAPI.Document, locator: NodeLocator) {
+        self.document = document
+        self.locator = locator
+        self.reader = YAMLReader(file: locator.file)
+    }
+
+    /// Whether a file name is an OpenAPI document's: `openapi.yaml`, `openapi.json`, `*.openapi.yaml`,
+    /// `*.openapi.yml` or `*.openapi.json`.
+    public static func isDocument(_ fileName: String) -> Bool {
+        let name = fileName.lowercased()
+        return ["openapi.yaml", "openapi.yml", "openapi.json"].contains { name == $0 || name.hasSuffix("." + $0) }
+    }
+
+    /// Parses a document.
+    ///
+    /// - Parameters:
+    ///   - text: the document's text, YAML or JSON.
+    ///   - file: the path shown in messages; its name before the first `.` names the namespace unless
+    ///     the configuration or `x-switchyard-name` does.
+    ///   - configuration: the text of the configuration file beside the document, if there is one.
+    ///   - configurationFile: that file's path, for its messages.
+    /// - Throws: ``DescriptionErrors`` when the document cannot be read or its extensions are wrong.
+    public static func parse(
+        text: String,
+        file: String,
+        configuration: String? = nil,
+        configurationFile: String = "openapi.switchyard-config.yaml"
+    ) throws(DescriptionErrors) -> APIDescription {
+        let root: Node
+        do {
+            guard let composed = try Yams.compose(yaml: text) else {
+                throw DescriptionErrors([DescriptionError("the document is empty", at: SourceLocation(file: file, line: 1, column: 1))])
+            }
+            root = composed
+        } catch let errors as DescriptionErrors {
+            throw errors
+        } catch {
+            throw DescriptionErrors([DescriptionParser.yamlError(error, file: file, yaml: text)])
+        }
+        let locator = NodeLocator(root: root, file: file)
+        let document = try OpenAPIDocumentLoader.load(text: text, locator: locator)
+        let importer = OpenAPIImporter(document: document, locator: locator)
+        let config = try configuration.map { text throws(DescriptionErrors) in
+            try OpenAPIConfiguration.parse(text, file: configurationFile)
+        }
+        return try importer.describe(file: file, configuration: config)
+    }
+
+    func warn(_ message: String, at path: [String]) {
+        warnings.append(DescriptionWarning(message, at: locator.location(path)))
+    }
+
+    private func describe(file: String, configuration: OpenAPIConfiguration?) throws(DescriptionErrors) -> APIDescription {
+        let extensions = SwitchyardExtensions(importer: self, path: [])
+        let fileBase = (file as NSString).lastPathComponent.split(separator: ".").first.map(String.init) ?? "Generated"
+        let baseName = fileBase.lowercased() == "openapi" ? document.info.title : fileBase
+        var name = SwiftNames.upperCamel(baseName)
+        if let chosen = configuration?.name ?? extensions.string("name") { name = chosen }
+        let access = configuration?.access ?? extensions.string("access").flatMap(APIDescription.Access.init(rawValue:)) ?? .internal
+        let serviceID = configuration?.service ?? extensions.string("service") ?? SwiftNames.lowerCamel(name)
+        takenNames.insert(name + "API")
+        documentOptions = extensions.options(over: APIDescription.Options())
+        let operationNames = operationNames()
+        convertComponents()
+        var service = APIDescription.Service(
+            id: serviceID,
+            swiftName: SwiftNames.lowerCamel(serviceID),
+            summary: document.info.description.map { $0.split(separator: "\n").first.map(String.init) ?? $0 } ?? document.info.title,
+            environments: configuration?.environments ?? environments(),
+            timeout: extensions.number("timeout"),
+            envelope: extensions.envelope(),
+            encrypted: extensions.bool("encrypted") ?? false,
+            endpoints: [],
+            location: locator.location(["info"])
+        )
+        service.writesOwnQueries = true
+        service.endpoints = endpoints(names: operationNames)
+        if !document.webhooks.isEmpty { warn("unsupported 'webhooks': a client generates no server for them", at: ["webhooks"]) }
+        var description = APIDescription(file: file, name: name, access: access, services: [service], models: models)
+        warnings.sort { ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column) }
+        description.warnings = warnings
+        var errors = reader.errors
+        errors += DescriptionValidator.validate(description)
+        guard errors.isEmpty else { throw DescriptionErrors(errors) }
+        return description
+    }
+
+    /// A Swift type name not yet taken, from `proposal`.
+    func claimName(_ proposal: String) -> String {
+        var base = SwiftNames.upperCamel(proposal)
+        if SwiftNames.reservedTypeNames.contains(base) || SwiftNames.generatedCodeNames.contains(base) { base += "Model" }
+        var name = base
+        var counter = 2
+        while takenNames.contains(name) {
+            name = base + String(counter)
+            counter += 1
+        }
+        takenNames.insert(name)
+        return name
+    }
+}

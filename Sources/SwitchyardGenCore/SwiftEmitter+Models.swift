@@ -1,0 +1,235 @@
+/// The models' Swift: structs (members of recursive models boxed), string enumerations with an
+/// unknown-value case, unions and aliases.
+extension SwiftEmitter {
+    static func emitModel(
+        _ model: APIDescription.Model,
+        boxed: Set<String>,
+        access: String,
+        into out: inout SourceWriter
+    ) {
+        out.doc(model.summary ?? "The `\(model.name)` model.", indent: 0)
+        switch model.kind {
+        case .structure: emitStruct(model, boxed: boxed, access: access, into: &out)
+        case .stringEnum(let values): emitStringEnum(model.name, values, access: access, into: &out)
+        case .union(let cases, let discriminator): emitUnion(model.name, cases, discriminator: discriminator, access: access, into: &out)
+        case .alias(let type): out.line("\(access) typealias \(model.name) = \(type.swiftType)")
+        }
+    }
+
+    private static func emitStruct(_ model: APIDescription.Model, boxed: Set<String>, access: String, into out: inout SourceWriter) {
+        out.line("\(access) struct \(model.name): Codable, Sendable, Hashable {")
+        for field in model.fields {
+            let name = SwiftNames.property(field.swiftName)
+            out.doc(field.summary ?? "`\(field.key)`.", indent: 1)
+            guard boxed.contains(field.key) else {
+                out.line("    \(access) var \(name): \(field.type.swiftType)")
+                continue
+            }
+            let optional = field.type.isOptional
+            out.line("    \(access) var \(name): \(field.type.swiftType) {")
+            out.line("        get { _\(field.swiftName)\(optional ? "?" : "").value }")
+            out.line("        set { _\(field.swiftName) = \(optional ? "newValue.map { IndirectBox($0) }" : "IndirectBox(newValue)") }")
+            out.line("    }")
+            out.line("    private var _\(field.swiftName): IndirectBox<\(field.type.unwrapped.swiftType)>\(optional ? "?" : "")")
+        }
+        if access == "public" || !boxed.isEmpty {
+            out.line()
+            out.doc("Creates a value.", indent: 1)
+            let arguments = model.fields.map { "\($0.swiftName): \($0.type.swiftType)" + ($0.type.isOptional ? " = nil" : "") }
+            out.line("    \(access) init(\(arguments.joined(separator: ", "))) {")
+            for field in model.fields {
+                let name = SwiftNames.property(field.swiftName)
+                guard boxed.contains(field.key) else {
+                    out.line("        self.\(name) = \(name)")
+                    continue
+                }
+                let box = field.type.isOptional ? "\(name).map { IndirectBox($0) }" : "IndirectBox(\(name))"
+                out.line("        self._\(field.swiftName) = \(box)")
+            }
+            out.line("    }")
+        }
+        if model.fields.contains(where: { $0.key != $0.swiftName || boxed.contains($0.key) }) {
+            out.line()
+            out.line("    private enum CodingKeys: String, CodingKey {")
+            for field in model.fields {
+                let raw = boxed.contains(field.key) ? "_" + field.swiftName : field.swiftName
+                out.line("        case \(SwiftNames.property(raw))" + (field.key == raw ? "" : " = \(SwiftNames.literal(field.key))"))
+            }
+            out.line("    }")
+        }
+        out.line("}")
+    }
+
+    private static func emitStringEnum(_ name: String, _ values: [String], access: String, into out: inout SourceWriter) {
+        let cases = enumCaseNames(values)
+        out.line("\(access) enum \(name): Codable, Sendable, Hashable {")
+        for (value, swiftName) in zip(values, cases) {
+            out.doc("`\(value)`.", indent: 1)
+            out.line("    case \(SwiftNames.property(swiftName))")
+        }
+        out.doc("A value this version does not know, kept as it was sent.", indent: 1)
+        out.line("    case unknown(String)")
+        out.line()
+        out.doc("The case for a wire value; ``unknown(_:)`` for a value this version does not know.", indent: 1)
+        out.line("    \(access) init(rawValue: String) {")
+        out.line("        switch rawValue {")
+        for (value, swiftName) in zip(values, cases) {
+            out.line("        case \(SwiftNames.literal(value)): self = .\(SwiftNames.property(swiftName))")
+        }
+        out.line("        default: self = .unknown(rawValue)")
+        out.line("        }")
+        out.line("    }")
+        out.line()
+        out.doc("The wire value.", indent: 1)
+        out.line("    \(access) var rawValue: String {")
+        out.line("        switch self {")
+        for (value, swiftName) in zip(values, cases) {
+            out.line("        case .\(SwiftNames.property(swiftName)): \(SwiftNames.literal(value))")
+        }
+        out.line("        case .unknown(let value): value")
+        out.line("        }")
+        out.line("    }")
+        out.line()
+        out.doc("Decodes the wire value.", indent: 1)
+        out.line("    \(access) init(from decoder: any Decoder) throws {")
+        out.line("        self.init(rawValue: try decoder.singleValueContainer().decode(String.self))")
+        out.line("    }")
+        out.line()
+        out.doc("Encodes the wire value.", indent: 1)
+        out.line("    \(access) func encode(to encoder: any Encoder) throws {")
+        out.line("        var container = encoder.singleValueContainer()")
+        out.line("        try container.encode(rawValue)")
+        out.line("    }")
+        out.line("}")
+    }
+
+    private static func emitUnion(
+        _ name: String,
+        _ cases: [APIDescription.UnionCase],
+        discriminator: String?,
+        access: String,
+        into out: inout SourceWriter
+    ) {
+        out.line("\(access) indirect enum \(name): Codable, Sendable, Hashable {")
+        for unionCase in cases {
+            out.doc("A `\(unionCase.type.swiftType)`.", indent: 1)
+            out.line("    case \(SwiftNames.property(unionCase.name))(\(unionCase.type.swiftType))")
+        }
+        out.line()
+        if let discriminator {
+            out.doc("Decodes the case the `\(discriminator)` property names.", indent: 1)
+            out.line("    \(access) init(from decoder: any Decoder) throws {")
+            out.line("        let container = try decoder.container(keyedBy: DiscriminatorKey.self)")
+            out.line("        let tag = try container.decode(String.self, forKey: .tag)")
+            out.line("        switch tag {")
+            for unionCase in cases {
+                out.line(
+                    "        case \(unionCase.tags.map(SwiftNames.literal).joined(separator: ", ")): self = .\(SwiftNames.property(unionCase.name))(try \(unionCase.type.swiftType)(from: decoder))"
+                )
+            }
+            out.line("        default:")
+            out.line(
+                "            throw DecodingError.dataCorruptedError(forKey: .tag, in: container, debugDescription: \"unknown \(discriminator) '\\(tag)'\")"
+            )
+            out.line("        }")
+            out.line("    }")
+        } else {
+            out.doc("Decodes the first case whose type decodes the value.", indent: 1)
+            out.line("    \(access) init(from decoder: any Decoder) throws {")
+            for unionCase in cases {
+                out.line(
+                    "        if let value = try? \(unionCase.type.swiftType)(from: decoder) { self = .\(SwiftNames.property(unionCase.name))(value); return }"
+                )
+            }
+            let names = cases.map { $0.type.swiftType }.joined(separator: ", ")
+            out.line(
+                "        throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath, debugDescription: \(SwiftNames.literal("the value is none of " + names))))"
+            )
+            out.line("    }")
+        }
+        out.line()
+        out.doc("Encodes the case's value.", indent: 1)
+        out.line("    \(access) func encode(to encoder: any Encoder) throws {")
+        out.line("        switch self {")
+        for unionCase in cases {
+            out.line("        case .\(SwiftNames.property(unionCase.name))(let value): try value.encode(to: encoder)")
+        }
+        out.line("        }")
+        out.line("    }")
+        if let discriminator {
+            out.line()
+            out.line("    private enum DiscriminatorKey: String, CodingKey {")
+            out.line("        case tag = \(SwiftNames.literal(discriminator))")
+            out.line("    }")
+        }
+        out.line("}")
+    }
+
+    /// Swift case names for enumeration values: lower camel case, unique, never `unknown`.
+    static func enumCaseNames(_ values: [String]) -> [String] {
+        var used: Set<String> = ["unknown"]
+        return values.map { value in
+            var name = value.isEmpty ? "empty" : SwiftNames.member(value)
+            if name == "_" { name = "value" }
+            var candidate = name
+            var counter = 2
+            while used.contains(candidate) {
+                candidate = name + String(counter)
+                counter += 1
+            }
+            used.insert(candidate)
+            return candidate
+        }
+    }
+
+    /// The keys of the fields each struct model must box: those whose model leads back to the struct
+    /// through struct members (arrays, dictionaries and unions already hold their values out of line).
+    static func boxedFields(_ models: [APIDescription.Model]) -> [String: Set<String>] {
+        let byName = Dictionary(models.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        func directTarget(_ type: TypeReference) -> String? {
+            guard case .model(let name) = type.unwrapped, let model = byName[name] else { return nil }
+            switch model.kind {
+            case .structure: return name
+            case .alias(let aliased): return directTarget(aliased)
+            case .stringEnum, .union: return nil
+            }
+        }
+        func edges(_ name: String) -> [String] {
+            guard let model = byName[name], case .structure = model.kind else { return [] }
+            return model.fields.compactMap { directTarget($0.type) }
+        }
+        func reaches(_ start: String, _ goal: String) -> Bool {
+            var seen: Set<String> = []
+            var stack = [start]
+            while let next = stack.popLast() {
+                if next == goal { return true }
+                guard seen.insert(next).inserted else { continue }
+                stack += edges(next)
+            }
+            return false
+        }
+        var result: [String: Set<String>] = [:]
+        for model in models {
+            guard case .structure = model.kind else { continue }
+            for field in model.fields {
+                if let target = directTarget(field.type), reaches(target, model.name) { result[model.name, default: []].insert(field.key) }
+            }
+        }
+        return result
+    }
+
+    /// The box that holds a member of a recursive model.
+    static func emitBox(into out: inout SourceWriter) {
+        out.line()
+        out.doc("Holds a member of a recursive model out of line, so that the model has a finite size.", indent: 0)
+        out.line("private final class IndirectBox<Value: Codable & Sendable & Hashable>: Codable, Sendable, Hashable {")
+        out.line("    let value: Value")
+        out.line()
+        out.line("    init(_ value: Value) { self.value = value }")
+        out.line("    init(from decoder: any Decoder) throws { value = try Value(from: decoder) }")
+        out.line("    func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }")
+        out.line("    static func == (lhs: IndirectBox, rhs: IndirectBox) -> Bool { lhs.value == rhs.value }")
+        out.line("    func hash(into hasher: inout Hasher) { hasher.combine(value) }")
+        out.line("}")
+    }
+}
