@@ -37,6 +37,8 @@ public final class CallControl: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Set once the call is cancelled: lets the common case, a call nobody cancelled, check without a lock.
+    private let cancelled = Atomic<Bool>(false)
     private let sends = Atomic<Int>(0)
     /// The stage timings being recorded; `nil` unless the call asked for them.
     let timings: StageTimingRecorder?
@@ -52,11 +54,12 @@ public final class CallControl: Sendable {
     }
 
     /// Whether the call has been cancelled (its caller's task may still run).
-    public var isCancelled: Bool { state.withLock { $0.reason != nil } }
+    public var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
     /// The error a cancelled call ends with; `nil` while it is not cancelled.
     public var cancellationError: SwitchyardError? {
-        state.withLock { $0.reason }.map(Self.error(for:))
+        guard isCancelled else { return nil }
+        return state.withLock { $0.reason }.map(Self.error(for:))
     }
 
     /// Runs `operation`; if the call is cancelled — or the task running it is — while it runs,
@@ -136,6 +139,7 @@ public final class CallControl: Sendable {
         state.withLock { state in
             guard state.reason == nil else { return nil }
             state.reason = reason
+            cancelled.store(true, ordering: .releasing)
             defer { state.handlers.removeAll() }
             return PendingHandlers(handlers: state.handlers)
         }
