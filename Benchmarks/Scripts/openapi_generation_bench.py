@@ -9,7 +9,7 @@ In one run on this machine:
   3. times generation (median of --generate-runs): `switchyard-gen generate DOC --swift OUT.swift` and
      `swift-openapi-generator generate --mode types --mode client --config CONFIG --output-directory DIR DOC`;
   4. times compiling each output: each goes into the only target of a small package in the work directory
-     (ours depends on this repository by path, theirs on swift-openapi-runtime; each depends on exactly
+     (ours depends on the Switchyard checkout by path, theirs on swift-openapi-runtime; each on exactly
      what its generated files import). The dependencies are built first, with stubs under the generated
      files' names; then the generated files are put in place and `swift build --target T` runs, in the
      configuration given (debug unless --configuration release). The compile figure is the time from the
@@ -38,10 +38,12 @@ the other side all the same, and exits 1.
 Usage:
   Benchmarks/Scripts/openapi_generation_bench.py [--operations N] [--schemas M] [--seed S]
       [--openapi 3.0.3|3.1.0] [--quick] [--configuration debug|release] [--generate-runs R]
-      [--work-dir DIR] [--keep-going]
+      [--work-dir DIR] [--repo DIR]
 --quick is --operations 60 --schemas 40. The work directory (default $TMPDIR/switchyard-openapi-bench)
 keeps the document, the outputs, the compile packages and their logs; dependency builds stay there
-between runs. Python 3 standard library only; needs swift (or /opt/swift/usr/bin).
+between runs. --repo measures the switchyard-gen and Switchyard of another checkout (a branch not yet
+merged, say) against the same swift-openapi-generator. Python 3 standard library only; needs swift (or
+/opt/swift/usr/bin).
 """
 
 import argparse
@@ -60,7 +62,7 @@ BENCHMARKS = os.path.dirname(SCRIPTS)
 REPO = os.path.dirname(BENCHMARKS)
 TOOL_PACKAGE = os.path.join(BENCHMARKS, "OpenAPIGeneratorTool")
 
-# Module a generated file imports -> (package URL or None for this repository, package identity, product).
+# A module generated code imports, other than Switchyard's own and the system's -> (package URL, identity, lowest version).
 MODULES = {
     "OpenAPIRuntime": ("https://github.com/apple/swift-openapi-runtime.git", "swift-openapi-runtime", "1.8.0"),
     "HTTPTypes": ("https://github.com/apple/swift-http-types.git", "swift-http-types", "1.3.0"),
@@ -202,7 +204,7 @@ def imported_modules(paths):
     return modules
 
 
-def write_compile_package(directory, target, modules):
+def write_compile_package(directory, target, modules, repo):
     """A package whose one library target `target` depends on exactly the modules its sources import."""
     packages = {}
     products = []
@@ -210,7 +212,7 @@ def write_compile_package(directory, target, modules):
         if module in SYSTEM_MODULES:
             continue
         if module.startswith("Switchyard"):
-            packages["Switchyard"] = '.package(name: "Switchyard", path: "%s")' % REPO
+            packages["Switchyard"] = '.package(name: "Switchyard", path: "%s")' % repo
             products.append('.product(name: "%s", package: "Switchyard")' % module)
         elif module in MODULES:
             url, identity, version = MODULES[module]
@@ -244,13 +246,13 @@ def write_compile_package(directory, target, modules):
             handle.write(text)
 
 
-def compile_output(name, sources, work, configuration, env):
+def compile_output(name, sources, work, configuration, env, repo=REPO):
     """Builds the dependencies of `sources`, then times and probes the build of the target holding them."""
     target = {"switchyard-gen": "SwitchyardGenerated", "openapi-generator": "OpenAPIGenerated"}[name]
     package = os.path.join(work, "compile-" + name)
     source_dir = os.path.join(package, "Sources", target)
     modules = imported_modules(sources)
-    write_compile_package(package, target, modules)
+    write_compile_package(package, target, modules, repo)
     if os.path.isdir(source_dir):
         shutil.rmtree(source_dir)
     os.makedirs(source_dir)
@@ -298,9 +300,9 @@ def compile_output(name, sources, work, configuration, env):
 # -- main -----------------------------------------------------------------------------------------
 
 
-def build_tools(env, work):
+def build_tools(env, work, repo):
     log("== building switchyard-gen and swift-openapi-generator (release)")
-    seconds = run(["swift", "build", "-c", "release", "--product", "switchyard-gen"], REPO, os.path.join(work, "build-switchyard-gen.log"), env=env)
+    seconds = run(["swift", "build", "-c", "release", "--product", "switchyard-gen"], repo, os.path.join(work, "build-switchyard-gen.log"), env=env)
     detail("switchyard-gen built in %.1f s" % seconds)
     seconds = run(
         ["swift", "build", "-c", "release", "--package-path", TOOL_PACKAGE, "--product", "swift-openapi-generator"],
@@ -310,7 +312,7 @@ def build_tools(env, work):
     )
     detail("swift-openapi-generator built in %.1f s" % seconds)
     ours = os.path.join(
-        subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=REPO, env=env, capture_output=True, text=True, check=True).stdout.strip(),
+        subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=repo, env=env, capture_output=True, text=True, check=True).stdout.strip(),
         "switchyard-gen",
     )
     theirs = os.path.join(
@@ -337,6 +339,7 @@ def main(argv):
     parser.add_argument("--configuration", default="debug", choices=["debug", "release"], help="of the compile (default debug)")
     parser.add_argument("--generate-runs", type=int, default=3, help="generation runs per generator; the median is printed (default 3)")
     parser.add_argument("--work-dir", default=os.path.join(tempfile.gettempdir(), "switchyard-openapi-bench"))
+    parser.add_argument("--repo", default=REPO, help="the Switchyard checkout whose switchyard-gen and library are measured (default: this script's)")
     args = parser.parse_args(argv)
     operations = args.operations or (60 if args.quick else 500)
     schemas = args.schemas or (40 if args.quick else (300 if args.operations is None else max(8, round(operations * 0.6))))
@@ -344,7 +347,8 @@ def main(argv):
     os.makedirs(work, exist_ok=True)
     env = swift_env()
 
-    ours_bin, theirs_bin = build_tools(env, work)
+    repo = os.path.abspath(args.repo)
+    ours_bin, theirs_bin = build_tools(env, work, repo)
 
     log("== document")
     document = os.path.join(work, "Benchmark.openapi.yaml")
@@ -390,7 +394,7 @@ def main(argv):
     if ours_failure is None:
         sides.insert(0, ("switchyard-gen", [ours_source]))
     for name, sources in sides:
-        seconds, peak, info = compile_output(name, sources, work, args.configuration, env)
+        seconds, peak, info = compile_output(name, sources, work, args.configuration, env, repo)
         results[name] = (seconds, peak)
         log("%s compile ops=%d %.2f s" % (name, operations, seconds))
         log("%s compile ops=%d peak %.0f MiB" % (name, operations, peak / 1024))
