@@ -57,32 +57,36 @@ extension AsyncHTTPClientTransport {
 
     /// The request for AsyncHTTPClient's delegate interface, its body in memory.
     static func makeDelegateRequest(_ request: Request) throws -> HTTPClient.Request {
+        try HTTPClient.Request(
+            url: url(of: request),
+            method: HTTPMethod(rawValue: request.method.rawValue),
+            headers: headers(of: request),
+            body: request.body?.bytes.map { .byteBuffer(ByteBuffer(bytes: $0)) }
+        )
+    }
+
+    /// The absolute URL AsyncHTTPClient is given.
+    private static func url(of request: Request) throws(SwitchyardError) -> String {
         guard let scheme = request.head.scheme, let authority = request.head.authority else {
             throw SwitchyardError(code: .invalidRequest, message: "the request has no scheme or authority, so it cannot be sent")
         }
+        return scheme + "://" + authority + (request.head.path ?? "/")
+    }
+
+    /// The header fields in NIO's terms, in order.
+    private static func headers(of request: Request) -> HTTPHeaders {
         var headers = HTTPHeaders()
         headers.reserveCapacity(request.headerFields.count)
         for field in request.headerFields {
             headers.add(name: field.name.rawName, value: field.value)
         }
-        return try HTTPClient.Request(
-            url: scheme + "://" + authority + (request.head.path ?? "/"),
-            method: HTTPMethod(rawValue: request.method.rawValue),
-            headers: headers,
-            body: request.body?.bytes.map { .byteBuffer(ByteBuffer(bytes: $0)) }
-        )
+        return headers
     }
 
     static func makeClientRequest(_ request: Request) throws(SwitchyardError) -> HTTPClientRequest {
-        guard let scheme = request.head.scheme, let authority = request.head.authority else {
-            throw SwitchyardError(code: .invalidRequest, message: "the request has no scheme or authority, so it cannot be sent")
-        }
-        var clientRequest = HTTPClientRequest(url: scheme + "://" + authority + (request.head.path ?? "/"))
+        var clientRequest = HTTPClientRequest(url: try url(of: request))
         clientRequest.method = HTTPMethod(rawValue: request.method.rawValue)
-        clientRequest.headers.reserveCapacity(request.headerFields.count)
-        for field in request.headerFields {
-            clientRequest.headers.add(name: field.name.rawName, value: field.value)
-        }
+        clientRequest.headers = headers(of: request)
         if let body = request.body?.bytes {
             clientRequest.body = .bytes(ByteBuffer(bytes: body))
         }

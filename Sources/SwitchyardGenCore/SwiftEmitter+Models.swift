@@ -171,14 +171,7 @@ extension SwiftEmitter {
         return values.map { value in
             var name = value.isEmpty ? "empty" : SwiftNames.member(value)
             if name == "_" { name = "value" }
-            var candidate = name
-            var counter = 2
-            while used.contains(candidate) {
-                candidate = name + String(counter)
-                counter += 1
-            }
-            used.insert(candidate)
-            return candidate
+            return SwiftNames.unique(name, in: &used)
         }
     }
 

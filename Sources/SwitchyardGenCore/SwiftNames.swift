@@ -17,6 +17,18 @@ enum SwiftNames {
         "payload", "acceptedMediaType", "file",
     ]
 
+    /// `name`, or `name2`, `name3`, … — the first not in `used`, which it is then added to.
+    static func unique(_ name: String, in used: inout Set<String>) -> String {
+        var candidate = name
+        var counter = 2
+        while used.contains(candidate) {
+            candidate = name + String(counter)
+            counter += 1
+        }
+        used.insert(candidate)
+        return candidate
+    }
+
     /// `has_more`, `X-Trace-Id`, `page size` → `hasMore`, `xTraceId`, `pageSize`; a leading digit gets `_`.
     static func lowerCamel(_ text: String) -> String {
         let words = text.split { !($0.isLetter || $0.isNumber) }.map(String.init)

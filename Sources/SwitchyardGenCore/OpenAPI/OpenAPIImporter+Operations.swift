@@ -122,16 +122,7 @@ extension OpenAPIImporter {
     /// Different Swift names for the parameters and body fields of one endpoint (`x-id` and `X-Id`).
     private func uniqueSwiftNames(_ endpoint: inout APIDescription.Endpoint) {
         var used: Set<String> = ["payload", "file"]
-        func unique(_ name: String) -> String {
-            var candidate = name
-            var counter = 2
-            while used.contains(candidate) {
-                candidate = name + String(counter)
-                counter += 1
-            }
-            used.insert(candidate)
-            return candidate
-        }
+        func unique(_ name: String) -> String { SwiftNames.unique(name, in: &used) }
         for index in endpoint.parameters.indices { endpoint.parameters[index].swiftName = unique(endpoint.parameters[index].swiftName) }
         if case .multipart(var parts) = endpoint.body {
             for index in parts.indices { parts[index].swiftName = unique(parts[index].swiftName) }

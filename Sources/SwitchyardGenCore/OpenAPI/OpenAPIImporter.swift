@@ -117,13 +117,6 @@ public final class OpenAPIImporter {
     func claimName(_ proposal: String) -> String {
         var base = SwiftNames.upperCamel(proposal)
         if SwiftNames.reservedTypeNames.contains(base) || SwiftNames.generatedCodeNames.contains(base) { base += "Model" }
-        var name = base
-        var counter = 2
-        while takenNames.contains(name) {
-            name = base + String(counter)
-            counter += 1
-        }
-        takenNames.insert(name)
-        return name
+        return SwiftNames.unique(base, in: &takenNames)
     }
 }
