@@ -78,7 +78,8 @@ public struct APIClient: Sendable {
         /// The control that ran the pipeline: the call's own, or a shared run's.
         let control: CallControl
         let decoder: JSONDecoder
-        let start: ContinuousClock.Instant
+        /// When the call started, on ``CallClock``.
+        let start: Duration
 
         /// The call's result carrying `value`, with the response's and the call's metadata.
         func result<Value>(_ value: Value) -> CallResult<Value> {
@@ -90,7 +91,7 @@ public struct APIClient: Sendable {
                 serviceID: context.serviceID,
                 environment: context.environment,
                 attempts: control.transportSends,
-                duration: ContinuousClock.now - start,
+                duration: CallClock.now - start,
                 source: response.source
             )
             result.redirectCount = response.redirectCount
@@ -106,7 +107,7 @@ public struct APIClient: Sendable {
 
     /// Resolves the service, builds the request, runs the pipeline and checks the status.
     func perform(_ spec: CallSpec, options: CallOptions?, requestID: RequestID = .next()) async throws(SwitchyardError) -> Exchange {
-        let start = ContinuousClock.now
+        let start = CallClock.now
         let resolution: ServiceRegistry.Resolution
         do {
             resolution = try registry.resolve(spec.service)
@@ -135,7 +136,7 @@ public struct APIClient: Sendable {
             enabledStages: callOptions.enabledStages,
             logger: callOptions.logger ?? logger
         )
-        if let limit = callOptions.deadline ?? defaults.deadline { context.deadline = start + limit }
+        if let limit = callOptions.deadline ?? defaults.deadline { context.deadlineOffset = start + limit }
         context.account = callOptions.account
         if callOptions.recordsStageTimings { context.control = CallControl(recordsTimings: true) }
         context.credentialSources = entry.pipeline.credentialSources

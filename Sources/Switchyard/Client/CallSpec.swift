@@ -15,7 +15,7 @@ struct CallSpec: Sendable {
     let options: CallOptions
     let acceptedMediaType: String?
 
-    init(_ endpoint: some Endpoint) {
+    init(_ endpoint: borrowing some Endpoint) {
         service = endpoint.service
         name = endpoint.name
         method = endpoint.method

@@ -50,11 +50,14 @@ enum RequestBuilder {
         let endpointFields = endpoint.headerFields
         var fields = defaults.headerFields.replacing(with: endpointFields).replacing(with: callHeaderFields)
         fields.reserveCapacity(fields.count + expectedStageFields)  // room for the fields stages add, without regrowing
-        if let userAgent, fields[.userAgent] == nil { fields[.userAgent] = userAgent.value }
-        if let accept = endpoint.acceptedMediaType, fields[.accept] == nil { fields[.accept] = accept }
-        let contentTypeChosen = endpointFields[.contentType] != nil || callHeaderFields[.contentType] != nil
+        // Fields made once (their values checked once), appended where the call carries none.
+        if let userAgent, fields[.userAgent] == nil { fields.append(userAgent.field) }
+        if let accept = endpoint.acceptedMediaType, fields[.accept] == nil {
+            fields.append(accept == "application/json" ? acceptJSON : HTTPField(name: .accept, value: accept))
+        }
         func setContentType(_ type: String?) {
-            if let type, !contentTypeChosen { fields[.contentType] = type }
+            guard let type, endpointFields[.contentType] == nil, callHeaderFields[.contentType] == nil else { return }
+            fields[.contentType] = type
         }
         let parameters = endpoint.parameters
         let formEncoder = FormURLEncoder(arrayStyle: defaults.queryArrayStyle)
@@ -104,6 +107,9 @@ enum RequestBuilder {
         return Request(head: head, body: streamed.map(Request.Body.stream) ?? body.map(Request.Body.bytes))
     }
 
+    /// `Accept: application/json`, the field most endpoints send.
+    private static let acceptJSON = HTTPField(name: .accept, value: "application/json")
+
     /// Writes the request target's path and the base's and template's queries into `target`;
     /// returns the base URL in force (the template's own, when it is an absolute URL).
     /// The parameters as one JSON object, keys sorted at every depth, written byte by byte.
@@ -136,7 +142,7 @@ enum RequestBuilder {
         target.reserveCapacity(base.pathPrefix.utf8.count + utf8.count + 32)
         target.append(contentsOf: base.pathPrefix.utf8)
         if start < pathEnd, utf8[start] != UInt8(ascii: "/") { target.append(UInt8(ascii: "/")) }
-        var used: [String] = []
+        var used = 0
         try expand(utf8, start..<pathEnd, literal: .pathLiteral, parameters: parameters, template: template, used: &used, into: &target)
         if target.isEmpty { target.append(UInt8(ascii: "/")) }
 
@@ -158,8 +164,9 @@ enum RequestBuilder {
                 into: &target
             )
         }
-        if used.count < parameters.count {
-            let unused = parameters.keys.filter { !used.contains($0) }.sorted()
+        if used < parameters.count {
+            let named = placeholderNames(utf8, start..<utf8.count)
+            let unused = parameters.keys.filter { !named.contains($0) }.sorted()
             throw invalid("the path template '\(template)' has no placeholder for " + unused.map { "{\($0)}" }.joined(separator: ", "))
         }
         return base
@@ -184,7 +191,7 @@ enum RequestBuilder {
         literal: PercentEncoding.Allowed,
         parameters: [String: String],
         template: String,
-        used: inout [String],
+        used: inout Int,
         into output: inout [UInt8]
     ) throws(SwitchyardError) {
         var cursor = range.lowerBound
@@ -214,11 +221,46 @@ enum RequestBuilder {
                 throw invalid("the path parameter {\(name)} is '\(value)', a dot segment that servers resolve away")
             }
             PercentEncoding.append(value.utf8, .component, to: &output)
-            if !used.contains(name) { used.append(name) }
+            if !appearsEarlier(utf8, placeholder: (index + 1)..<close, before: index) { used += 1 }
             index = close + 1
             cursor = index
         }
         PercentEncoding.append(utf8[cursor..<range.upperBound], literal, to: &output)
+    }
+
+    /// Whether the placeholder whose name spans `name` appeared before `position` in the template:
+    /// distinct names are counted without collecting them.
+    private static func appearsEarlier(_ utf8: UnsafeBufferPointer<UInt8>, placeholder name: Range<Int>, before position: Int) -> Bool {
+        let length = name.count
+        var index = 0
+        while index + length + 1 < position {
+            if utf8[index] == UInt8(ascii: "{"), utf8[index + length + 1] == UInt8(ascii: "}") {
+                var same = true
+                for offset in 0..<length where utf8[index + 1 + offset] != utf8[name.lowerBound + offset] {
+                    same = false
+                    break
+                }
+                if same { return true }
+            }
+            index += 1
+        }
+        return false
+    }
+
+    /// The names of the placeholders in `range` (only asked for to name unused parameters).
+    private static func placeholderNames(_ utf8: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Set<String> {
+        var names: Set<String> = []
+        var open: Int?
+        for index in range {
+            switch utf8[index] {
+            case UInt8(ascii: "{"): open = index + 1
+            case UInt8(ascii: "}"):
+                if let start = open { names.insert(String(decoding: UnsafeBufferPointer(rebasing: utf8[start..<index]), as: UTF8.self)) }
+                open = nil
+            default: break
+            }
+        }
+        return names
     }
 
     private static func invalid(_ message: String) -> SwitchyardError {

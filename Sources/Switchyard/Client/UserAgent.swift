@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 /// The `User-Agent` a client puts on every call that has none: `<app>/<version> Switchyard/<version>
 /// (<os> <os version>)`, the shape RFC 9110 asks for (product tokens, most significant first).
@@ -16,12 +17,15 @@ public struct UserAgent: Sendable, Hashable, CustomStringConvertible {
 
     /// The whole field value.
     public let value: String
+    /// The field itself, made (and its value checked) once rather than on every call.
+    let field: HTTPField
 
     /// A field value exactly as given.
     ///
     /// - Parameter value: the `User-Agent` value.
     public init(_ value: String) {
         self.value = value
+        self.field = HTTPField(name: .userAgent, value: value)
     }
 
     /// `<app>/<version> Switchyard/<libraryVersion> (<os>)`; characters a product token cannot hold
@@ -33,7 +37,7 @@ public struct UserAgent: Sendable, Hashable, CustomStringConvertible {
     public init(app: String, version: String?) {
         var product = Self.token(app)
         if let version, !version.isEmpty { product += "/" + Self.token(version) }
-        self.value = "\(product) Switchyard/\(Self.libraryVersion) (\(Self.system))"
+        self.init("\(product) Switchyard/\(Self.libraryVersion) (\(Self.system))")
     }
 
     /// The running app's name and version: the bundle's `CFBundleName` and

@@ -31,7 +31,12 @@ public struct CallContext: Sendable {
     public var timeout: Duration?
     /// When the whole call — every attempt and every wait between them — must be over; `nil` for
     /// no overall limit. Set from ``CallOptions/deadline`` or ``ServiceDefaults/deadline``.
-    public var deadline: ContinuousClock.Instant?
+    public var deadline: ContinuousClock.Instant? {
+        get { deadlineOffset.map(CallClock.instant) }
+        set { deadlineOffset = newValue.map(CallClock.offset) }
+    }
+    /// ``deadline`` as an offset on ``CallClock``, which keeps this value of fixed layout.
+    var deadlineOffset: Duration?
     /// The parameter encoding that was used to build the request (stages that add parameters use it).
     public var parameterEncoding: ParameterEncoding
     /// The ids of the service's stages this call skips.
@@ -88,7 +93,7 @@ public struct CallContext: Sendable {
         self.attempt = attempt
         self.environment = environment
         self.timeout = timeout
-        self.deadline = nil
+        self.deadlineOffset = nil
         self.parameterEncoding = parameterEncoding
         self.skippedStages = skippedStages
         self.enabledStages = enabledStages
@@ -119,13 +124,13 @@ public struct CallContext: Sendable {
     /// The time this attempt may take: ``timeout``, shortened to what is left before ``deadline``
     /// (never negative); `nil` when neither is set. Transports bound each attempt by it.
     public var effectiveTimeout: Duration? {
-        guard let deadline else { return timeout }
-        let remaining = max(.zero, deadline - ContinuousClock.now)
+        guard let deadlineOffset else { return timeout }
+        let remaining = max(.zero, deadlineOffset - CallClock.now)
         return timeout.map { min($0, remaining) } ?? remaining
     }
 
     /// Whether the call's ``deadline`` has passed.
-    public var isPastDeadline: Bool { deadline.map { ContinuousClock.now >= $0 } ?? false }
+    public var isPastDeadline: Bool { deadlineOffset.map { CallClock.now >= $0 } ?? false }
 
     /// A logger that discards everything: the default when no logger is configured.
     public static let disabledLogger = Logger(label: "switchyard.disabled", factory: { _ in SwiftLogNoOpLogHandler() })

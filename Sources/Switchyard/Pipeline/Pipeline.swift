@@ -217,8 +217,8 @@ public struct Pipeline: Sendable, CustomStringConvertible {
                 do {
                     if let timings = context.control.timings {
                         let entry = timings.enter(run.links[index].id)
-                        let start = ContinuousClock.now
-                        defer { timings.add(entry, inbound: ContinuousClock.now - start) }
+                        let start = CallClock.now
+                        defer { timings.add(entry, inbound: CallClock.now - start) }
                         try await stages[index].prepare(&request, context: context)
                     } else {
                         try await stages[index].prepare(&request, context: context)
@@ -247,8 +247,8 @@ public struct Pipeline: Sendable, CustomStringConvertible {
             for index in stages.indices.reversed() where whole || run.links[index].runs(in: context, skippable: skippable) {
                 do {
                     if let timings = context.control.timings, let entries {
-                        let start = ContinuousClock.now
-                        defer { timings.add(entries[index], outbound: ContinuousClock.now - start) }
+                        let start = CallClock.now
+                        defer { timings.add(entries[index], outbound: CallClock.now - start) }
                         try await stages[index].process(&response, for: sent, context: context)
                     } else {
                         try await stages[index].process(&response, for: sent, context: context)
@@ -262,33 +262,86 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     }
 
     /// The innermost link: counts the send, calls the transport, and follows redirects by `redirects`.
+    ///
+    /// The common call — no timings, an answer that is not a redirect — stays in this closure, whose
+    /// frame holds little; timing and redirects are handled in functions of their own.
     private static func terminal(_ transport: any Transport, redirects: RedirectPolicy) -> NextStage {
         let observes = transport.observesCallCancellation
         return { (request: consuming Request, context: CallContext) in
             context.control.recordTransportSend()  // one attempt, however many redirects it follows
-            var current = request
-            let entry = context.control.timings?.enter(.transport)
-            let start = entry == nil ? nil : ContinuousClock.now
-            defer {
-                if let entry, let start { context.control.timings?.add(entry, inbound: ContinuousClock.now - start) }
+            if let timings = context.control.timings {
+                return try await timedExchange(
+                    request,
+                    transport: transport,
+                    observes: observes,
+                    redirects: redirects,
+                    context: context,
+                    timings: timings
+                )
             }
-            var response = try await sendOnce(current, transport: transport, observes: observes, context: context)
+            let response = try await sendOnce(request, transport: transport, observes: observes, context: context)
             // Most answers are not redirects: only a 3xx under a policy that follows goes further.
             guard redirects.maximum > 0, (300...399).contains(response.status.code) else { return response }
-            var hops = 0
-            while let next = try RedirectFollower.next(after: response, for: current, hops: hops, policy: redirects) {
-                hops += 1
-                current = next
-                response = try await sendOnce(current, transport: transport, observes: observes, context: context)
-                response.redirectCount = hops
-                response.url = current.url
-            }
-            return response
+            return try await followRedirects(
+                from: response,
+                for: request,
+                transport: transport,
+                observes: observes,
+                redirects: redirects,
+                context: context
+            )
         }
+    }
+
+    /// The exchange with the transport's time recorded as its own entry.
+    private static func timedExchange(
+        _ request: Request,
+        transport: any Transport,
+        observes: Bool,
+        redirects: RedirectPolicy,
+        context: CallContext,
+        timings: StageTimingRecorder
+    ) async throws -> Response {
+        let entry = timings.enter(.transport)
+        let start = CallClock.now
+        defer { timings.add(entry, inbound: CallClock.now - start) }
+        let response = try await sendOnce(request, transport: transport, observes: observes, context: context)
+        guard redirects.maximum > 0, (300...399).contains(response.status.code) else { return response }
+        return try await followRedirects(
+            from: response,
+            for: request,
+            transport: transport,
+            observes: observes,
+            redirects: redirects,
+            context: context
+        )
+    }
+
+    /// Follows the redirects `response` starts, within `redirects`' limits.
+    private static func followRedirects(
+        from response: Response,
+        for request: Request,
+        transport: any Transport,
+        observes: Bool,
+        redirects: RedirectPolicy,
+        context: CallContext
+    ) async throws -> Response {
+        var current = request
+        var response = response
+        var hops = 0
+        while let next = try RedirectFollower.next(after: response, for: current, hops: hops, policy: redirects) {
+            hops += 1
+            current = next
+            response = try await sendOnce(current, transport: transport, observes: observes, context: context)
+            response.redirectCount = hops
+            response.url = current.url
+        }
+        return response
     }
 
     /// One exchange with the transport: in the caller's task when the transport observes call
     /// cancellation, else in a task the call's cancellation can cancel.
+    @inline(__always)
     private static func sendOnce(
         _ request: Request,
         transport: any Transport,

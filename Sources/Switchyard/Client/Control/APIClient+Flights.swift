@@ -10,6 +10,7 @@ extension APIClient {
     ///
     /// - Returns: the response, and the control that ran the pipeline (whose counts and timings the
     ///   call reports).
+    @inline(__always)
     func fly(
         _ request: Request,
         spec: CallSpec,
@@ -29,6 +30,7 @@ extension APIClient {
     }
 
     /// The default path: the pipeline runs in the caller's task.
+    @inline(__always)
     private func flyAlone(
         _ request: Request,
         context: CallContext,
