@@ -1,0 +1,225 @@
+/// Writes a request target — the base URL's path prefix, the expanded path template, the base's and
+/// the template's queries and the parameters' query — straight into the `String` the request keeps.
+///
+/// The target is composed twice over the same inputs: once to measure it (and to find every error),
+/// once to write it into a string of exactly that size. No intermediate buffer, no per-byte growth
+/// check, and a placeholder's value is found without making a `String` of its name.
+struct RequestTarget {
+    /// Where the bytes go: `nil` while measuring.
+    private let output: UnsafeMutablePointer<UInt8>?
+    /// Bytes written (or measured) so far.
+    private(set) var count = 0
+    /// The byte that starts the next query part: `?` first, `&` after.
+    private var separator = UInt8(ascii: "?")
+    /// The path parameters a placeholder used, by their position in the dictionary (up to 64 of them).
+    private var usedMask: UInt64 = 0
+    /// The names a placeholder used, when there are too many parameters for the mask.
+    private var usedNames: Set<String> = []
+
+    private init(output: UnsafeMutablePointer<UInt8>?) {
+        self.output = output
+    }
+
+    /// The parameters a linear scan looks through before a dictionary lookup is cheaper.
+    private static let linearLookupLimit = 8
+
+    /// The target for `template` (whose base, when the template is an absolute URL, is already
+    /// resolved into `base` and whose path starts at `start`).
+    ///
+    /// - Throws: ``SwitchyardError/Code/invalidRequest`` for a malformed template, a missing, empty or
+    ///   dot-segment path parameter, or a path parameter no placeholder uses.
+    static func compose(
+        _ utf8: UnsafeBufferPointer<UInt8>,
+        from start: Int,
+        template: String,
+        base: BaseURL,
+        parameters: [String: String],
+        query extra: String?
+    ) throws(SwitchyardError) -> String {
+        var measure = RequestTarget(output: nil)
+        try measure.write(utf8, from: start, template: template, base: base, parameters: parameters, query: extra)
+        let used = parameters.count <= 64 ? measure.usedMask.nonzeroBitCount : measure.usedNames.count
+        if used < parameters.count {
+            let named = placeholderNames(utf8, start..<utf8.count)
+            let unused = parameters.keys.filter { !named.contains($0) }.sorted()
+            throw invalid("the path template '\(template)' has no placeholder for " + unused.map { "{\($0)}" }.joined(separator: ", "))
+        }
+        let length = measure.count
+        return String(unsafeUninitializedCapacity: length) { buffer in
+            guard let address = buffer.baseAddress else { return 0 }
+            var writer = RequestTarget(output: address)
+            // The same inputs, measured without error a moment ago.
+            try? writer.write(utf8, from: start, template: template, base: base, parameters: parameters, query: extra)
+            return writer.count == length ? length : 0
+        }
+    }
+
+    private mutating func write(
+        _ utf8: UnsafeBufferPointer<UInt8>,
+        from start: Int,
+        template: String,
+        base: BaseURL,
+        parameters: [String: String],
+        query extra: String?
+    ) throws(SwitchyardError) {
+        var pathEnd = start
+        while pathEnd < utf8.count, utf8[pathEnd] != UInt8(ascii: "?") { pathEnd += 1 }
+        put(contentsOf: base.pathPrefix.utf8)
+        if start < pathEnd, utf8[start] != UInt8(ascii: "/") { put(UInt8(ascii: "/")) }
+        try expand(utf8, start..<pathEnd, literal: .pathLiteral, parameters: parameters, template: template)
+        if count == 0 { put(UInt8(ascii: "/")) }
+        if let query = base.query {
+            startQueryPart()
+            put(contentsOf: query.utf8)
+        }
+        if pathEnd + 1 < utf8.count {
+            startQueryPart()
+            try expand(utf8, (pathEnd + 1)..<utf8.count, literal: .queryLiteral, parameters: parameters, template: template)
+        }
+        if let extra, !extra.isEmpty {
+            startQueryPart()
+            put(contentsOf: extra.utf8)
+        }
+    }
+
+    @inline(__always)
+    private mutating func put(_ byte: UInt8) {
+        output?[count] = byte
+        count += 1
+    }
+
+    private mutating func put(contentsOf bytes: String.UTF8View) {
+        if let output {
+            for byte in bytes {
+                output[count] = byte
+                count += 1
+            }
+        } else {
+            count += bytes.count
+        }
+    }
+
+    private mutating func startQueryPart() {
+        put(separator)
+        separator = UInt8(ascii: "&")
+    }
+
+    /// Writes `bytes` percent-encoded for `allowed` (valid escapes kept where `allowed` keeps them).
+    private mutating func putEncoded(_ bytes: UnsafeBufferPointer<UInt8>, _ allowed: PercentEncoding.Allowed) {
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if allowed.allows(byte) {
+                put(byte)
+            } else if byte == UInt8(ascii: "%"), allowed.keepsValidEscapes, index + 2 < bytes.count, bytes[index + 1].isHexDigit,
+                bytes[index + 2].isHexDigit
+            {
+                put(byte)
+            } else {
+                put(UInt8(ascii: "%"))
+                put(Self.hex(byte >> 4))
+                put(Self.hex(byte & 0x0F))
+            }
+            index += 1
+        }
+    }
+
+    @inline(__always)
+    private static func hex(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") + nibble - 10
+    }
+
+    /// Replaces `{name}` placeholders in `range` with percent-encoded values and encodes the literal text.
+    private mutating func expand(
+        _ utf8: UnsafeBufferPointer<UInt8>,
+        _ range: Range<Int>,
+        literal: PercentEncoding.Allowed,
+        parameters: [String: String],
+        template: String
+    ) throws(SwitchyardError) {
+        var cursor = range.lowerBound
+        var index = cursor
+        while index < range.upperBound {
+            let byte = utf8[index]
+            if byte == UInt8(ascii: "}") { throw Self.invalid("the path template '\(template)' has a '}' without a matching '{'") }
+            guard byte == UInt8(ascii: "{") else {
+                index += 1
+                continue
+            }
+            putEncoded(UnsafeBufferPointer(rebasing: utf8[cursor..<index]), literal)
+            var close = index + 1
+            while close < range.upperBound, utf8[close] != UInt8(ascii: "}"), utf8[close] != UInt8(ascii: "{") { close += 1 }
+            guard close < range.upperBound, utf8[close] == UInt8(ascii: "}") else {
+                throw Self.invalid("the path template '\(template)' has a '{' without a matching '}'")
+            }
+            let name = UnsafeBufferPointer(rebasing: utf8[(index + 1)..<close])
+            guard !name.isEmpty else { throw Self.invalid("the path template '\(template)' has an empty placeholder") }
+            guard let value = lookUp(name, in: parameters) else {
+                throw Self.invalid(
+                    "the path template '\(template)' needs a value for {\(String(decoding: name, as: UTF8.self))}, and none was given"
+                )
+            }
+            try putValue(value, named: name)
+            index = close + 1
+            cursor = index
+        }
+        putEncoded(UnsafeBufferPointer(rebasing: utf8[cursor..<range.upperBound]), literal)
+    }
+
+    /// Writes a path parameter's value as one encoded path component.
+    private mutating func putValue(_ value: String, named name: UnsafeBufferPointer<UInt8>) throws(SwitchyardError) {
+        var value = value
+        let refusal: String? = value.withUTF8 { bytes in
+            if bytes.isEmpty { return "is empty, which would change the path's meaning" }
+            if bytes.count <= 2, bytes.allSatisfy({ $0 == UInt8(ascii: ".") }) {
+                return "is '\(String(decoding: bytes, as: UTF8.self))', a dot segment that servers resolve away"
+            }
+            putEncoded(bytes, .component)
+            return nil
+        }
+        if let refusal { throw Self.invalid("the path parameter {\(String(decoding: name, as: UTF8.self))} \(refusal)") }
+    }
+
+    /// The value of the parameter `name` names, marking it used.
+    private mutating func lookUp(_ name: UnsafeBufferPointer<UInt8>, in parameters: [String: String]) -> String? {
+        if parameters.count <= Self.linearLookupLimit {
+            var position = 0
+            for (key, value) in parameters {
+                if key.utf8.elementsEqual(name) {
+                    usedMask |= 1 << position
+                    return value
+                }
+                position += 1
+            }
+        }
+        // Many parameters, or a name equal to a key only under Unicode equivalence: a lookup proper.
+        let key = String(decoding: name, as: UTF8.self)
+        guard let found = parameters.index(forKey: key) else { return nil }
+        if parameters.count > 64 {
+            usedNames.insert(key)
+        } else {
+            usedMask |= 1 << parameters.distance(from: parameters.startIndex, to: found)
+        }
+        return parameters[found].value
+    }
+
+    /// The names of the placeholders in `range` (only asked for to name unused parameters).
+    private static func placeholderNames(_ utf8: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Set<String> {
+        var names: Set<String> = []
+        var open: Int?
+        for index in range {
+            switch utf8[index] {
+            case UInt8(ascii: "{"): open = index + 1
+            case UInt8(ascii: "}"):
+                if let start = open { names.insert(String(decoding: UnsafeBufferPointer(rebasing: utf8[start..<index]), as: UTF8.self)) }
+                open = nil
+            default: break
+            }
+        }
+        return names
+    }
+
+    private static func invalid(_ message: String) -> SwitchyardError {
+        SwitchyardError(code: .invalidRequest, message: message)
+    }
+}
