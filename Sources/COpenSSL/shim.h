@@ -9,6 +9,7 @@
 #define SWITCHYARD_COPENSSL_SHIM_H
 
 #include <stddef.h>
+#include <string.h>
 
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
@@ -33,6 +34,79 @@ static inline int switchyard_gcm_set_tag(EVP_CIPHER_CTX *ctx, const unsigned cha
     return EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_TAG, length, (void *)tag) > 0;
 }
 
+/*
+ * Ciphers and digests fetched once per process. OpenSSL 3 resolves the legacy getters
+ * (EVP_aes_256_gcm(), EVP_sha256() ...) by name again on every EVP_*Init: a lock, string compares
+ * and a hash lookup per operation, which costs more than sealing or hashing a small message.
+ * Returns NULL if the default provider lacks the algorithm (the caller reports it).
+ */
+enum switchyard_algorithm {
+    SWITCHYARD_AES_128_GCM, SWITCHYARD_AES_256_GCM,
+    SWITCHYARD_AES_128_CBC, SWITCHYARD_AES_192_CBC, SWITCHYARD_AES_256_CBC,
+    SWITCHYARD_AES_128_ECB, SWITCHYARD_AES_192_ECB, SWITCHYARD_AES_256_ECB,
+    SWITCHYARD_CIPHER_COUNT
+};
+enum switchyard_digest { SWITCHYARD_SHA256, SWITCHYARD_SHA1, SWITCHYARD_MD5, SWITCHYARD_SHA512, SWITCHYARD_DIGEST_COUNT };
+
+/* Swift emits a header's file-scope static arrays nowhere, so the tables live in functions. */
+static EVP_CIPHER **switchyard_cipher_table(void) {
+    static EVP_CIPHER *table[SWITCHYARD_CIPHER_COUNT] = {NULL};
+    return table;
+}
+
+static EVP_MD **switchyard_digest_table(void) {
+    static EVP_MD *table[SWITCHYARD_DIGEST_COUNT] = {NULL};
+    return table;
+}
+
+/* HMAC contexts with their digest chosen and no key: a call duplicates one and keys the copy. */
+static EVP_MAC_CTX **switchyard_hmac_prototype_table(void) {
+    static EVP_MAC_CTX *table[SWITCHYARD_DIGEST_COUNT] = {NULL};
+    return table;
+}
+
+static const char *switchyard_digest_name(int which) {
+    switch (which) {
+    case SWITCHYARD_SHA256: return "SHA256";
+    case SWITCHYARD_SHA1: return "SHA1";
+    case SWITCHYARD_MD5: return "MD5";
+    default: return "SHA512";
+    }
+}
+
+static CRYPTO_ONCE switchyard_fetch_once = CRYPTO_ONCE_STATIC_INIT;
+
+static void switchyard_fetch_algorithms(void) {
+    EVP_CIPHER **ciphers = switchyard_cipher_table();
+    ciphers[SWITCHYARD_AES_128_GCM] = EVP_CIPHER_fetch(NULL, "AES-128-GCM", NULL);
+    ciphers[SWITCHYARD_AES_256_GCM] = EVP_CIPHER_fetch(NULL, "AES-256-GCM", NULL);
+    ciphers[SWITCHYARD_AES_128_CBC] = EVP_CIPHER_fetch(NULL, "AES-128-CBC", NULL);
+    ciphers[SWITCHYARD_AES_192_CBC] = EVP_CIPHER_fetch(NULL, "AES-192-CBC", NULL);
+    ciphers[SWITCHYARD_AES_256_CBC] = EVP_CIPHER_fetch(NULL, "AES-256-CBC", NULL);
+    ciphers[SWITCHYARD_AES_128_ECB] = EVP_CIPHER_fetch(NULL, "AES-128-ECB", NULL);
+    ciphers[SWITCHYARD_AES_192_ECB] = EVP_CIPHER_fetch(NULL, "AES-192-ECB", NULL);
+    ciphers[SWITCHYARD_AES_256_ECB] = EVP_CIPHER_fetch(NULL, "AES-256-ECB", NULL);
+    EVP_MD **digests = switchyard_digest_table();
+    for (int index = 0; index < SWITCHYARD_DIGEST_COUNT; index++) {
+        digests[index] = EVP_MD_fetch(NULL, switchyard_digest_name(index), NULL);
+    }
+    ERR_clear_error(); /* an algorithm the provider lacks is reported when it is used, not here */
+}
+
+static inline const EVP_CIPHER *switchyard_cipher(enum switchyard_algorithm which) {
+    if (!CRYPTO_THREAD_run_once(&switchyard_fetch_once, switchyard_fetch_algorithms)) {
+        return NULL;
+    }
+    return switchyard_cipher_table()[which];
+}
+
+static inline const EVP_MD *switchyard_digest(enum switchyard_digest which) {
+    if (!CRYPTO_THREAD_run_once(&switchyard_fetch_once, switchyard_fetch_algorithms)) {
+        return NULL;
+    }
+    return switchyard_digest_table()[which];
+}
+
 /* The HMAC algorithm, fetched once per process (fetching costs a lock and a lookup per call). */
 static CRYPTO_ONCE switchyard_hmac_once = CRYPTO_ONCE_STATIC_INIT;
 static EVP_MAC *switchyard_hmac_algorithm = NULL;
@@ -41,11 +115,55 @@ static void switchyard_fetch_hmac(void) {
     switchyard_hmac_algorithm = EVP_MAC_fetch(NULL, "HMAC", NULL);
 }
 
-static inline EVP_MAC *switchyard_hmac_mac(void) {
+static EVP_MAC *switchyard_hmac_mac(void) {
     if (!CRYPTO_THREAD_run_once(&switchyard_hmac_once, switchyard_fetch_hmac)) {
         return NULL;
     }
     return switchyard_hmac_algorithm;
+}
+
+static CRYPTO_ONCE switchyard_hmac_prototypes_once = CRYPTO_ONCE_STATIC_INIT;
+
+static void switchyard_make_hmac_prototypes(void) {
+    EVP_MAC *mac = switchyard_hmac_mac();
+    if (mac == NULL) {
+        return;
+    }
+    EVP_MAC_CTX **prototypes = switchyard_hmac_prototype_table();
+    for (int index = 0; index < SWITCHYARD_DIGEST_COUNT; index++) {
+        EVP_MAC_CTX *ctx = EVP_MAC_CTX_new(mac);
+        if (ctx == NULL) {
+            continue;
+        }
+        OSSL_PARAM params[2];
+        params[0] = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, (char *)switchyard_digest_name(index), 0);
+        params[1] = OSSL_PARAM_construct_end();
+        if (EVP_MAC_CTX_set_params(ctx, params) != 1) {
+            EVP_MAC_CTX_free(ctx);
+            ctx = NULL;
+        }
+        prototypes[index] = ctx;
+    }
+    ERR_clear_error(); /* a digest the provider lacks is reported when it is used, not here */
+}
+
+/* A new HMAC context for `digest_name` with its digest chosen: a copy of the prototype when there is one. */
+static inline EVP_MAC_CTX *switchyard_hmac_context(const char *digest_name, int *needs_digest) {
+    *needs_digest = 1;
+    if (CRYPTO_THREAD_run_once(&switchyard_hmac_prototypes_once, switchyard_make_hmac_prototypes)) {
+        EVP_MAC_CTX **prototypes = switchyard_hmac_prototype_table();
+        for (int index = 0; index < SWITCHYARD_DIGEST_COUNT; index++) {
+            if (prototypes[index] != NULL && strcmp(digest_name, switchyard_digest_name(index)) == 0) {
+                EVP_MAC_CTX *copy = EVP_MAC_CTX_dup(prototypes[index]);
+                if (copy != NULL) {
+                    *needs_digest = 0;
+                    return copy;
+                }
+            }
+        }
+    }
+    EVP_MAC *mac = switchyard_hmac_mac();
+    return mac == NULL ? NULL : EVP_MAC_CTX_new(mac);
 }
 
 /*
@@ -58,11 +176,8 @@ static inline int switchyard_hmac(const char *digest_name,
                                   const unsigned char *message, size_t message_length,
                                   unsigned char *out, size_t out_capacity, size_t *out_length) {
     unsigned char empty[1] = {0};
-    EVP_MAC *mac = switchyard_hmac_mac();
-    if (mac == NULL) {
-        return 0;
-    }
-    EVP_MAC_CTX *ctx = EVP_MAC_CTX_new(mac);
+    int needs_digest = 1;
+    EVP_MAC_CTX *ctx = switchyard_hmac_context(digest_name, &needs_digest);
     if (ctx == NULL) {
         return 0;
     }
@@ -70,7 +185,7 @@ static inline int switchyard_hmac(const char *digest_name,
     params[0] = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, (char *)digest_name, 0);
     params[1] = OSSL_PARAM_construct_end();
     /* HMAC needs a non-NULL key pointer even for an empty key, or it reports "no key set". */
-    int ok = EVP_MAC_init(ctx, key_length > 0 ? key : empty, key_length, params) == 1
+    int ok = EVP_MAC_init(ctx, key_length > 0 ? key : empty, key_length, needs_digest ? params : NULL) == 1
         && (message_length == 0 || EVP_MAC_update(ctx, message, message_length) == 1)
         && EVP_MAC_final(ctx, out, out_length, out_capacity) == 1;
     EVP_MAC_CTX_free(ctx);

@@ -192,7 +192,7 @@ public struct AsyncHTTPClientTransport: Transport {
     /// The common call, collected in memory by a ``CollectingDelegate``.
     private func sendCollecting(_ request: Request, context: CallContext) async throws -> Response {
         let timeout = context.effectiveTimeout ?? configuration.fallbackTimeout
-        let started = ContinuousClock.now
+        let started = CallClock.now
         let deadline: NIODeadline = timeout.map { .now() + TimeAmount($0) } ?? .distantFuture
         do {
             var clientRequest = try Self.makeDelegateRequest(request)
@@ -216,7 +216,7 @@ public struct AsyncHTTPClientTransport: Transport {
             let body = request.method == .head ? Data() : buffer.map { Data($0.readableBytesView) } ?? Data()
             return Response(head: decoded ? ContentCoding.decoded(head, byteCount: Int64(body.count)) : head, bytes: body)
         } catch {
-            throw Self.translate(error, request: request, timeout: timeout, elapsed: ContinuousClock.now - started)
+            throw Self.translate(error, request: request, timeout: timeout, elapsed: CallClock.now - started)
         }
     }
 
@@ -244,7 +244,7 @@ public struct AsyncHTTPClientTransport: Transport {
             clientRequest.body = .stream(chunks, length: .known(chunks.length))
         }
         let timeout = context.effectiveTimeout ?? configuration.fallbackTimeout
-        let started = ContinuousClock.now
+        let started = CallClock.now
         let deadline: NIODeadline = timeout.map { .now() + TimeAmount($0) } ?? .distantFuture
         do {
             observer?.started()
@@ -275,7 +275,7 @@ public struct AsyncHTTPClientTransport: Transport {
             {
                 throw failure
             }
-            throw Self.translate(error, request: request, timeout: timeout, elapsed: ContinuousClock.now - started)
+            throw Self.translate(error, request: request, timeout: timeout, elapsed: CallClock.now - started)
         }
     }
 }

@@ -4,16 +4,16 @@
 /// one is copied and destroyed through value witnesses, and an asynchronous function that keeps one
 /// in a local allocates room for it on every call. ``CallContext`` and the client's call bookkeeping
 /// keep their instants as offsets from ``reference`` instead, and convert at the edges.
-enum CallClock {
+package enum CallClock {
     /// The instant offsets count from, taken the first time any is needed.
-    static let reference = ContinuousClock.now
+    package static let reference = ContinuousClock.now
 
     /// The current time as an offset from ``reference``.
-    static var now: Duration { reference.duration(to: .now) }
+    package static var now: Duration { reference.duration(to: .now) }
 
     /// The instant `offset` after ``reference``.
-    static func instant(_ offset: Duration) -> ContinuousClock.Instant { reference.advanced(by: offset) }
+    package static func instant(_ offset: Duration) -> ContinuousClock.Instant { reference.advanced(by: offset) }
 
     /// `instant` as an offset from ``reference``.
-    static func offset(_ instant: ContinuousClock.Instant) -> Duration { reference.duration(to: instant) }
+    package static func offset(_ instant: ContinuousClock.Instant) -> Duration { reference.duration(to: instant) }
 }

@@ -72,9 +72,9 @@ public enum AESCBC {
     private static func cipher(for key: SymmetricKey) throws(CryptoError) -> OpaquePointer {
         let cipher: OpaquePointer? =
             switch key.byteCount {
-            case 16: EVP_aes_128_cbc()
-            case 24: EVP_aes_192_cbc()
-            case 32: EVP_aes_256_cbc()
+            case 16: switchyard_cipher(SWITCHYARD_AES_128_CBC)
+            case 24: switchyard_cipher(SWITCHYARD_AES_192_CBC)
+            case 32: switchyard_cipher(SWITCHYARD_AES_256_CBC)
             default: throw CryptoError.invalidKeySize(key.byteCount, allowed: keyByteCounts, algorithm: "AES-CBC")
             }
         guard let cipher else { throw CryptoError.openSSL("EVP_aes_*_cbc") }

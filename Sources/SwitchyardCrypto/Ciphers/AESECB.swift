@@ -59,9 +59,9 @@ public enum AESECB {
     private static func cipher(for key: SymmetricKey) throws(CryptoError) -> OpaquePointer {
         let cipher: OpaquePointer? =
             switch key.byteCount {
-            case 16: EVP_aes_128_ecb()
-            case 24: EVP_aes_192_ecb()
-            case 32: EVP_aes_256_ecb()
+            case 16: switchyard_cipher(SWITCHYARD_AES_128_ECB)
+            case 24: switchyard_cipher(SWITCHYARD_AES_192_ECB)
+            case 32: switchyard_cipher(SWITCHYARD_AES_256_ECB)
             default: throw CryptoError.invalidKeySize(key.byteCount, allowed: keyByteCounts, algorithm: "AES-ECB")
             }
         guard let cipher else { throw CryptoError.openSSL("EVP_aes_*_ecb") }

@@ -126,8 +126,8 @@ public enum AESGCM {
     static func cipher(for key: SymmetricKey) throws(CryptoError) -> OpaquePointer {
         let cipher: OpaquePointer? =
             switch key.byteCount {
-            case 16: EVP_aes_128_gcm()
-            case 32: EVP_aes_256_gcm()
+            case 16: switchyard_cipher(SWITCHYARD_AES_128_GCM)
+            case 32: switchyard_cipher(SWITCHYARD_AES_256_GCM)
             default: throw CryptoError.invalidKeySize(key.byteCount, allowed: keyByteCounts, algorithm: "AES-GCM")
             }
         guard let cipher else { throw CryptoError.openSSL("EVP_aes_*_gcm") }

@@ -17,17 +17,17 @@ public import Foundation
 public enum Digest {
     /// The SHA-256 digest (32 bytes) of `data`.
     public static func sha256(_ data: some ContiguousBytes) -> Data {
-        hash(data, EVP_sha256(), byteCount: 32, name: "SHA-256")
+        hash(data, switchyard_digest(SWITCHYARD_SHA256), byteCount: 32, name: "SHA-256")
     }
 
     /// The SHA-1 digest (20 bytes) of `data`. Legacy: use only where an old scheme requires it.
     public static func sha1(_ data: some ContiguousBytes) -> Data {
-        hash(data, EVP_sha1(), byteCount: 20, name: "SHA-1")
+        hash(data, switchyard_digest(SWITCHYARD_SHA1), byteCount: 20, name: "SHA-1")
     }
 
     /// The MD5 digest (16 bytes) of `data`. Legacy: use only where an old scheme requires it.
     public static func md5(_ data: some ContiguousBytes) -> Data {
-        hash(data, EVP_md5(), byteCount: 16, name: "MD5")
+        hash(data, switchyard_digest(SWITCHYARD_MD5), byteCount: 16, name: "MD5")
     }
 
     /// Lower-case (or upper-case) hexadecimal, two digits per byte, no separators.

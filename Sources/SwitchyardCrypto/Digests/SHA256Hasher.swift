@@ -17,7 +17,7 @@ public final class SHA256Hasher: IncrementalHasher {
 
     /// Starts a digest.
     public init() {
-        guard let context = EVP_MD_CTX_new(), EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else {
+        guard let context = EVP_MD_CTX_new(), EVP_DigestInit_ex(context, switchyard_digest(SWITCHYARD_SHA256), nil) == 1 else {
             preconditionFailure("\(CryptoError.openSSL("EVP_DigestInit_ex SHA-256"))")
         }
         self.context = context
@@ -42,7 +42,7 @@ public final class SHA256Hasher: IncrementalHasher {
         let status = digest.withUnsafeMutableBytes {
             EVP_DigestFinal_ex(context, $0.baseAddress?.assumingMemoryBound(to: UInt8.self), &written)
         }
-        guard status == 1, written == 32, EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else {
+        guard status == 1, written == 32, EVP_DigestInit_ex(context, switchyard_digest(SWITCHYARD_SHA256), nil) == 1 else {
             preconditionFailure("\(CryptoError.openSSL("EVP_DigestFinal_ex SHA-256"))")
         }
         return digest

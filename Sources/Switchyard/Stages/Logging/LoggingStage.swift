@@ -61,8 +61,9 @@ public struct LoggingStage: Stage {
         if context.attempt > 1 { logger[metadataKey: "attempt"] = "\(context.attempt)" }
 
         let method = request.method.rawValue
-        let path = redaction.redactTarget(String(request.pathWithoutQuery))
-        logger.info("→ \(method) \(redaction.redactTarget(request.path))")
+        let target = redaction.redactedTarget(request.path)
+        let path = target.path
+        logger.info("→ \(method) \(target.whole)")
         if logger.logLevel <= .debug {
             logger.debug("→ headers: \(redaction.render(request.headerFields).joined(separator: "; "))")
             if let body = request.body?.bytes, !body.isEmpty {
@@ -72,10 +73,10 @@ public struct LoggingStage: Stage {
             }
             if logger.logLevel <= .trace { logger.trace("\(curl(request))") }
         }
-        let start = ContinuousClock.now
+        let start = CallClock.now
         do {
             let response = try await next(request, context)
-            let elapsed = ContinuousClock.now - start
+            let elapsed = CallClock.now - start
             logger.info(
                 "← \(response.status.code) \(response.status.reasonPhrase) \(method) \(path) \(Self.milliseconds(elapsed)) \(response.body.count) B"
             )
@@ -90,7 +91,7 @@ public struct LoggingStage: Stage {
             }
             return response
         } catch {
-            let elapsed = ContinuousClock.now - start
+            let elapsed = CallClock.now - start
             let failure = SwitchyardError.wrapping(error)
             let status = failure.status.map { " \($0.code)" } ?? ""
             logger.warning(

@@ -130,11 +130,16 @@ public struct Redaction: Sendable {
     /// query values replaced. Text before the first `/` (a method, a scheme) is kept as it is, so an
     /// endpoint name such as `POST /reset/abc` is redacted like its target.
     public func redactTarget(_ target: String) -> String {
-        let mark = target.firstIndex(of: "?")
-        let path = mark.map { target[..<$0] } ?? target[...]
-        var redacted = pathRules.isEmpty ? String(path) : redactPath(path)
-        if let mark { redacted += "?" + redactPairs(target[target.index(after: mark)...]) }
-        return redacted
+        redactedTarget(target).whole
+    }
+
+    /// ``redactTarget(_:)``'s result, and its path alone (what precedes the `?`), from one pass.
+    func redactedTarget(_ target: String) -> (path: String, whole: String) {
+        let mark = target.utf8.firstIndex(of: UInt8(ascii: "?"))
+        let pathPart = mark.map { target[..<$0] } ?? target[...]
+        let path = pathRules.isEmpty ? String(pathPart) : redactPath(pathPart)
+        guard let mark else { return (path, path) }
+        return (path, path + "?" + redactPairs(target[target.index(after: mark)...]))
     }
 
     /// Free text (an underlying error's description, say) with every URL in it redacted like a
@@ -190,17 +195,20 @@ public struct Redaction: Sendable {
 
     /// `path` with every segment a rule hides replaced.
     private func redactPath(_ path: Substring) -> String {
-        var segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        // Split on the `/` byte (not on Characters), and join again only when a segment was hidden.
+        var segments = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { Substring($0) }
         guard segments.count > 1 else { return String(path) }
         var previous = PercentEncoding.decode(segments[0], plusIsSpace: false)
+        var hidden = false
         for index in segments.indices.dropFirst() {
             let segment = PercentEncoding.decode(segments[index], plusIsSpace: false)
             if !segment.isEmpty, pathRules.contains(where: { $0.hides(segment, after: previous) }) {
                 segments[index] = replacement[...]
+                hidden = true
             }
             previous = segment
         }
-        return segments.joined(separator: "/")
+        return hidden ? segments.joined(separator: "/") : String(path)
     }
 
     /// `a=1&b=2` text with secret values replaced; a value that is itself JSON is redacted inside.
