@@ -39,7 +39,7 @@ public enum AESGCM {
     ) throws(CryptoError) -> SealedBox {
         let cipher = try cipher(for: key)
         var nonce = Data(count: nonceByteCount)
-        try nonce.withMutableCryptoBytes { buffer throws(CryptoError) in try SecureRandom.fill(buffer) }
+        try nonce.withMutableCryptoBytes { buffer throws(CryptoError) in try NonceSource.fill(buffer) }
         let (ciphertext, tag) = try plaintext.withCryptoBytes { input throws(CryptoError) in
             try aad.withCryptoBytes { aadBytes throws(CryptoError) in
                 try nonce.withCryptoBytes { nonceBytes throws(CryptoError) in
@@ -59,7 +59,7 @@ public enum AESGCM {
     {
         let cipher = try cipher(for: key)
         var nonce = Data(count: nonceByteCount)
-        try nonce.withMutableCryptoBytes { buffer throws(CryptoError) in try SecureRandom.fill(buffer) }
+        try nonce.withMutableCryptoBytes { buffer throws(CryptoError) in try NonceSource.fill(buffer) }
         let sealed: Result<(ciphertext: Data, tag: Data), CryptoError> = plaintext.withUnsafeBytes { input in
             aad.withUnsafeBytes { aadBytes in
                 nonce.withUnsafeBytes { nonceBytes in

@@ -71,7 +71,7 @@ public struct EncryptionStage: CredentialBearingStage {
         // on every request, so the server knows them for the answer to a bodiless one.
         var nonce: String?
         if wireFormat == .v2 {
-            let fresh = try SwitchyardError.crypto { () throws(CryptoError) in Digest.hex(try SecureRandom.bytes(count: 16)) }
+            let fresh = try SwitchyardError.crypto { () throws(CryptoError) in Digest.hex(try NonceSource.bytes(count: 16)) }
             nonce = fresh
             request.headerFields[EncryptionWireFormat.requestNonceHeader] = fresh
             request.headerFields[EncryptionWireFormat.encryptionHeader] = EncryptionWireFormat.headerValue(
@@ -93,7 +93,7 @@ public struct EncryptionStage: CredentialBearingStage {
             request.body = .bytes(
                 try SwitchyardError.crypto { () throws(CryptoError) in try scheme.seal(body, key: keyRing.currentKey, aad: aad) }
             )
-            let originalType = request.headerFields[.contentType]
+            let originalType = request.headerFields.value(.contentType)
             request.headerFields[EncryptionWireFormat.encryptionHeader] = EncryptionWireFormat.headerValue(scheme: scheme, keyID: keyID)
             request.headerFields[EncryptionWireFormat.contentTypeHeader] = originalType
             request.headerFields[.contentType] = scheme.isBinary ? "application/octet-stream" : "text/plain; charset=us-ascii"
@@ -102,16 +102,16 @@ public struct EncryptionStage: CredentialBearingStage {
         // An unsealed error status (a gateway's 503 page, an auth proxy's 401, an HTML 500) comes
         // through as what it is — an HTTP status, marked unverified — so the status check and retries
         // see it; a 2xx must be sealed when the service requires it.
-        if !(200...299).contains(response.status.code), response.headerFields[EncryptionWireFormat.encryptionHeader] == nil {
+        if !(200...299).contains(response.status.code), response.headerFields.value(EncryptionWireFormat.encryptionHeader) == nil {
             response.isUnverified = true
             return response
         }
-        if responsePolicy == .requireEncrypted || response.headerFields[EncryptionWireFormat.encryptionHeader] != nil {
+        if responsePolicy == .requireEncrypted || response.headerFields.value(EncryptionWireFormat.encryptionHeader) != nil {
             // A download written to a file is refused (``SwitchyardError/Code/unsupportedBody``): the
             // stage opens whole bodies, and the file is not accepted.
             _ = try response.bodyBytes(for: id)
         }
-        guard let header = response.headerFields[EncryptionWireFormat.encryptionHeader] else {
+        guard let header = response.headerFields.value(EncryptionWireFormat.encryptionHeader) else {
             // Version 2 refuses an empty 2xx too (an attacker on the path can empty a body as easily as
             // replace it), except where HTTP says there is no body: 204, 304 and answers to HEAD.
             let bodiless = response.status.code == 204 || response.status.code == 304 || request.method == .head
@@ -144,7 +144,7 @@ public struct EncryptionStage: CredentialBearingStage {
         let body = try response.bodyBytes(for: id)
         response.body = .bytes(try SwitchyardError.crypto { () throws(CryptoError) in try scheme.open(body, key: key, aad: aad) })
         response.headerFields[EncryptionWireFormat.encryptionHeader] = nil
-        response.headerFields[.contentType] = response.headerFields[EncryptionWireFormat.contentTypeHeader]
+        response.headerFields[.contentType] = response.headerFields.value(EncryptionWireFormat.contentTypeHeader)
         response.headerFields[EncryptionWireFormat.contentTypeHeader] = nil
         return response
     }

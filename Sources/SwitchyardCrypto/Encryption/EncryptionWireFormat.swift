@@ -53,7 +53,7 @@ public enum EncryptionWireFormat {
         target: String,
         requestNonce: String?
     ) -> Data {
-        let mark = target.firstIndex(of: "?")
+        let mark = target.utf8.firstIndex(of: UInt8(ascii: "?"))
         let path = String(mark.map { target[..<$0] } ?? target[...])
         guard let requestNonce else {
             return associatedData(direction: direction, scheme: scheme, keyID: keyID, method: method, path: path)

@@ -67,7 +67,7 @@ public struct SigningStage: CredentialBearingStage {
         var request = request
         // A streamed upload is refused (``SwitchyardError/Code/unsupportedBody``): the signature covers the whole body.
         _ = try request.bodyBytes(for: id)
-        let nonce = try SwitchyardError.crypto { () throws(CryptoError) in Digest.hex(try SecureRandom.bytes(count: 16)) }
+        let nonce = try SwitchyardError.crypto { () throws(CryptoError) in Digest.hex(try NonceSource.bytes(count: 16)) }
         let timestamp = Int64(now().timeIntervalSince1970)
         let keyID = keyRing.currentKeyID
         try SwitchyardError.crypto { () throws(CryptoError) in
@@ -78,7 +78,7 @@ public struct SigningStage: CredentialBearingStage {
             // An unsigned error status (a gateway's 503 page, an auth proxy's 401) comes through as
             // what it is — an HTTP status, marked unverified — so the status check and retries see it.
             // A signed one is verified like any other; a 2xx must always be signed.
-            if !(200...299).contains(response.status.code), response.headerFields[SigningWireFormat.signatureHeader] == nil {
+            if !(200...299).contains(response.status.code), response.headerFields.value(SigningWireFormat.signatureHeader) == nil {
                 response.isUnverified = true
                 return response
             }
@@ -91,8 +91,8 @@ public struct SigningStage: CredentialBearingStage {
         // A download written to a file cannot have its signature checked: skip the stage for the call and use a checksum.
         let body = try response.bodyBytes(for: id)
         let fields = response.headerFields
-        guard let signature = fields[SigningWireFormat.signatureHeader], let keyID = fields[SigningWireFormat.keyIDHeader],
-            let timestampText = fields[SigningWireFormat.timestampHeader]
+        guard let signature = fields.value(SigningWireFormat.signatureHeader), let keyID = fields.value(SigningWireFormat.keyIDHeader),
+            let timestampText = fields.value(SigningWireFormat.timestampHeader)
         else {
             throw SwitchyardError(code: .crypto, message: "the response is not signed, and this service requires signed responses")
         }

@@ -32,7 +32,7 @@ public enum SigningWireFormat {
         keyID: String,
         body: Data
     ) -> String {
-        let mark = target.firstIndex(of: "?")
+        let mark = target.utf8.firstIndex(of: UInt8(ascii: "?"))
         let path = mark.map { String(target[..<$0]) } ?? target
         let query = mark.map { String(target[target.index(after: $0)...]) } ?? ""
         return [
@@ -52,6 +52,7 @@ public enum SigningWireFormat {
     /// re-encoded with the RFC 3986 unreserved set (upper-case hex), sorted by name then value
     /// (bytewise), joined with `&`. Empty pairs are dropped; a pair without `=` has an empty value.
     public static func canonicalQuery(_ query: String) -> String {
+        guard !query.isEmpty else { return "" }
         var pairs: [(String, String)] = []
         for item in query.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
