@@ -86,13 +86,13 @@ public struct Request: Sendable {
     /// The percent-encoded path without the query.
     public var pathWithoutQuery: Substring {
         let target = head.path ?? "/"
-        return target.firstIndex(of: "?").map { target[..<$0] } ?? target[...]
+        return target.utf8.firstIndex(of: UInt8(ascii: "?")).map { target[..<$0] } ?? target[...]
     }
 
     /// The percent-encoded query (without `?`), or `nil` when the target has none.
     public var query: Substring? {
         let target = head.path ?? "/"
-        return target.firstIndex(of: "?").map { target[target.index(after: $0)...] }
+        return target.utf8.firstIndex(of: UInt8(ascii: "?")).map { target[target.utf8.index(after: $0)...] }
     }
 
     /// Appends already percent-encoded `name=value` pairs to the query.
@@ -113,7 +113,8 @@ public struct Request: Sendable {
     /// The query's `name=value` pairs sorted, with the names in `excluded` (lower-cased, compared after
     /// percent-decoding) left out: the canonical query of cache keys and same-request identities.
     func canonicalQuery(excluding excluded: Set<String>) -> String {
-        (query ?? "").split(separator: "&").filter { pair in
+        guard let query, !query.isEmpty else { return "" }
+        return query.split(separator: "&").filter { pair in
             let name = pair.firstIndex(of: "=").map { pair[..<$0] } ?? pair
             return !excluded.contains(PercentEncoding.decode(name).lowercased())
         }.map(String.init).sorted().joined(separator: "&")
