@@ -145,6 +145,10 @@ public struct CallOptions: Sendable {
 
     /// These options with `other` applied on top.
     public func applying(_ other: CallOptions) -> CallOptions {
+        // Most calls adjust only one side: an endpoint without options of its own, or a call that
+        // passes none. Merging with nothing gives the other side unchanged.
+        if isEmpty { return other }
+        if other.isEmpty { return self }
         var merged = self
         merged.timeout = other.timeout ?? timeout
         merged.deadline = other.deadline ?? deadline
@@ -166,6 +170,15 @@ public struct CallOptions: Sendable {
         merged.downloadProgress = Self.both(downloadProgress, other.downloadProgress)
         merged.cachePolicy = other.cachePolicy ?? cachePolicy
         return merged
+    }
+
+    /// Whether these options adjust nothing: merging them with others gives the others unchanged.
+    var isEmpty: Bool {
+        timeout == nil && deadline == nil && tags.isEmpty && headerFields.isEmpty && additionalStages.isEmpty
+            && skippedStages.isEmpty && enabledStages.isEmpty && requiredStages.isEmpty && acceptableStatusCodes == nil
+            && logger == nil && sameRequest == nil && account == nil && !allowsForeignOrigin && weakScope == nil
+            && !recordsStageTimings && contextWriters.isEmpty && uploadProgress == nil && downloadProgress == nil
+            && cachePolicy == nil
     }
 
     /// Whether the options named a scope that has since been released: the call must not start.

@@ -42,21 +42,24 @@ extension APIClient {
         tracker.admitAlone(id, control: control, serviceID: context.serviceID, tags: context.tags, account: context.account)
         let watch = watchCall(id, context: context, options: options)
         defer { watch.end() }
-        let outcome: Result<Response, SwitchyardError>
-        if let cancelled = control.cancellationError {
-            outcome = .failure(cancelled)  // its scope was released as it was admitted
-        } else {
-            do throws(SwitchyardError) {
-                outcome = .success(try await pipeline.send(request, context: context, additionalStages: options.additionalStages))
-            } catch {
-                outcome = .failure(error)
-            }
+        let response: Response
+        do throws(SwitchyardError) {
+            // A scope released as the call was admitted: it ends cancelled without starting.
+            if let cancelled = control.cancellationError { throw cancelled }
+            response = try await pipeline.send(request, context: context, additionalStages: options.additionalStages)
+        } catch {
+            throw ended(id, control: control, context: context) ?? error
         }
-        // Taken by a cancellation first: the call ends as the cancellation said.
-        if !tracker.remove(id), let cancelled = control.cancellationError {
-            throw cancelled.filling(from: context)
-        }
-        return try outcome.get()
+        if let cancelled = ended(id, control: control, context: context) { throw cancelled }
+        return response
+    }
+
+    /// Takes a finished call out of flight; the cancellation's error when a cancellation took it first
+    /// (the call then ends as the cancellation said, whatever its pipeline produced).
+    @inline(__always)
+    private func ended(_ id: RequestID, control: CallControl, context: CallContext) -> SwitchyardError? {
+        guard !tracker.remove(id), let cancelled = control.cancellationError else { return nil }
+        return cancelled.filling(from: context)
     }
 
     /// Calls identical calls may join, refuse or replace: the pipeline runs once, in a task of its
