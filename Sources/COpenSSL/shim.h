@@ -35,7 +35,8 @@ static inline int switchyard_gcm_set_tag(EVP_CIPHER_CTX *ctx, const unsigned cha
 }
 
 /*
- * Ciphers and digests fetched once per process. OpenSSL 3 resolves the legacy getters
+ * Ciphers and digests fetched once (once per object file that uses them: the tables below have
+ * internal linkage, so each keeps its own, a few pointers each). OpenSSL 3 resolves the legacy getters
  * (EVP_aes_256_gcm(), EVP_sha256() ...) by name again on every EVP_*Init: a lock, string compares
  * and a hash lookup per operation, which costs more than sealing or hashing a small message.
  * Returns NULL if the default provider lacks the algorithm (the caller reports it).
@@ -77,6 +78,8 @@ static const char *switchyard_digest_name(int which) {
 static CRYPTO_ONCE switchyard_fetch_once = CRYPTO_ONCE_STATIC_INIT;
 
 static void switchyard_fetch_algorithms(void) {
+    /* A fetch that fails leaves an error; only those are dropped, never errors queued before. */
+    ERR_set_mark();
     EVP_CIPHER **ciphers = switchyard_cipher_table();
     ciphers[SWITCHYARD_AES_128_GCM] = EVP_CIPHER_fetch(NULL, "AES-128-GCM", NULL);
     ciphers[SWITCHYARD_AES_256_GCM] = EVP_CIPHER_fetch(NULL, "AES-256-GCM", NULL);
@@ -90,21 +93,42 @@ static void switchyard_fetch_algorithms(void) {
     for (int index = 0; index < SWITCHYARD_DIGEST_COUNT; index++) {
         digests[index] = EVP_MD_fetch(NULL, switchyard_digest_name(index), NULL);
     }
-    ERR_clear_error(); /* an algorithm the provider lacks is reported when it is used, not here */
+    ERR_pop_to_mark();
 }
 
+/* A cipher fetched once; one not fetched (a provider loaded later, say) is resolved by name on each
+ * use, as OpenSSL's own getters do. */
 static inline const EVP_CIPHER *switchyard_cipher(enum switchyard_algorithm which) {
-    if (!CRYPTO_THREAD_run_once(&switchyard_fetch_once, switchyard_fetch_algorithms)) {
-        return NULL;
+    if (CRYPTO_THREAD_run_once(&switchyard_fetch_once, switchyard_fetch_algorithms)
+        && switchyard_cipher_table()[which] != NULL) {
+        return switchyard_cipher_table()[which];
     }
-    return switchyard_cipher_table()[which];
+    switch (which) {
+    case SWITCHYARD_AES_128_GCM: return EVP_aes_128_gcm();
+    case SWITCHYARD_AES_256_GCM: return EVP_aes_256_gcm();
+    case SWITCHYARD_AES_128_CBC: return EVP_aes_128_cbc();
+    case SWITCHYARD_AES_192_CBC: return EVP_aes_192_cbc();
+    case SWITCHYARD_AES_256_CBC: return EVP_aes_256_cbc();
+    case SWITCHYARD_AES_128_ECB: return EVP_aes_128_ecb();
+    case SWITCHYARD_AES_192_ECB: return EVP_aes_192_ecb();
+    case SWITCHYARD_AES_256_ECB: return EVP_aes_256_ecb();
+    default: return NULL;
+    }
 }
 
+/* A digest fetched once, or else resolved by name on each use. */
 static inline const EVP_MD *switchyard_digest(enum switchyard_digest which) {
-    if (!CRYPTO_THREAD_run_once(&switchyard_fetch_once, switchyard_fetch_algorithms)) {
-        return NULL;
+    if (CRYPTO_THREAD_run_once(&switchyard_fetch_once, switchyard_fetch_algorithms)
+        && switchyard_digest_table()[which] != NULL) {
+        return switchyard_digest_table()[which];
     }
-    return switchyard_digest_table()[which];
+    switch (which) {
+    case SWITCHYARD_SHA256: return EVP_sha256();
+    case SWITCHYARD_SHA1: return EVP_sha1();
+    case SWITCHYARD_MD5: return EVP_md5();
+    case SWITCHYARD_SHA512: return EVP_sha512();
+    default: return NULL;
+    }
 }
 
 /* The HMAC algorithm, fetched once per process (fetching costs a lock and a lookup per call). */
@@ -129,6 +153,8 @@ static void switchyard_make_hmac_prototypes(void) {
     if (mac == NULL) {
         return;
     }
+    /* A digest the provider lacks gets no prototype (its HMAC is set up per call); its error is dropped. */
+    ERR_set_mark();
     EVP_MAC_CTX **prototypes = switchyard_hmac_prototype_table();
     for (int index = 0; index < SWITCHYARD_DIGEST_COUNT; index++) {
         EVP_MAC_CTX *ctx = EVP_MAC_CTX_new(mac);
@@ -144,7 +170,7 @@ static void switchyard_make_hmac_prototypes(void) {
         }
         prototypes[index] = ctx;
     }
-    ERR_clear_error(); /* a digest the provider lacks is reported when it is used, not here */
+    ERR_pop_to_mark();
 }
 
 /* A new HMAC context for `digest_name` with its digest chosen: a copy of the prototype when there is one. */

@@ -22,6 +22,17 @@ enum RequestBuilder {
         encoding: ParameterEncoding,
         expectedStageFields: Int
     ) throws(SwitchyardError) -> Request {
+        // The template first: a bad template is the error a call reports, whatever else is wrong.
+        var template = endpoint.path
+        let planned: Result<RequestTarget.Plan, SwitchyardError> = template.withUTF8 { utf8 in
+            do throws(SwitchyardError) {
+                return .success(try plan(endpoint, utf8, baseURL: baseURL))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let target = try planned.get()
+
         let endpointFields = endpoint.headerFields
         var fields = defaults.headerFields.replacing(with: endpointFields).replacing(with: callHeaderFields)
         fields.reserveCapacity(fields.count + expectedStageFields)  // room for the fields stages add, without regrowing
@@ -69,42 +80,38 @@ enum RequestBuilder {
                 setContentType("application/x-www-form-urlencoded; charset=utf-8")
             }
         }
-        let (base, path) = try target(endpoint, baseURL: baseURL, query: query)
-        let head = HTTPRequest(method: endpoint.method, scheme: base.scheme, authority: base.authority, path: path, headerFields: fields)
+        let path = template.withUTF8 { RequestTarget.write(target, $0, query: query) }
+        let head = HTTPRequest(
+            method: endpoint.method,
+            scheme: target.base.scheme,
+            authority: target.base.authority,
+            path: path,
+            headerFields: fields
+        )
         return Request(head: head, body: streamed.map(Request.Body.stream) ?? body.map(Request.Body.bytes))
     }
 
     /// `Accept: application/json`, the field most endpoints send.
     private static let acceptJSON = HTTPField(name: .accept, value: "application/json")
 
-    /// The base URL in force (the template's own, when it is an absolute URL) and the request target,
-    /// with `query` (the parameters' query, if any) appended.
-    private static func target(_ endpoint: CallSpec, baseURL: BaseURL, query: String?) throws(SwitchyardError) -> (BaseURL, String) {
-        var template = endpoint.path
-        let composed: Result<(BaseURL, String), SwitchyardError> = template.withUTF8 { utf8 in
-            do throws(SwitchyardError) {
-                var base = baseURL
-                var start = 0
-                if let authorityStart = absolutePrefixLength(utf8) {
-                    var end = authorityStart
-                    while end < utf8.count, utf8[end] != UInt8(ascii: "/"), utf8[end] != UInt8(ascii: "?") { end += 1 }
-                    base = try BaseURL(String(decoding: UnsafeBufferPointer(rebasing: utf8[0..<end]), as: UTF8.self))
-                    start = end
-                }
-                let path = try RequestTarget.compose(
-                    utf8,
-                    from: start,
-                    template: endpoint.path,
-                    base: base,
-                    parameters: endpoint.pathParameters,
-                    query: query
-                )
-                return .success((base, path))
-            } catch {
-                return .failure(error)
-            }
+    /// The template checked and measured against the base URL in force (the template's own, when it
+    /// is an absolute URL).
+    private static func plan(
+        _ endpoint: CallSpec,
+        _ utf8: UnsafeBufferPointer<UInt8>,
+        baseURL: BaseURL
+    ) throws(SwitchyardError)
+        -> RequestTarget.Plan
+    {
+        var base = baseURL
+        var start = 0
+        if let authorityStart = absolutePrefixLength(utf8) {
+            var end = authorityStart
+            while end < utf8.count, utf8[end] != UInt8(ascii: "/"), utf8[end] != UInt8(ascii: "?") { end += 1 }
+            base = try BaseURL(String(decoding: UnsafeBufferPointer(rebasing: utf8[0..<end]), as: UTF8.self))
+            start = end
         }
-        return try composed.get()
+        return try RequestTarget.plan(utf8, from: start, template: endpoint.path, base: base, parameters: endpoint.pathParameters)
     }
 
     /// The parameters as one JSON object, keys sorted at every depth, written byte by byte.

@@ -23,34 +23,60 @@ struct RequestTarget {
     /// The parameters a linear scan looks through before a dictionary lookup is cheaper.
     private static let linearLookupLimit = 8
 
-    /// The target for `template` (whose base, when the template is an absolute URL, is already
-    /// resolved into `base` and whose path starts at `start`).
+    /// A template checked and measured, ready to be written once the parameters' query is known.
+    struct Plan {
+        fileprivate let template: String
+        fileprivate let start: Int
+        /// The base URL in force: the service's, or the template's own when it is an absolute URL.
+        let base: BaseURL
+        fileprivate let parameters: [String: String]
+        /// The target's length without the parameters' query.
+        fileprivate let length: Int
+    }
+
+    /// Checks `template` (whose base, when the template is an absolute URL, is already resolved into
+    /// `base` and whose path starts at `start`) and measures its target — before anything else about
+    /// the call is encoded, so that a bad template is the error a call reports.
     ///
     /// - Throws: ``SwitchyardError/Code/invalidRequest`` for a malformed template, a missing, empty or
     ///   dot-segment path parameter, or a path parameter no placeholder uses.
-    static func compose(
+    static func plan(
         _ utf8: UnsafeBufferPointer<UInt8>,
         from start: Int,
         template: String,
         base: BaseURL,
-        parameters: [String: String],
-        query extra: String?
-    ) throws(SwitchyardError) -> String {
+        parameters: [String: String]
+    ) throws(SwitchyardError) -> Plan {
         var measure = RequestTarget(output: nil)
-        try measure.write(utf8, from: start, template: template, base: base, parameters: parameters, query: extra)
+        try measure.write(utf8, from: start, template: template, base: base, parameters: parameters, query: nil)
         let used = parameters.count <= 64 ? measure.usedMask.nonzeroBitCount : measure.usedNames.count
         if used < parameters.count {
             let named = placeholderNames(utf8, start..<utf8.count)
             let unused = parameters.keys.filter { !named.contains($0) }.sorted()
             throw invalid("the path template '\(template)' has no placeholder for " + unused.map { "{\($0)}" }.joined(separator: ", "))
         }
-        let length = measure.count
+        return Plan(template: template, start: start, base: base, parameters: parameters, length: measure.count)
+    }
+
+    /// The target `plan` measured, with `extra` (the parameters' query, if any) appended.
+    static func write(_ plan: Plan, _ utf8: UnsafeBufferPointer<UInt8>, query extra: String?) -> String {
+        let length = plan.length + (extra.map { $0.isEmpty ? 0 : 1 + $0.utf8.count } ?? 0)
         return String(unsafeUninitializedCapacity: length) { buffer in
-            guard let address = buffer.baseAddress else { return 0 }
-            var writer = RequestTarget(output: address)
-            // The same inputs, measured without error a moment ago.
-            try? writer.write(utf8, from: start, template: template, base: base, parameters: parameters, query: extra)
-            return writer.count == length ? length : 0
+            var writer = RequestTarget(output: buffer.baseAddress!)
+            do {
+                try writer.write(
+                    utf8,
+                    from: plan.start,
+                    template: plan.template,
+                    base: plan.base,
+                    parameters: plan.parameters,
+                    query: extra
+                )
+            } catch {
+                preconditionFailure("a template that measured without error failed to write: \(error)")
+            }
+            precondition(writer.count == length, "the request target wrote \(writer.count) bytes where it measured \(length)")
+            return length
         }
     }
 

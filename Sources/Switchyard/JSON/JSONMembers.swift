@@ -45,9 +45,7 @@ enum JSONMembers {
     static func ordered(of data: Data) throws(ScanError) -> [Entry] {
         // Strict validation in one byte-level pass (with a depth limit), then the scan may trust the shape.
         do {
-            // Only the validation matters (the stripped copy is dropped), so whether stripping would
-            // make a duplicated member ambiguous is not asked.
-            _ = try JSONSanitizer(duplicateNames: .ignore).stripNulls(data)
+            _ = try JSONSanitizer().stripNulls(data)
         } catch {
             throw ScanError(message: "the body is not valid JSON: \(error.message)")
         }

@@ -16,7 +16,7 @@ extension EncryptionScheme {
         case .cbcHMAC:
             try Self.requireKeySize(key, [32])
             let (encryptionKey, macKey) = try Self.subkeys(key)
-            let iv = try NonceSource.bytes(count: 16)
+            let iv = try SecureRandom.bytes(count: 16)  // a CBC IV must be unpredictable, not only unique
             let ciphertext = try AESCBC.encrypt(plaintext, using: encryptionKey, iv: iv)
             let mac = try HMAC.authenticationCode(for: Self.macInput(aad: aad, iv: iv, ciphertext: ciphertext), using: macKey)
             return iv + ciphertext + mac

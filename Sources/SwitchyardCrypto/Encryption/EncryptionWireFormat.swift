@@ -58,7 +58,7 @@ public enum EncryptionWireFormat {
         guard let requestNonce else {
             return associatedData(direction: direction, scheme: scheme, keyID: keyID, method: method, path: path)
         }
-        let query = mark.map { String(target[target.index(after: $0)...]) } ?? ""
+        let query = mark.map { String(target[target.utf8.index(after: $0)...]) } ?? ""
         let lines = [
             "switchyard/2", direction.rawValue, scheme.name, keyID, method, path, SigningWireFormat.canonicalQuery(query), requestNonce,
         ]

@@ -9,14 +9,19 @@ import Glibc
 import Musl
 #endif
 
-/// Random bytes for nonces and initialization vectors — values that must never repeat but need not
-/// stay secret — drawn from OpenSSL's generator a pool at a time.
+/// Random bytes for values that must never repeat but need not be unpredictable ahead of use — AES-GCM
+/// nonces and the per-attempt request and signing nonces — drawn from OpenSSL's generator a pool at a
+/// time.
 ///
 /// OpenSSL's generator costs about as much per call for 12 bytes as for 512 (a reseed check, the
 /// process id, a DRBG update), and a sealed, signed call asks it for three nonces. The pool hands
-/// each byte out once and wipes it as it goes, so it never holds a value in use; a forked child
-/// starts with an empty pool (a fork handler bumps ``forks``), so parent and child never share one.
-/// Keys never come from here: ``SecureRandom`` fills them directly.
+/// each byte out once and wipes it as it goes, so it never holds a value in use.
+///
+/// - A process whose id differs from the one that filled the pool (a forked child, however it was
+///   forked) refills it before drawing, so parent and child never share a byte.
+/// - The pool's lock is only tried, never waited on: a draw that finds it taken — by another thread,
+///   or held forever in a child forked while another thread had it — asks OpenSSL directly.
+/// - Keys and CBC IVs, which must be unpredictable, never come from here: ``SecureRandom`` fills them.
 enum NonceSource {
     /// The bytes drawn from OpenSSL at once.
     private static let poolSize = 512
@@ -27,18 +32,13 @@ enum NonceSource {
         var bytes = [UInt8](repeating: 0, count: NonceSource.poolSize)
         /// The first byte not yet handed out; the pool size when it is empty.
         var next = NonceSource.poolSize
-        /// The fork count the pool was filled under.
-        var generation = -1
+        /// The process that filled the pool.
+        var owner: pid_t = 0
     }
 
     private static let pool = Mutex(Pool())
-    /// Forks seen by this process; the pool refills when it changes.
-    private static let forks = Atomic<Int>(0)
-    private static let forkHandler: Void = {
-        _ = pthread_atfork(nil, nil, { NonceSource.forks.add(1, ordering: .relaxed) })
-    }()
 
-    /// Fills `buffer` with fresh random bytes for a nonce or an IV.
+    /// Fills `buffer` with fresh random bytes for a nonce.
     ///
     /// - Throws: ``CryptoError/Code/randomFailure`` when OpenSSL's generator fails.
     static func fill(_ buffer: UnsafeMutableRawBufferPointer) throws(CryptoError) {
@@ -46,32 +46,41 @@ enum NonceSource {
             try SecureRandom.fill(buffer)
             return
         }
-        _ = forkHandler
-        let generation = forks.load(ordering: .relaxed)
-        try pool.withLock { (pool: inout Pool) throws(CryptoError) in
-            if pool.generation != generation || pool.next + buffer.count > poolSize {
-                var failure: CryptoError?
-                pool.bytes.withUnsafeMutableBytes { bytes in
-                    do throws(CryptoError) {
-                        try SecureRandom.fill(bytes)
-                    } catch {
-                        failure = error
-                    }
-                }
-                if let failure { throw failure }
-                pool.next = 0
-                pool.generation = generation
+        let process = getpid()
+        let drawn: Bool? = try pool.withLockIfAvailable { (pool: inout Pool) throws(CryptoError) -> Bool in
+            if pool.owner != process || pool.next + buffer.count > poolSize {
+                try refill(&pool, for: process)
             }
             pool.bytes.withUnsafeMutableBytes { bytes in
-                let drawn = bytes.baseAddress! + pool.next
-                output.copyMemory(from: drawn, byteCount: buffer.count)
-                drawn.initializeMemory(as: UInt8.self, repeating: 0, count: buffer.count)
+                let source = bytes.baseAddress! + pool.next
+                output.copyMemory(from: source, byteCount: buffer.count)
+                source.initializeMemory(as: UInt8.self, repeating: 0, count: buffer.count)
             }
             pool.next += buffer.count
+            return true
         }
+        if drawn == nil { try SecureRandom.fill(buffer) }
     }
 
-    /// `count` fresh random bytes for a nonce or an IV.
+    /// Fills the pool afresh for `process`.
+    private static func refill(_ pool: inout Pool, for process: pid_t) throws(CryptoError) {
+        var failure: CryptoError?
+        pool.bytes.withUnsafeMutableBytes { bytes in
+            do throws(CryptoError) {
+                try SecureRandom.fill(bytes)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure {
+            pool.next = poolSize  // nothing half-filled is ever handed out
+            throw failure
+        }
+        pool.next = 0
+        pool.owner = process
+    }
+
+    /// `count` fresh random bytes for a nonce.
     static func bytes(count: Int) throws(CryptoError) -> Data {
         var data = Data(count: count)
         try data.withMutableCryptoBytes { buffer throws(CryptoError) in try fill(buffer) }

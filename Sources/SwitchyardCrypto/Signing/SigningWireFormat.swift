@@ -34,7 +34,7 @@ public enum SigningWireFormat {
     ) -> String {
         let mark = target.utf8.firstIndex(of: UInt8(ascii: "?"))
         let path = mark.map { String(target[..<$0]) } ?? target
-        let query = mark.map { String(target[target.index(after: $0)...]) } ?? ""
+        let query = mark.map { String(target[target.utf8.index(after: $0)...]) } ?? ""
         return [
             "switchyard/1 request", method, path, canonicalQuery(query), String(timestamp), nonce, keyID, Digest.hex(Digest.sha256(body)),
         ].joined(separator: "\n")

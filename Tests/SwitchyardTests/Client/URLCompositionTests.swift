@@ -176,4 +176,32 @@ struct URLCompositionTests {
         appended.appendQuery("y=2")
         #expect(appended.path == "/a%20b?x=1&y=2")
     }
+
+    /// A body that cannot be encoded.
+    private struct Unencodable: Encodable, Sendable {
+        struct Refusal: Error {}
+        func encode(to encoder: any Encoder) throws { throw Refusal() }
+    }
+
+    @Test("a bad template is the error a call reports, even when its body cannot be encoded either")
+    func templateErrorsComeFirst() async throws {
+        let transport = MockTransport(.status(.ok))
+        let client = try makeClient(baseURL: "https://api.example.com", transport: transport)
+        let error = await #expect(throws: SwitchyardError.self) {
+            _ = try await client.send(.users, .post, "/users/{id}", body: .json(Unencodable()))
+        }
+        #expect(error?.code == .invalidRequest)
+        #expect(transport.requests.isEmpty)
+    }
+
+    @Test("a path parameter with a query and parameters: the target is written once, in order")
+    func targetWithEveryPart() async throws {
+        let request = try await target(
+            base: "https://api.example.com/v1?k=1",
+            path: "/users/{id}/files/{name}?view={name}",
+            pathParameters: ["id": "7", "name": "a b/c"],
+            parameters: ["page": 2]
+        )
+        #expect(request.path == "/v1/users/7/files/a%20b%2Fc?k=1&view=a%20b%2Fc&page=2")
+    }
 }

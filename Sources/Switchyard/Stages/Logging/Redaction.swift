@@ -139,7 +139,7 @@ public struct Redaction: Sendable {
         let pathPart = mark.map { target[..<$0] } ?? target[...]
         let path = pathRules.isEmpty ? String(pathPart) : redactPath(pathPart)
         guard let mark else { return (path, path) }
-        return (path, path + "?" + redactPairs(target[target.index(after: mark)...]))
+        return (path, path + "?" + redactPairs(target[target.utf8.index(after: mark)...]))
     }
 
     /// Free text (an underlying error's description, say) with every URL in it redacted like a

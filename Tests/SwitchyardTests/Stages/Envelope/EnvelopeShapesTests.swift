@@ -32,6 +32,12 @@ struct EnvelopeShapesTests {
         #expect(unmapped?.message == "internal (code 5000)")
     }
 
+    @Test("an envelope whose code appears twice, once as null, is refused: readers would disagree on it")
+    func ambiguousCodeIsRefused() async throws {
+        let error = try await run(EnvelopeStage(successCodes: [0]), body: #"{"code":0,"code":null,"data":{}}"#).error
+        #expect(error?.code == .invalidResponse)
+    }
+
     @Test("key paths reach nested members: status.code, status.msg, result.data")
     func keyPaths() async throws {
         let stage = EnvelopeStage(keys: .init(code: "status.code", message: "status.msg", data: "result.data"), successCodes: [200])
