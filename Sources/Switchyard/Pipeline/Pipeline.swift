@@ -279,18 +279,31 @@ public struct Pipeline: Sendable, CustomStringConvertible {
                     timings: timings
                 )
             }
-            let response = try await sendOnce(request, transport: transport, observes: observes, context: context)
-            // Most answers are not redirects: only a 3xx under a policy that follows goes further.
-            guard redirects.maximum > 0, (300...399).contains(response.status.code) else { return response }
-            return try await followRedirects(
-                from: response,
-                for: request,
-                transport: transport,
-                observes: observes,
-                redirects: redirects,
-                context: context
-            )
+            return try await exchange(request, transport: transport, observes: observes, redirects: redirects, context: context)
         }
+    }
+
+    /// One attempt's exchange: the transport's answer, and the redirects it starts when the policy
+    /// follows them. Inlined into both the plain and the timed path.
+    @inline(__always)
+    private static func exchange(
+        _ request: Request,
+        transport: any Transport,
+        observes: Bool,
+        redirects: RedirectPolicy,
+        context: CallContext
+    ) async throws -> Response {
+        let response = try await sendOnce(request, transport: transport, observes: observes, context: context)
+        // Most answers are not redirects: only a 3xx under a policy that follows goes further.
+        guard redirects.maximum > 0, (300...399).contains(response.status.code) else { return response }
+        return try await followRedirects(
+            from: response,
+            for: request,
+            transport: transport,
+            observes: observes,
+            redirects: redirects,
+            context: context
+        )
     }
 
     /// The exchange with the transport's time recorded as its own entry.
@@ -305,16 +318,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
         let entry = timings.enter(.transport)
         let start = CallClock.now
         defer { timings.add(entry, inbound: CallClock.now - start) }
-        let response = try await sendOnce(request, transport: transport, observes: observes, context: context)
-        guard redirects.maximum > 0, (300...399).contains(response.status.code) else { return response }
-        return try await followRedirects(
-            from: response,
-            for: request,
-            transport: transport,
-            observes: observes,
-            redirects: redirects,
-            context: context
-        )
+        return try await exchange(request, transport: transport, observes: observes, redirects: redirects, context: context)
     }
 
     /// Follows the redirects `response` starts, within `redirects`' limits.
