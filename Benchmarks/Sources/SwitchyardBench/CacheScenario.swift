@@ -15,6 +15,7 @@ struct CacheScenario: AsyncParsableCommand {
 
     @Option(help: "Calls per contender per round.") var calls = 2_000
     @Option(help: "Rounds per contender (the median is reported).") var rounds = 5
+    @Flag(help: "Only the memory hit (for profiling it alone).") var memoryOnly = false
 
     func run() async throws {
         let backend = try await SampleBackend.start()
@@ -49,7 +50,7 @@ struct CacheScenario: AsyncParsableCommand {
         for (service, options, _) in expectations { _ = try await client.send(service, .get, "/bench", options: options) }
         var rates: [[Double]] = [[], [], []]
         for _ in 0..<rounds {
-            for (index, (service, options, source)) in expectations.enumerated() {
+            for (index, (service, options, source)) in expectations.enumerated() where !memoryOnly || index == 0 {
                 let start = ContinuousClock.now
                 for _ in 0..<calls {
                     let result = try await client.send(service, .get, "/bench", options: options)
@@ -59,8 +60,10 @@ struct CacheScenario: AsyncParsableCommand {
             }
         }
         print("memory-hit \(Statistics.format(Statistics.median(rates[0]))) ns/op")
-        print("disk-hit \(Statistics.format(Statistics.median(rates[1]))) ns/op")
-        print("network \(Statistics.format(Statistics.median(rates[2]))) ns/op")
+        if !memoryOnly {
+            print("disk-hit \(Statistics.format(Statistics.median(rates[1]))) ns/op")
+            print("network \(Statistics.format(Statistics.median(rates[2]))) ns/op")
+        }
         try await backend.shutdown()
     }
 }

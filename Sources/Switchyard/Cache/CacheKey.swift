@@ -12,13 +12,61 @@ public struct CacheKey: Sendable, Hashable, Codable, CustomStringConvertible {
     public let identity: String
     /// Whose response it is.
     public let partition: CredentialPartition
+    /// The four parts hashed once, when the key is made: a hit looks its key up in more than one
+    /// table, and each lookup would otherwise hash every part again.
+    private let precomputedHash: Int
+
+    private enum CodingKeys: String, CodingKey {
+        case serviceID, endpoint, identity, partition
+    }
 
     /// Creates a key.
     public init(serviceID: String, endpoint: String, identity: String, partition: CredentialPartition) {
-        self.serviceID = serviceID.lowercased()
+        self.init(canonicalServiceID: serviceID.lowercased(), endpoint: endpoint, identity: identity, partition: partition)
+    }
+
+    private init(canonicalServiceID serviceID: String, endpoint: String, identity: String, partition: CredentialPartition) {
+        self.serviceID = serviceID
         self.endpoint = endpoint
         self.identity = identity
         self.partition = partition
+        var hasher = Hasher()
+        hasher.combine(serviceID)
+        hasher.combine(endpoint)
+        hasher.combine(identity)
+        hasher.combine(partition)
+        self.precomputedHash = hasher.finalize()
+    }
+
+    /// Reads a key as ``encode(to:)`` wrote it.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            serviceID: try container.decode(String.self, forKey: .serviceID),
+            endpoint: try container.decode(String.self, forKey: .endpoint),
+            identity: try container.decode(String.self, forKey: .identity),
+            partition: try container.decode(CredentialPartition.self, forKey: .partition)
+        )
+    }
+
+    /// Writes the key's four parts.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(serviceID, forKey: .serviceID)
+        try container.encode(endpoint, forKey: .endpoint)
+        try container.encode(identity, forKey: .identity)
+        try container.encode(partition, forKey: .partition)
+    }
+
+    /// Whether two keys name the same response: all four parts equal.
+    public static func == (lhs: CacheKey, rhs: CacheKey) -> Bool {
+        lhs.precomputedHash == rhs.precomputedHash && lhs.identity == rhs.identity && lhs.endpoint == rhs.endpoint
+            && lhs.serviceID == rhs.serviceID && lhs.partition == rhs.partition
+    }
+
+    /// Feeds the hash computed when the key was made.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(precomputedHash)
     }
 
     /// A stable 64-bit FNV-1a digest of the key, as 16 hex digits — the disk tier's file name.
@@ -40,15 +88,26 @@ public struct CacheKey: Sendable, Hashable, Codable, CustomStringConvertible {
         partition: CredentialPartition,
         excluding excluded: Set<String>
     ) -> CacheKey {
-        var parts = [
-            context.environment.description, request.method.rawValue, request.head.authority ?? "", String(request.pathWithoutQuery),
-            request.canonicalQuery(excluding: excluded),
-        ]
+        var identity = ""
+        identity.reserveCapacity(128)
+        identity += context.environment.description
+        identity += "\n"
+        identity += request.method.rawValue
+        identity += "\n"
+        identity += request.head.authority ?? ""
+        identity += "\n"
+        identity += request.pathWithoutQuery
+        identity += "\n"
+        identity += request.canonicalQuery(excluding: excluded)
         // A POST read (``CallOptions/cacheReadsWithPOST()``) is told apart by its body.
         if request.method == .post, let body = request.body?.bytes {
-            parts.append("body:\(body.count):\(String(FNV1a.hash(body), radix: 16))")
+            identity += "\nbody:\(body.count):\(String(FNV1a.hash(body), radix: 16))"
         }
-        let identity = parts.joined(separator: "\n")
-        return CacheKey(serviceID: context.serviceID.rawValue, endpoint: context.endpointName, identity: identity, partition: partition)
+        return CacheKey(
+            canonicalServiceID: context.serviceID.canonicalName,
+            endpoint: context.endpointName,
+            identity: identity,
+            partition: partition
+        )
     }
 }

@@ -26,10 +26,10 @@ public final class MemoryResponseStore: ResponseStore {
     /// The entry for `key`, marked as just used.
     public func entry(for key: CacheKey) -> CachedResponse? {
         state.withLock { state in
-            guard let found = state.entries[key] else { return nil }
+            guard let index = state.entries.index(forKey: key) else { return nil }
             state.clock += 1
-            state.entries[key] = (found.entry, state.clock)
-            return found.entry
+            state.entries.values[index].lastUse = state.clock
+            return state.entries.values[index].entry
         }
     }
 

@@ -73,10 +73,11 @@ public final class ResponseCache: Sendable {
     /// The entry for `key` and the tier it came from; a hit in a slower tier is copied into the
     /// faster ones (unless the key was written or invalidated meanwhile).
     public func entry(for key: CacheKey) -> (entry: CachedResponse, source: ResponseSource)? {
-        let before = version(of: key)
+        // Only a hit in a slower tier is copied, and only then is the version before the read needed.
+        let before = tiers.count > 1 ? version(of: key) : nil
         for (index, tier) in tiers.enumerated() {
             guard let entry = tier.entry(for: key) else { continue }
-            if index > 0 {
+            if index > 0, let before {
                 versions.withLock { versions in
                     guard versions.of(key) == before else { return }
                     for faster in tiers[..<index] { faster.store(entry) }

@@ -7,24 +7,35 @@ extension Pipeline {
     /// - Throws: ``SwitchyardError/Code/invalidRequest`` naming the stage and, for an option, the option.
     func check(_ options: CallOptions) throws(SwitchyardError) {
         if options.skippedStages.isEmpty, options.enabledStages.isEmpty, options.requiredStages.isEmpty { return }
-        let own = Set(stageIDs)
-        let added = Set(options.additionalStages.map(\.id))
-        for id in options.skippedStages.sorted() where !own.contains(id) {
-            let extra = added.contains(id) ? " (the call's own stages cannot be skipped)" : ""
-            throw invalid("the call skips stage '\(id)', but service '\(serviceID)' has no such stage\(extra); its stages are \(listing)")
+        // A pipeline has a handful of stages and a call adds fewer: scanning the arrays is cheaper
+        // than hashing every id into a set on every call.
+        let added = options.additionalStages
+        func isOwn(_ id: StageID) -> Bool { stageIDs.contains(id) }
+        func isAdded(_ id: StageID) -> Bool { added.contains { $0.id == id } }
+        if !options.skippedStages.isEmpty {
+            for id in options.skippedStages.sorted() where !isOwn(id) {
+                let extra = isAdded(id) ? " (the call's own stages cannot be skipped)" : ""
+                throw invalid(
+                    "the call skips stage '\(id)', but service '\(serviceID)' has no such stage\(extra); its stages are \(listing)"
+                )
+            }
         }
-        for id in options.enabledStages.sorted() where !own.contains(id) && !added.contains(id) {
-            throw invalid("the call enables stage '\(id)', but service '\(serviceID)' has no such stage; its stages are \(listing)")
+        if !options.enabledStages.isEmpty {
+            for id in options.enabledStages.sorted() where !isOwn(id) && !isAdded(id) {
+                throw invalid("the call enables stage '\(id)', but service '\(serviceID)' has no such stage; its stages are \(listing)")
+            }
         }
-        for (id, option) in options.requiredStages.sorted(by: { $0.key < $1.key }) {
-            if added.contains(id) { continue }
-            guard own.contains(id) else {
+        // Sorted only when there is more than one, so that the error names the same stage every time.
+        let required = options.requiredStages.count > 1 ? options.requiredStages.sorted { $0.key < $1.key } : Array(options.requiredStages)
+        for (id, option) in required {
+            if isAdded(id) { continue }
+            guard isOwn(id) else {
                 throw invalid("the call's option \(option) needs stage '\(id)', but service '\(serviceID)' has no such stage")
             }
             if options.skippedStages.contains(id) {
                 throw invalid("the call's option \(option) needs stage '\(id)', but the call skips that stage")
             }
-            if optInStageIDs.contains(id), !options.enabledStages.contains(id) {
+            if !optInStageIDs.isEmpty, optInStageIDs.contains(id), !options.enabledStages.contains(id) {
                 throw invalid(
                     "the call's option \(option) needs stage '\(id)', which service '\(serviceID)' registers as opt-in; enable it"
                 )

@@ -110,6 +110,19 @@ struct StageSelectionTests {
         #expect(transport.requests.isEmpty)
     }
 
+    @Test("with several options missing their stages, the error always names the first stage in order")
+    func severalMissingStagesNameTheFirst() async throws {
+        let client = try makeClient(stages: [Marker(id: StageID("Unrelated")!)], transport: MockTransport(.status(.ok)))
+        var options = CallOptions()
+        options.retry(maxAttempts: 3)
+        options.logLevel(.trace)
+        options.cache(.networkOnly)
+        for _ in 0..<5 {
+            let error = await #expect(throws: SwitchyardError.self) { _ = try await client.send(PlainCall(), options: options) }
+            #expect(error?.message.contains("'\(StageID.cache)'") == true, "\(error?.message ?? "")")
+        }
+    }
+
     @Test("an option whose stage the call skips is an error too")
     func optionWhoseStageIsSkipped() async throws {
         let client = try makeClient(stages: [RetryStage()], transport: MockTransport(.status(.ok)))
