@@ -57,9 +57,20 @@ public struct DynamicEndpoint<Output: Sendable>: Endpoint {
         self.headerFields = headerFields
         self.encoding = encoding
         self.options = options
-        self.name = name ?? "\(method.rawValue) \(path.firstIndex(of: "?").map { path[..<$0] } ?? path[...])"
+        self.name = name ?? Self.defaultName(method: method, path: path)
         self.decoder = decode
         self.acceptedMediaType = nil
+    }
+
+    /// `GET /users/{id}`: the method and the path template without its query, the name a call
+    /// made at the call site goes by.
+    static func defaultName(method: HTTPRequest.Method, path: String) -> String {
+        let template = path.utf8.firstIndex(of: UInt8(ascii: "?")).map { path[..<$0] } ?? path[...]
+        var name = method.rawValue
+        name.reserveCapacity(name.utf8.count + 1 + template.utf8.count)
+        name += " "
+        name += template
+        return name
     }
 
     /// Runs the decoding closure.

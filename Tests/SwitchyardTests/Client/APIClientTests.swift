@@ -33,6 +33,17 @@ struct APIClientTests {
         #expect(raw.value.bodyText == #"{"id":1,"name":"Grace"}"#)
     }
 
+    @Test("a call made at the call site is named by its method and path template, without the query")
+    func intensiveCallName() async throws {
+        let transport = MockTransport(.status(.ok))
+        let client = try makeClient(transport: transport)
+        _ = try await client.send(.users, .get, "/users/{id}", pathParameters: ["id": "1"])
+        _ = try await client.send(.users, .post, "/search?q=1&page=2")
+        #expect(transport.contexts.map(\.endpointName) == ["GET /users/{id}", "POST /search"])
+        #expect(DynamicEndpoint<Response>(service: .users, method: .delete, path: "/é/?").name == "DELETE /é/")
+        #expect(DynamicEndpoint<Response>(service: .users, method: .get, path: "").name == "GET ")
+    }
+
     @Test("Data, Response and NoContent outputs skip JSON decoding")
     func rawOutputs() async throws {
         struct Bytes: Endpoint {
