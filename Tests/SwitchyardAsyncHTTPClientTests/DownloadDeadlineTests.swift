@@ -6,6 +6,7 @@ import Switchyard
 import SwitchyardAsyncHTTPClient
 import SwitchyardSampleBackend
 import SwitchyardTesting
+import Synchronization
 import Testing
 
 /// `APIClient.download` under the call's deadline, against the sample backend's slow
@@ -99,9 +100,13 @@ struct DownloadDeadlineTests {
             let destination = directory.appendingPathComponent("blob.bin")
             try await Self.withIsolatedBackend { client in
                 let recorder = EventRecorder()
+                let deadlines = DeadlineLog()
                 var options = CallOptions(timeout: .seconds(30), deadline: .seconds(9))
                 options.additionalStages = [
-                    ClosureRequestStage(id: StageID("wire")!) { request, _ in recorder.record(request.headerFields[.range] ?? "whole") }
+                    ClosureRequestStage(id: StageID("wire")!) { request, context in
+                        recorder.record(request.headerFields[.range] ?? "whole")
+                        deadlines.add(context.deadline)
+                    }
                 ]
                 let (error, elapsed) = await Self.failure {
                     // Broken off after the first 256 KiB, then resumed at the slow pace.
@@ -116,10 +121,16 @@ struct DownloadDeadlineTests {
                     )
                 }
                 #expect(error?.code == .timeout, "\(String(describing: error))")
-                // A deadline restarted per attempt would give each of the 5 resumes 9 s: past 32 s the
-                // transfer completes instead of timing out.
+                // A deadline restarted per attempt would give each resume 9 s: the transfer would
+                // complete after about 30 s instead of timing out.
                 #expect(elapsed < .seconds(18), "a 9 s deadline ended the download after \(elapsed)")
                 #expect(recorder.events.first == "whole" && recorder.events.count >= 2, "attempts: \(recorder.events)")
+                // Every attempt carries the one deadline of the call, not a new one of its own.
+                let seen = deadlines.all.compactMap { $0 }
+                #expect(seen.count == recorder.events.count, "an attempt went without a deadline")
+                if let first = seen.first {
+                    for instant in seen { #expect(instant - first < .milliseconds(100) && first - instant < .milliseconds(100)) }
+                }
                 let kept = (try? Data(contentsOf: Self.partial(destination)))?.count ?? 0
                 #expect(kept > 0, "the resumed bytes were not kept")
                 #expect(FileManager.default.fileExists(atPath: Self.record(destination).path))
@@ -148,4 +159,13 @@ struct DownloadDeadlineTests {
             }
         }
     }
+}
+
+/// The deadline each attempt of a download carried, in order.
+final class DeadlineLog: Sendable {
+    private let state = Mutex<[ContinuousClock.Instant?]>([])
+
+    func add(_ deadline: ContinuousClock.Instant?) { state.withLock { $0.append(deadline) } }
+
+    var all: [ContinuousClock.Instant?] { state.withLock { $0 } }
 }

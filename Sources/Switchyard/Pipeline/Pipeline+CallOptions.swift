@@ -9,9 +9,9 @@ extension Pipeline {
         if options.skippedStages.isEmpty, options.enabledStages.isEmpty, options.requiredStages.isEmpty { return }
         // A pipeline has a handful of stages and a call adds fewer: scanning the arrays is cheaper
         // than hashing every id into a set on every call.
-        let added = options.additionalStages
+        let added = options.additionalStages.isEmpty ? [] : options.additionalStages.map(\.id)
         func isOwn(_ id: StageID) -> Bool { stageIDs.contains(id) }
-        func isAdded(_ id: StageID) -> Bool { added.contains { $0.id == id } }
+        func isAdded(_ id: StageID) -> Bool { added.contains(id) }
         if !options.skippedStages.isEmpty {
             for id in options.skippedStages.sorted() where !isOwn(id) {
                 let extra = isAdded(id) ? " (the call's own stages cannot be skipped)" : ""

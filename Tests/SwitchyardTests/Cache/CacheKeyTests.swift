@@ -42,6 +42,27 @@ struct CacheKeyTests {
         #expect(Set([read, key]).count == 1)
     }
 
+    @Test("a key written in the stored format before keys kept their hash reads back as the key made from the same parts")
+    func literalStoredKeyReads() throws {
+        let data = Data(#"{"serviceID":"users","endpoint":"profile","identity":"i","partition":{"rawValue":"public"}}"#.utf8)
+        let read = try JSONDecoder().decode(CacheKey.self, from: data)
+        let made = CacheKey(serviceID: "users", endpoint: "profile", identity: "i", partition: .public)
+        #expect(read == made && read.hashValue == made.hashValue)
+    }
+
+    /// The expected identity and digest were computed outside Swift (Python, FNV-1a 64 by its
+    /// published parameters), so a changed separator, part order or hash shows here.
+    @Test("the key of a POST read: environment, method, authority, path, sorted query without volatile names, body digest; its file name")
+    func keyOfARequest() throws {
+        let url = try #require(URL(string: "https://api.example.com/v1/search?b=2&timestamp=99&a=1"))
+        let request = try #require(Request(method: .post, url: url, body: .bytes(Data(#"{"q":"x"}"#.utf8))))
+        let context = CallContext(serviceID: .users, endpointName: "Search", environment: .develop)
+        let key = CacheKey.of(request, context: context, partition: .public, excluding: CacheStage.defaultExcludedParameters)
+        #expect(key.identity == "develop\nPOST\napi.example.com\n/v1/search\na=1&b=2\nbody:9:abced0b2c17fdb8c")
+        #expect(key.serviceID == "users" && key.endpoint == "Search" && key.partition == .public)
+        #expect(key.digest == "baeada60252d5d6d")
+    }
+
     @Test("a stored key with a missing part is refused, not read as a different key")
     func incompleteStoredKeyIsRefused() {
         let data = Data(#"{"serviceID":"users","endpoint":"profile","identity":"i"}"#.utf8)

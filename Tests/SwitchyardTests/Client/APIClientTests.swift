@@ -42,6 +42,8 @@ struct APIClientTests {
         #expect(transport.contexts.map(\.endpointName) == ["GET /users/{id}", "POST /search"])
         #expect(DynamicEndpoint<Response>(service: .users, method: .delete, path: "/é/?").name == "DELETE /é/")
         #expect(DynamicEndpoint<Response>(service: .users, method: .get, path: "").name == "GET ")
+        // Split at the '?' byte, as the request's path is: a mark after '?' starts the query.
+        #expect(DynamicEndpoint<Response>(service: .users, method: .get, path: "/a?\u{301}b").name == "GET /a")
     }
 
     @Test("Data, Response and NoContent outputs skip JSON decoding")

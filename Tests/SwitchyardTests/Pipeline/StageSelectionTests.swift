@@ -113,11 +113,18 @@ struct StageSelectionTests {
     @Test("with several options missing their stages, the error always names the first stage in order")
     func severalMissingStagesNameTheFirst() async throws {
         let client = try makeClient(stages: [Marker(id: StageID("Unrelated")!)], transport: MockTransport(.status(.ok)))
-        var options = CallOptions()
-        options.retry(maxAttempts: 3)
-        options.logLevel(.trace)
-        options.cache(.networkOnly)
-        for _ in 0..<5 {
+        let requirements: [@Sendable (inout CallOptions) -> Void] = [
+            { $0.retry(maxAttempts: 3) }, { $0.logLevel(.trace) }, { $0.cache(.networkOnly) }, { $0.omitHeaders([.userAgent]) },
+        ]
+        // Each options value has a dictionary of its own, and so an iteration order of its own:
+        // an unsorted walk would name another stage for some of them.
+        var all: [CallOptions] = []
+        for round in 0..<24 {
+            var options = CallOptions()
+            for offset in 0..<requirements.count { requirements[(round + offset) % requirements.count](&options) }
+            all.append(options)
+        }
+        for options in all {
             let error = await #expect(throws: SwitchyardError.self) { _ = try await client.send(PlainCall(), options: options) }
             #expect(error?.message.contains("'\(StageID.cache)'") == true, "\(error?.message ?? "")")
         }
