@@ -66,6 +66,19 @@ static EVP_MAC_CTX **switchyard_hmac_prototype_table(void) {
     return table;
 }
 
+static const char *switchyard_cipher_name(int which) {
+    switch (which) {
+    case SWITCHYARD_AES_128_GCM: return "AES-128-GCM";
+    case SWITCHYARD_AES_256_GCM: return "AES-256-GCM";
+    case SWITCHYARD_AES_128_CBC: return "AES-128-CBC";
+    case SWITCHYARD_AES_192_CBC: return "AES-192-CBC";
+    case SWITCHYARD_AES_256_CBC: return "AES-256-CBC";
+    case SWITCHYARD_AES_128_ECB: return "AES-128-ECB";
+    case SWITCHYARD_AES_192_ECB: return "AES-192-ECB";
+    default: return "AES-256-ECB";
+    }
+}
+
 static const char *switchyard_digest_name(int which) {
     switch (which) {
     case SWITCHYARD_SHA256: return "SHA256";
@@ -81,14 +94,9 @@ static void switchyard_fetch_algorithms(void) {
     /* A fetch that fails leaves an error; only those are dropped, never errors queued before. */
     ERR_set_mark();
     EVP_CIPHER **ciphers = switchyard_cipher_table();
-    ciphers[SWITCHYARD_AES_128_GCM] = EVP_CIPHER_fetch(NULL, "AES-128-GCM", NULL);
-    ciphers[SWITCHYARD_AES_256_GCM] = EVP_CIPHER_fetch(NULL, "AES-256-GCM", NULL);
-    ciphers[SWITCHYARD_AES_128_CBC] = EVP_CIPHER_fetch(NULL, "AES-128-CBC", NULL);
-    ciphers[SWITCHYARD_AES_192_CBC] = EVP_CIPHER_fetch(NULL, "AES-192-CBC", NULL);
-    ciphers[SWITCHYARD_AES_256_CBC] = EVP_CIPHER_fetch(NULL, "AES-256-CBC", NULL);
-    ciphers[SWITCHYARD_AES_128_ECB] = EVP_CIPHER_fetch(NULL, "AES-128-ECB", NULL);
-    ciphers[SWITCHYARD_AES_192_ECB] = EVP_CIPHER_fetch(NULL, "AES-192-ECB", NULL);
-    ciphers[SWITCHYARD_AES_256_ECB] = EVP_CIPHER_fetch(NULL, "AES-256-ECB", NULL);
+    for (int index = 0; index < SWITCHYARD_CIPHER_COUNT; index++) {
+        ciphers[index] = EVP_CIPHER_fetch(NULL, switchyard_cipher_name(index), NULL);
+    }
     EVP_MD **digests = switchyard_digest_table();
     for (int index = 0; index < SWITCHYARD_DIGEST_COUNT; index++) {
         digests[index] = EVP_MD_fetch(NULL, switchyard_digest_name(index), NULL);
@@ -97,23 +105,14 @@ static void switchyard_fetch_algorithms(void) {
 }
 
 /* A cipher fetched once; one not fetched (a provider loaded later, say) is resolved by name on each
- * use, as OpenSSL's own getters do. */
+ * use, as OpenSSL's own getters (EVP_aes_256_gcm() ...) do: EVP_get_cipherbyname returns the same
+ * objects. */
 static inline const EVP_CIPHER *switchyard_cipher(enum switchyard_algorithm which) {
     if (CRYPTO_THREAD_run_once(&switchyard_fetch_once, switchyard_fetch_algorithms)
         && switchyard_cipher_table()[which] != NULL) {
         return switchyard_cipher_table()[which];
     }
-    switch (which) {
-    case SWITCHYARD_AES_128_GCM: return EVP_aes_128_gcm();
-    case SWITCHYARD_AES_256_GCM: return EVP_aes_256_gcm();
-    case SWITCHYARD_AES_128_CBC: return EVP_aes_128_cbc();
-    case SWITCHYARD_AES_192_CBC: return EVP_aes_192_cbc();
-    case SWITCHYARD_AES_256_CBC: return EVP_aes_256_cbc();
-    case SWITCHYARD_AES_128_ECB: return EVP_aes_128_ecb();
-    case SWITCHYARD_AES_192_ECB: return EVP_aes_192_ecb();
-    case SWITCHYARD_AES_256_ECB: return EVP_aes_256_ecb();
-    default: return NULL;
-    }
+    return EVP_get_cipherbyname(switchyard_cipher_name(which));
 }
 
 /* A digest fetched once, or else resolved by name on each use. */
@@ -122,13 +121,7 @@ static inline const EVP_MD *switchyard_digest(enum switchyard_digest which) {
         && switchyard_digest_table()[which] != NULL) {
         return switchyard_digest_table()[which];
     }
-    switch (which) {
-    case SWITCHYARD_SHA256: return EVP_sha256();
-    case SWITCHYARD_SHA1: return EVP_sha1();
-    case SWITCHYARD_MD5: return EVP_md5();
-    case SWITCHYARD_SHA512: return EVP_sha512();
-    default: return NULL;
-    }
+    return EVP_get_digestbyname(switchyard_digest_name(which));
 }
 
 /* The HMAC algorithm, fetched once per process (fetching costs a lock and a lookup per call). */

@@ -65,7 +65,7 @@ public struct DynamicEndpoint<Output: Sendable>: Endpoint {
     /// `GET /users/{id}`: the method and the path template without its query, the name a call
     /// made at the call site goes by.
     static func defaultName(method: HTTPRequest.Method, path: String) -> String {
-        let template = path.utf8.firstIndex(of: UInt8(ascii: "?")).map { path[..<$0] } ?? path[...]
+        let template = Request.split(target: path).path
         var name = method.rawValue
         name.reserveCapacity(name.utf8.count + 1 + template.utf8.count)
         name += " "

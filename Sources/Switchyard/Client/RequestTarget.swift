@@ -130,29 +130,9 @@ struct RequestTarget {
         separator = UInt8(ascii: "&")
     }
 
-    /// Writes `bytes` percent-encoded for `allowed` (valid escapes kept where `allowed` keeps them).
+    /// Writes `bytes` percent-encoded for `allowed`, by ``PercentEncoding``'s rule.
     private mutating func putEncoded(_ bytes: UnsafeBufferPointer<UInt8>, _ allowed: PercentEncoding.Allowed) {
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            if allowed.allows(byte) {
-                put(byte)
-            } else if byte == UInt8(ascii: "%"), allowed.keepsValidEscapes, index + 2 < bytes.count, bytes[index + 1].isHexDigit,
-                bytes[index + 2].isHexDigit
-            {
-                put(byte)
-            } else {
-                put(UInt8(ascii: "%"))
-                put(Self.hex(byte >> 4))
-                put(Self.hex(byte & 0x0F))
-            }
-            index += 1
-        }
-    }
-
-    @inline(__always)
-    private static func hex(_ nibble: UInt8) -> UInt8 {
-        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") + nibble - 10
+        PercentEncoding.encode(bytes, allowed) { put($0) }
     }
 
     /// Replaces `{name}` placeholders in `range` with percent-encoded values and encodes the literal text.

@@ -72,17 +72,24 @@ enum PercentEncoding {
 
     /// Appends the encoded form of `bytes` to `output`.
     static func append<Bytes: Collection<UInt8>>(_ bytes: Bytes, _ allowed: Allowed, to output: inout [UInt8]) {
+        encode(bytes, allowed) { output.append($0) }
+    }
+
+    /// The encoded form of `bytes`, byte by byte, to `emit`: an allowed byte as it is, a valid escape
+    /// as it is where `allowed` keeps escapes, anything else as `%XX` (upper-case hexadecimal).
+    @inline(__always)
+    static func encode<Bytes: Collection<UInt8>>(_ bytes: Bytes, _ allowed: Allowed, emit: (UInt8) -> Void) {
         var index = bytes.startIndex
         while index != bytes.endIndex {
             let byte = bytes[index]
             if allowed.allows(byte) {
-                output.append(byte)
+                emit(byte)
             } else if byte == UInt8(ascii: "%"), allowed.keepsValidEscapes, isEscape(bytes, after: index) {
-                output.append(byte)
+                emit(byte)
             } else {
-                output.append(UInt8(ascii: "%"))
-                output.append(hex[Int(byte >> 4)])
-                output.append(hex[Int(byte & 0x0F)])
+                emit(UInt8(ascii: "%"))
+                emit(hex(byte >> 4))
+                emit(hex(byte & 0x0F))
             }
             index = bytes.index(after: index)
         }
@@ -96,7 +103,11 @@ enum PercentEncoding {
         return second != bytes.endIndex && bytes[second].isHexDigit
     }
 
-    private static let hex: [UInt8] = Array("0123456789ABCDEF".utf8)
+    /// The upper-case hexadecimal digit of `nibble` (0–15).
+    @inline(__always)
+    private static func hex(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") + nibble - 10
+    }
 }
 
 extension UInt8 {

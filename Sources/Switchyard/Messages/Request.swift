@@ -84,15 +84,18 @@ public struct Request: Sendable {
     }
 
     /// The percent-encoded path without the query.
-    public var pathWithoutQuery: Substring {
-        let target = head.path ?? "/"
-        return target.utf8.firstIndex(of: UInt8(ascii: "?")).map { target[..<$0] } ?? target[...]
-    }
+    public var pathWithoutQuery: Substring { Self.split(target: head.path ?? "/").path }
 
     /// The percent-encoded query (without `?`), or `nil` when the target has none.
-    public var query: Substring? {
-        let target = head.path ?? "/"
-        return target.utf8.firstIndex(of: UInt8(ascii: "?")).map { target[target.utf8.index(after: $0)...] }
+    public var query: Substring? { Self.split(target: head.path ?? "/").query }
+
+    /// A request target (or a path template) split at its first `?` byte: what precedes it, and
+    /// what follows it (`nil` when there is no `?`). Split by bytes, not by `Character`s, so a mark
+    /// after the `?` belongs to the query, wherever a target is split: paths, cache keys, endpoint
+    /// names, redaction, signing and sealing.
+    package static func split(target: String) -> (path: Substring, query: Substring?) {
+        guard let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return (target[...], nil) }
+        return (target[..<mark], target[target.utf8.index(after: mark)...])
     }
 
     /// Appends already percent-encoded `name=value` pairs to the query.

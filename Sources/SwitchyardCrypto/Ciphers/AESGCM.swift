@@ -38,8 +38,7 @@ public enum AESGCM {
         authenticating aad: some ContiguousBytes = Data()
     ) throws(CryptoError) -> SealedBox {
         let cipher = try cipher(for: key)
-        var nonce = Data(count: nonceByteCount)
-        try nonce.withMutableCryptoBytes { buffer throws(CryptoError) in try NonceSource.fill(buffer) }
+        let nonce = try NonceSource.bytes(count: nonceByteCount)
         let (ciphertext, tag) = try plaintext.withCryptoBytes { input throws(CryptoError) in
             try aad.withCryptoBytes { aadBytes throws(CryptoError) in
                 try nonce.withCryptoBytes { nonceBytes throws(CryptoError) in
@@ -58,8 +57,7 @@ public enum AESGCM {
     public static func seal(_ plaintext: Data, using key: SymmetricKey, authenticating aad: Data = Data()) throws(CryptoError) -> SealedBox
     {
         let cipher = try cipher(for: key)
-        var nonce = Data(count: nonceByteCount)
-        try nonce.withMutableCryptoBytes { buffer throws(CryptoError) in try NonceSource.fill(buffer) }
+        let nonce = try NonceSource.bytes(count: nonceByteCount)
         let sealed: Result<(ciphertext: Data, tag: Data), CryptoError> = plaintext.withUnsafeBytes { input in
             aad.withUnsafeBytes { aadBytes in
                 nonce.withUnsafeBytes { nonceBytes in

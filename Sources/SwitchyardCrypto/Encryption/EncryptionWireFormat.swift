@@ -1,5 +1,6 @@
 public import Foundation
 public import HTTPTypes
+import Switchyard
 
 /// The header fields and associated data of the encryption wire format (`Docs/WireFormat.md`),
 /// public so that a server written in Swift — like the sample backend — speaks it exactly.
@@ -53,12 +54,12 @@ public enum EncryptionWireFormat {
         target: String,
         requestNonce: String?
     ) -> Data {
-        let mark = target.utf8.firstIndex(of: UInt8(ascii: "?"))
-        let path = String(mark.map { target[..<$0] } ?? target[...])
+        let parts = Request.split(target: target)
+        let path = String(parts.path)
         guard let requestNonce else {
             return associatedData(direction: direction, scheme: scheme, keyID: keyID, method: method, path: path)
         }
-        let query = mark.map { String(target[target.utf8.index(after: $0)...]) } ?? ""
+        let query = parts.query.map(String.init) ?? ""
         let lines = [
             "switchyard/2", direction.rawValue, scheme.name, keyID, method, path, SigningWireFormat.canonicalQuery(query), requestNonce,
         ]

@@ -1,5 +1,6 @@
 public import Foundation
 public import HTTPTypes
+import Switchyard
 
 /// The header fields and canonical strings of the signing wire format (`Docs/WireFormat.md`),
 /// public so that a server written in Swift signs and verifies exactly as Switchyard does.
@@ -32,9 +33,9 @@ public enum SigningWireFormat {
         keyID: String,
         body: Data
     ) -> String {
-        let mark = target.utf8.firstIndex(of: UInt8(ascii: "?"))
-        let path = mark.map { String(target[..<$0]) } ?? target
-        let query = mark.map { String(target[target.utf8.index(after: $0)...]) } ?? ""
+        let parts = Request.split(target: target)
+        let path = String(parts.path)
+        let query = parts.query.map(String.init) ?? ""
         return [
             "switchyard/1 request", method, path, canonicalQuery(query), String(timestamp), nonce, keyID, Digest.hex(Digest.sha256(body)),
         ].joined(separator: "\n")

@@ -135,11 +135,10 @@ public struct Redaction: Sendable {
 
     /// ``redactTarget(_:)``'s result, and its path alone (what precedes the `?`), from one pass.
     func redactedTarget(_ target: String) -> (path: String, whole: String) {
-        let mark = target.utf8.firstIndex(of: UInt8(ascii: "?"))
-        let pathPart = mark.map { target[..<$0] } ?? target[...]
+        let (pathPart, query) = Request.split(target: target)
         let path = pathRules.isEmpty ? String(pathPart) : redactPath(pathPart)
-        guard let mark else { return (path, path) }
-        return (path, path + "?" + redactPairs(target[target.utf8.index(after: mark)...]))
+        guard let query else { return (path, path) }
+        return (path, path + "?" + redactPairs(query))
     }
 
     /// Free text (an underlying error's description, say) with every URL in it redacted like a
