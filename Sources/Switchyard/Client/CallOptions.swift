@@ -21,40 +21,79 @@ public import Logging
 /// the call skips it — an option is never silently ignored.
 public struct CallOptions: Sendable {
     /// The per-attempt timeout; `nil` keeps the service's.
-    public var timeout: Duration?
+    public var timeout: Duration? {
+        get { storage.timeout }
+        _modify { yield &unique().timeout }
+    }
     /// The longest the whole call may take, every attempt and retry delay included; replaces the
     /// service's ``ServiceDefaults/deadline``.
-    public var deadline: Duration?
+    public var deadline: Duration? {
+        get { storage.deadline }
+        _modify { yield &unique().deadline }
+    }
     /// Labels for the call.
-    public var tags: Set<RequestTag>
+    public var tags: Set<RequestTag> {
+        get { storage.tags }
+        _modify { yield &unique().tags }
+    }
     /// Header fields for this call; they replace fields of the same name from the service and endpoint.
-    public var headerFields: HTTPFields
+    public var headerFields: HTTPFields {
+        get { storage.headerFields }
+        _modify { yield &unique().headerFields }
+    }
     /// Stages for this call only. They run outside (before, on the way in) the service's stages,
     /// in the order given, so the service's stages see what they changed.
-    public var additionalStages: [any Stage]
+    public var additionalStages: [any Stage] {
+        get { storage.additionalStages }
+        _modify { yield &unique().additionalStages }
+    }
     /// Ids of the service's stages this call skips.
-    public var skippedStages: Set<StageID>
+    public var skippedStages: Set<StageID> {
+        get { storage.skippedStages }
+        _modify { yield &unique().skippedStages }
+    }
     /// Ids of the service's opt-in stages (``Stage/optIn()``) this call enables.
-    public var enabledStages: Set<StageID>
+    public var enabledStages: Set<StageID> {
+        get { storage.enabledStages }
+        _modify { yield &unique().enabledStages }
+    }
     /// The stages this call's options need, with the option that needs each (see ``require(_:for:)``).
-    public private(set) var requiredStages: [StageID: String]
+    public private(set) var requiredStages: [StageID: String] {
+        get { storage.requiredStages }
+        _modify { yield &unique().requiredStages }
+    }
     /// Statuses that count as success for this call; `nil` keeps the service's.
-    public var acceptableStatusCodes: ClosedRange<Int>?
+    public var acceptableStatusCodes: ClosedRange<Int>? {
+        get { storage.acceptableStatusCodes }
+        _modify { yield &unique().acceptableStatusCodes }
+    }
     /// The logger for this call; `nil` keeps the client's.
-    public var logger: Logger?
+    public var logger: Logger? {
+        get { storage.logger }
+        _modify { yield &unique().logger }
+    }
     /// Whether the call may go to an absolute URL on another origin than the service's base URL (a
     /// `next` or download link taken from a response). Such a call never carries the service's
     /// secrets — credential-bearing stages (``CredentialBearingStage``) do not run for it — and never
     /// goes over plain `http` from an `https` service. Without it, such a call fails with
     /// ``SwitchyardError/Code/invalidRequest``. `false` by default.
-    public var allowsForeignOrigin: Bool
+    public var allowsForeignOrigin: Bool {
+        get { storage.allowsForeignOrigin }
+        _modify { yield &unique().allowsForeignOrigin }
+    }
     /// The account the call is made for, for apps and servers that serve several users with one
     /// client: calls for different accounts never share cached responses or a network exchange, and
     /// ``APIClient/endSession(for:account:)`` can end one account's session alone. `nil` keeps the
     /// endpoint's (or none).
-    public var account: String?
+    public var account: String? {
+        get { storage.account }
+        _modify { yield &unique().account }
+    }
     /// What to do when an identical call is in flight; `nil` keeps the endpoint's choice (or allow).
-    public var sameRequest: SameRequestPolicy?
+    public var sameRequest: SameRequestPolicy? {
+        get { storage.sameRequest }
+        _modify { yield &unique().sameRequest }
+    }
     /// Called as the request body goes out, with the bytes sent so far and the body's size when it
     /// is known — the per-call `uploadProgress` block, no ``Accessory`` needed.
     ///
@@ -67,15 +106,24 @@ public struct CallOptions: Sendable {
     /// var options = CallOptions()
     /// options.uploadProgress = { progress in print("sent", progress) }   // "sent 65536/262144 bytes (25%)"
     /// ```
-    public var uploadProgress: (@Sendable (TransferProgress) -> Void)?
+    public var uploadProgress: (@Sendable (TransferProgress) -> Void)? {
+        get { storage.uploadProgress }
+        _modify { yield &unique().uploadProgress }
+    }
     /// Called as the response body comes in, with the bytes received so far and the total when the
     /// server said it — the per-call `downloadProgress` block, no ``Accessory`` needed. A download to a
     /// file counts the whole resource, continuing where a resumed attempt started. Called the way
     /// ``uploadProgress`` is.
-    public var downloadProgress: (@Sendable (TransferProgress) -> Void)?
+    public var downloadProgress: (@Sendable (TransferProgress) -> Void)? {
+        get { storage.downloadProgress }
+        _modify { yield &unique().downloadProgress }
+    }
     /// The cache policy chosen with ``cache(_:)``; `nil` when these options choose none (the
     /// ``CacheStage``'s default then applies).
-    public internal(set) var cachePolicy: CachePolicy?
+    public internal(set) var cachePolicy: CachePolicy? {
+        get { storage.cachePolicy }
+        _modify { yield &unique().cachePolicy }
+    }
     /// The scope the call belongs to (held weakly): releasing it cancels the call.
     public var scope: RequestScope? {
         get { weakScope?.scope }
@@ -84,9 +132,82 @@ public struct CallOptions: Sendable {
     /// Whether the call records each stage's own time and the transport's: returned in
     /// ``CallResult/stageTimings`` and logged at trace level. Off by default; costs two clock reads
     /// per stage when on.
-    public var recordsStageTimings: Bool
-    private var weakScope: WeakScope?
-    private var contextWriters: [@Sendable (inout CallContext) -> Void]
+    public var recordsStageTimings: Bool {
+        get { storage.recordsStageTimings }
+        _modify { yield &unique().recordsStageTimings }
+    }
+    private var weakScope: WeakScope? {
+        get { storage.weakScope }
+        _modify { yield &unique().weakScope }
+    }
+    private var contextWriters: [@Sendable (inout CallContext) -> Void] {
+        get { storage.contextWriters }
+        _modify { yield &unique().contextWriters }
+    }
+
+    /// Every field, behind one reference: passing options along a call copies one reference, and a
+    /// change copies the fields only while another copy shares them.
+    private var storage: Storage
+
+    /// The fields, shared between copies until one of them changes.
+    private final class Storage: @unchecked Sendable {
+        // Unchecked: a storage is changed only through `unique()`, while no other copy can see it.
+        @exclusivity(unchecked) var timeout: Duration? = nil
+        @exclusivity(unchecked) var deadline: Duration? = nil
+        @exclusivity(unchecked) var tags: Set<RequestTag> = []
+        @exclusivity(unchecked) var headerFields: HTTPFields = [:]
+        @exclusivity(unchecked) var additionalStages: [any Stage] = []
+        @exclusivity(unchecked) var skippedStages: Set<StageID> = []
+        @exclusivity(unchecked) var enabledStages: Set<StageID> = []
+        @exclusivity(unchecked) var requiredStages: [StageID: String] = [:]
+        @exclusivity(unchecked) var acceptableStatusCodes: ClosedRange<Int>? = nil
+        @exclusivity(unchecked) var logger: Logger? = nil
+        @exclusivity(unchecked) var allowsForeignOrigin: Bool = false
+        @exclusivity(unchecked) var account: String? = nil
+        @exclusivity(unchecked) var sameRequest: SameRequestPolicy? = nil
+        @exclusivity(unchecked) var uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil
+        @exclusivity(unchecked) var downloadProgress: (@Sendable (TransferProgress) -> Void)? = nil
+        @exclusivity(unchecked) var cachePolicy: CachePolicy? = nil
+        @exclusivity(unchecked) var recordsStageTimings: Bool = false
+        @exclusivity(unchecked) var weakScope: WeakScope? = nil
+        @exclusivity(unchecked) var contextWriters: [@Sendable (inout CallContext) -> Void] = []
+
+        /// The options with nothing set, shared by every `CallOptions()`.
+        static let empty = Storage()
+
+        init() {}
+
+        /// A storage with the same fields, for a copy about to change.
+        func copy() -> Storage {
+            let copy = Storage()
+            copy.timeout = timeout
+            copy.deadline = deadline
+            copy.tags = tags
+            copy.headerFields = headerFields
+            copy.additionalStages = additionalStages
+            copy.skippedStages = skippedStages
+            copy.enabledStages = enabledStages
+            copy.requiredStages = requiredStages
+            copy.acceptableStatusCodes = acceptableStatusCodes
+            copy.logger = logger
+            copy.allowsForeignOrigin = allowsForeignOrigin
+            copy.account = account
+            copy.sameRequest = sameRequest
+            copy.uploadProgress = uploadProgress
+            copy.downloadProgress = downloadProgress
+            copy.cachePolicy = cachePolicy
+            copy.recordsStageTimings = recordsStageTimings
+            copy.weakScope = weakScope
+            copy.contextWriters = contextWriters
+            return copy
+        }
+    }
+
+    /// The storage, copied first when another copy of these options shares it.
+    private mutating func unique() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        return storage
+    }
 
     /// Creates options.
     public init(
@@ -100,25 +221,17 @@ public struct CallOptions: Sendable {
         acceptableStatusCodes: ClosedRange<Int>? = nil,
         logger: Logger? = nil
     ) {
-        self.timeout = timeout
-        self.deadline = deadline
-        self.tags = tags
-        self.headerFields = headerFields
-        self.additionalStages = additionalStages
-        self.skippedStages = skippedStages
-        self.enabledStages = enabledStages
-        self.requiredStages = [:]
-        self.acceptableStatusCodes = acceptableStatusCodes
-        self.logger = logger
-        self.sameRequest = nil
-        self.account = nil
-        self.allowsForeignOrigin = false
-        self.weakScope = nil
-        self.recordsStageTimings = false
-        self.contextWriters = []
-        self.uploadProgress = nil
-        self.downloadProgress = nil
-        self.cachePolicy = nil
+        storage = .empty
+        // Options that set nothing share one storage; each value given is written into a copy.
+        if let timeout { self.timeout = timeout }
+        if let deadline { self.deadline = deadline }
+        if !tags.isEmpty { self.tags = tags }
+        if !headerFields.isEmpty { self.headerFields = headerFields }
+        if !additionalStages.isEmpty { self.additionalStages = additionalStages }
+        if !skippedStages.isEmpty { self.skippedStages = skippedStages }
+        if !enabledStages.isEmpty { self.enabledStages = enabledStages }
+        if let acceptableStatusCodes { self.acceptableStatusCodes = acceptableStatusCodes }
+        if let logger { self.logger = logger }
     }
 
     /// Runs the service's opt-in stage `stage` for this call.
@@ -174,11 +287,12 @@ public struct CallOptions: Sendable {
 
     /// Whether these options adjust nothing: merging them with others gives the others unchanged.
     var isEmpty: Bool {
-        timeout == nil && deadline == nil && tags.isEmpty && headerFields.isEmpty && additionalStages.isEmpty
-            && skippedStages.isEmpty && enabledStages.isEmpty && requiredStages.isEmpty && acceptableStatusCodes == nil
-            && logger == nil && sameRequest == nil && account == nil && !allowsForeignOrigin && weakScope == nil
-            && !recordsStageTimings && contextWriters.isEmpty && uploadProgress == nil && downloadProgress == nil
-            && cachePolicy == nil
+        storage === Storage.empty
+            || (timeout == nil && deadline == nil && tags.isEmpty && headerFields.isEmpty && additionalStages.isEmpty
+                && skippedStages.isEmpty && enabledStages.isEmpty && requiredStages.isEmpty && acceptableStatusCodes == nil
+                && logger == nil && sameRequest == nil && account == nil && !allowsForeignOrigin && weakScope == nil
+                && !recordsStageTimings && contextWriters.isEmpty && uploadProgress == nil && downloadProgress == nil
+                && cachePolicy == nil)
     }
 
     /// Whether the options named a scope that has since been released: the call must not start.

@@ -15,49 +15,174 @@ public import Logging
 /// return try await next(request, context)
 /// ```
 public struct CallContext: Sendable {
+    /// Every field, behind one reference: copying a context (into a stage, a closure or a call's
+    /// result) is one retain, and a change copies the fields only while another copy shares them.
+    private var storage: Storage
+
     /// The call's process-unique identifier.
-    public let requestID: RequestID
+    public var requestID: RequestID { storage.requestID }
     /// The service the call is addressed to.
-    public let serviceID: ServiceID
+    public var serviceID: ServiceID { storage.serviceID }
     /// The endpoint's name: the discrete endpoint's type name or the intensive call's path template.
-    public var endpointName: String
+    public var endpointName: String {
+        get { storage.endpointName }
+        _modify { yield &unique().endpointName }
+    }
     /// Labels for finding and grouping calls.
-    public var tags: Set<RequestTag>
+    public var tags: Set<RequestTag> {
+        get { storage.tags }
+        _modify { yield &unique().tags }
+    }
     /// The attempt number, starting at 1; a stage that sends the request again passes `attempt + 1`.
-    public var attempt: Int
+    public var attempt: Int {
+        get { storage.attempt }
+        _modify { yield &unique().attempt }
+    }
     /// The environment whose base URL the request was addressed to.
-    public var environment: ServerEnvironment
+    public var environment: ServerEnvironment {
+        get { storage.environment }
+        _modify { yield &unique().environment }
+    }
     /// How long one attempt may take before the transport gives up, or `nil` for no limit.
-    public var timeout: Duration?
+    public var timeout: Duration? {
+        get { storage.timeout }
+        _modify { yield &unique().timeout }
+    }
     /// When the whole call — every attempt and every wait between them — must be over; `nil` for
     /// no overall limit. Set from ``CallOptions/deadline`` or ``ServiceDefaults/deadline``.
     public var deadline: ContinuousClock.Instant? {
         get { deadlineOffset.map(CallClock.instant) }
         set { deadlineOffset = newValue.map(CallClock.offset) }
     }
-    /// ``deadline`` as an offset on ``CallClock``, which keeps this value of fixed layout.
-    var deadlineOffset: Duration?
+    /// ``deadline`` as an offset on ``CallClock``, which keeps the fields of fixed layout.
+    var deadlineOffset: Duration? {
+        get { storage.deadlineOffset }
+        _modify { yield &unique().deadlineOffset }
+    }
     /// The parameter encoding that was used to build the request (stages that add parameters use it).
-    public var parameterEncoding: ParameterEncoding
+    public var parameterEncoding: ParameterEncoding {
+        get { storage.parameterEncoding }
+        _modify { yield &unique().parameterEncoding }
+    }
     /// The ids of the service's stages this call skips.
-    public var skippedStages: Set<StageID>
+    public var skippedStages: Set<StageID> {
+        get { storage.skippedStages }
+        _modify { yield &unique().skippedStages }
+    }
     /// The ids of the service's opt-in stages (``Stage/optIn()``) this call enables.
-    public var enabledStages: Set<StageID>
+    public var enabledStages: Set<StageID> {
+        get { storage.enabledStages }
+        _modify { yield &unique().enabledStages }
+    }
     /// The logger stages should use.
-    public var logger: Logger
+    public var logger: Logger {
+        get { storage.logger }
+        _modify { yield &unique().logger }
+    }
     /// Whether the request goes to an origin other than the service's (allowed by
     /// ``CallOptions/allowsForeignOrigin``): credential-bearing stages do not run for it.
-    public internal(set) var isForeignOrigin: Bool
+    public internal(set) var isForeignOrigin: Bool {
+        get { storage.isForeignOrigin }
+        _modify { yield &unique().isForeignOrigin }
+    }
     /// The account the call is made for, when the app names accounts (``CallOptions/account``): part
     /// of the call's ``CredentialPartition``.
-    public var account: String?
+    public var account: String? {
+        get { storage.account }
+        _modify { yield &unique().account }
+    }
     /// The service's stages that put credentials on calls, set by the pipeline for every call; caches
     /// and the same-request check ask them which credentials a request will carry.
-    public internal(set) var credentialSources: [any CredentialSource]
+    public internal(set) var credentialSources: [any CredentialSource] {
+        get { storage.credentialSources }
+        _modify { yield &unique().credentialSources }
+    }
     /// What every copy of this call's context shares: its cancellation by the client's cancel APIs,
     /// the count of transport sends, and its stage timings when recorded.
-    public internal(set) var control: CallControl
-    private var values: [ObjectIdentifier: any Sendable]
+    public internal(set) var control: CallControl {
+        get { storage.control }
+        _modify { yield &unique().control }
+    }
+
+    /// The fields, shared between copies until one of them changes.
+    private final class Storage: @unchecked Sendable {
+        // Unchecked: a storage is changed only through `unique()`, while no other copy can see it.
+        let requestID: RequestID
+        let serviceID: ServiceID
+        @exclusivity(unchecked) var endpointName: String
+        @exclusivity(unchecked) var tags: Set<RequestTag>
+        @exclusivity(unchecked) var attempt: Int
+        @exclusivity(unchecked) var environment: ServerEnvironment
+        @exclusivity(unchecked) var timeout: Duration?
+        @exclusivity(unchecked) var deadlineOffset: Duration?
+        @exclusivity(unchecked) var parameterEncoding: ParameterEncoding
+        @exclusivity(unchecked) var skippedStages: Set<StageID>
+        @exclusivity(unchecked) var enabledStages: Set<StageID>
+        @exclusivity(unchecked) var logger: Logger
+        @exclusivity(unchecked) var isForeignOrigin = false
+        @exclusivity(unchecked) var account: String?
+        @exclusivity(unchecked) var credentialSources: [any CredentialSource] = []
+        @exclusivity(unchecked) var control: CallControl
+        @exclusivity(unchecked) var values: [ObjectIdentifier: any Sendable] = [:]
+
+        init(
+            requestID: RequestID,
+            serviceID: ServiceID,
+            endpointName: String,
+            tags: Set<RequestTag>,
+            attempt: Int,
+            environment: ServerEnvironment,
+            timeout: Duration?,
+            parameterEncoding: ParameterEncoding,
+            skippedStages: Set<StageID>,
+            enabledStages: Set<StageID>,
+            logger: Logger,
+            control: CallControl
+        ) {
+            self.requestID = requestID
+            self.serviceID = serviceID
+            self.endpointName = endpointName
+            self.tags = tags
+            self.attempt = attempt
+            self.environment = environment
+            self.timeout = timeout
+            self.parameterEncoding = parameterEncoding
+            self.skippedStages = skippedStages
+            self.enabledStages = enabledStages
+            self.logger = logger
+            self.control = control
+        }
+
+        /// A storage with the same fields, for a copy about to change.
+        func copy() -> Storage {
+            let copy = Storage(
+                requestID: requestID,
+                serviceID: serviceID,
+                endpointName: endpointName,
+                tags: tags,
+                attempt: attempt,
+                environment: environment,
+                timeout: timeout,
+                parameterEncoding: parameterEncoding,
+                skippedStages: skippedStages,
+                enabledStages: enabledStages,
+                logger: logger,
+                control: control
+            )
+            copy.deadlineOffset = deadlineOffset
+            copy.isForeignOrigin = isForeignOrigin
+            copy.account = account
+            copy.credentialSources = credentialSources
+            copy.values = values
+            return copy
+        }
+    }
+
+    /// The storage, copied first when another copy of this context shares it.
+    private mutating func unique() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        return storage
+    }
 
     /// Creates a context. The client makes one per call; tests and harnesses make their own.
     ///
@@ -86,29 +211,26 @@ public struct CallContext: Sendable {
         enabledStages: Set<StageID> = [],
         logger: Logger = CallContext.disabledLogger
     ) {
-        self.requestID = requestID
-        self.serviceID = serviceID
-        self.endpointName = endpointName
-        self.tags = tags
-        self.attempt = attempt
-        self.environment = environment
-        self.timeout = timeout
-        self.deadlineOffset = nil
-        self.parameterEncoding = parameterEncoding
-        self.skippedStages = skippedStages
-        self.enabledStages = enabledStages
-        self.logger = logger
-        self.account = nil
-        self.isForeignOrigin = false
-        self.credentialSources = []
-        self.control = CallControl()
-        self.values = [:]
+        storage = Storage(
+            requestID: requestID,
+            serviceID: serviceID,
+            endpointName: endpointName,
+            tags: tags,
+            attempt: attempt,
+            environment: environment,
+            timeout: timeout,
+            parameterEncoding: parameterEncoding,
+            skippedStages: skippedStages,
+            enabledStages: enabledStages,
+            logger: logger,
+            control: CallControl()
+        )
     }
 
     /// Reads or writes a value stored under a typed key; `nil` when nothing is stored.
     public subscript<Key: CallContextKey>(key: Key.Type) -> Key.Value? {
-        get { values[ObjectIdentifier(key)] as? Key.Value }
-        set { values[ObjectIdentifier(key)] = newValue }
+        get { storage.values[ObjectIdentifier(key)] as? Key.Value }
+        set { unique().values[ObjectIdentifier(key)] = newValue }
     }
 
     /// A copy with ``attempt`` incremented: what a stage passes to `next` when it sends again.

@@ -12,20 +12,43 @@
 /// ```
 public struct Pipeline: Sendable, CustomStringConvertible {
     /// The service this pipeline belongs to.
-    public let serviceID: ServiceID
+    public var serviceID: ServiceID { storage.serviceID }
     /// The ids of the stages, outermost first (the order requests pass them).
-    public let stageIDs: [StageID]
+    public var stageIDs: [StageID] { storage.stageIDs }
     /// The ids of the stages registered as opt-in (``Stage/optIn()``): they run only for calls that
     /// enable them.
-    public let optInStageIDs: Set<StageID>
+    public var optInStageIDs: Set<StageID> { storage.optInStageIDs }
     /// The name of the transport at the end.
-    public let transportName: String
+    public var transportName: String { storage.transportName }
     /// The stages that keep a signed-in user's state (opt-in ones included).
-    let sessionBoundStages: [any SessionBoundStage]
+    var sessionBoundStages: [any SessionBoundStage] { storage.sessionBoundStages }
     /// The stages that put credentials on calls (opt-in ones included), outermost first: every call
     /// carries them in ``CallContext/credentialSources``.
-    public let credentialSources: [any CredentialSource]
-    private let entry: NextStage
+    public var credentialSources: [any CredentialSource] { storage.credentialSources }
+    /// The folded chain and what is known about it, behind one reference: a call copies a
+    /// pipeline with one retain.
+    private let storage: Storage
+
+    /// What a pipeline holds; it never changes after the fold.
+    private final class Storage: Sendable {
+        let serviceID: ServiceID
+        let stageIDs: [StageID]
+        let optInStageIDs: Set<StageID>
+        let transportName: String
+        let sessionBoundStages: [any SessionBoundStage]
+        let credentialSources: [any CredentialSource]
+        let entry: NextStage
+
+        init(serviceID: ServiceID, links: [Link], transport: any Transport, redirects: RedirectPolicy) {
+            self.serviceID = serviceID
+            self.stageIDs = links.map(\.id)
+            self.optInStageIDs = Set(links.filter(\.optIn).map(\.id))
+            self.transportName = transport.name
+            self.sessionBoundStages = links.compactMap { $0.stage as? any SessionBoundStage }
+            self.credentialSources = links.compactMap { $0.stage as? any CredentialSource }
+            self.entry = Pipeline.fold(links, around: Pipeline.terminal(transport, redirects: redirects), skippable: true)
+        }
+    }
 
     /// Folds stages and a transport into a pipeline.
     ///
@@ -35,14 +58,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     ///   - transport: the transport at the end.
     ///   - redirects: how the pipeline follows the `3xx` answers the transport returns.
     public init(serviceID: ServiceID, stages: [any Stage], transport: any Transport, redirects: RedirectPolicy = .default) {
-        let links = stages.map(Link.init)
-        self.serviceID = serviceID
-        self.stageIDs = links.map(\.id)
-        self.optInStageIDs = Set(links.filter(\.optIn).map(\.id))
-        self.transportName = transport.name
-        self.sessionBoundStages = links.compactMap { $0.stage as? any SessionBoundStage }
-        self.credentialSources = links.compactMap { $0.stage as? any CredentialSource }
-        self.entry = Self.fold(links, around: Self.terminal(transport, redirects: redirects), skippable: true)
+        storage = Storage(serviceID: serviceID, links: stages.map(Link.init), transport: transport, redirects: redirects)
     }
 
     /// Sends a request through the stages and the transport.
@@ -73,8 +89,8 @@ public struct Pipeline: Sendable, CustomStringConvertible {
         additionalStages: [any Stage]
     ) async throws(SwitchyardError) -> Response {
         do {
-            if additionalStages.isEmpty { return try await entry(request, context) }
-            let chain = Self.fold(additionalStages.map(Link.init), around: entry, skippable: false)
+            if additionalStages.isEmpty { return try await storage.entry(request, context) }
+            let chain = Self.fold(additionalStages.map(Link.init), around: storage.entry, skippable: false)
             return try await chain(request, context)
         } catch {
             throw SwitchyardError.wrapping(error, stage: nil).filling(from: context)
@@ -108,7 +124,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
 
     /// One registered stage as the fold sees it: its id, the stage that does the work (unwrapped
     /// from ``OptInStage``), and whether it runs only when a call enables it.
-    private struct Link {
+    fileprivate struct Link {
         let id: StageID
         let stage: any Stage
         let optIn: Bool
@@ -142,7 +158,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     /// `next` once and then their `process` methods in reverse order. The order and the results are
     /// exactly those of one link per stage, with fewer asynchronous frames and one copy of the
     /// request instead of one per stage.
-    private static func fold(_ links: [Link], around inner: @escaping NextStage, skippable: Bool) -> NextStage {
+    fileprivate static func fold(_ links: [Link], around inner: @escaping NextStage, skippable: Bool) -> NextStage {
         var next = inner
         var index = links.count
         while index > 0 {
@@ -265,7 +281,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     ///
     /// The common call — no timings, an answer that is not a redirect — stays in this closure, whose
     /// frame holds little; timing and redirects are handled in functions of their own.
-    private static func terminal(_ transport: any Transport, redirects: RedirectPolicy) -> NextStage {
+    fileprivate static func terminal(_ transport: any Transport, redirects: RedirectPolicy) -> NextStage {
         let observes = transport.observesCallCancellation
         return { (request: consuming Request, context: CallContext) in
             context.control.recordTransportSend()  // one attempt, however many redirects it follows
