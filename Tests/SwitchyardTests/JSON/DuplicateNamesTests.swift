@@ -32,6 +32,38 @@ struct DuplicateNamesTests {
         #expect(try strip(json) == expected)
     }
 
+    @Test("names are compared decoded: an escaped spelling of a name is the same name")
+    func escapedSpelling() {
+        let error = #expect(throws: SwitchyardError.self) { try strip(#"{"a":null,"\u0061":1}"#) }
+        #expect(error?.code == .ambiguousJSON)
+    }
+
+    /// An object with `count` distinct names `m0`, `m1`, … (every third one null), then `tail`.
+    private func wide(_ count: Int, tail: String) -> String {
+        "{" + (0..<count).map { #""m\#($0)":\#($0 % 3 == 0 ? "null" : "\($0)")"# }.joined(separator: ",") + tail + "}"
+    }
+
+    @Test(
+        "objects wider than the linear scan's bound are checked as fully as narrow ones",
+        arguments: [JSONDuplicateNamesBound.below, .at, .above, .far]
+    )
+    func wideObjects(width: JSONDuplicateNamesBound) throws {
+        // A repeat of the first name (whose value was null), after every other name.
+        let repeated = #expect(throws: SwitchyardError.self) { try strip(wide(width.names, tail: #","m0":5"#)) }
+        #expect(repeated?.code == .ambiguousJSON)
+        #expect(repeated?.message.contains("'m0'") == true)
+        // A repeat of the last null-valued name, which came after the object outgrew the linear scan.
+        let late = (width.names - 1) / 3 * 3
+        let lateRepeat = #expect(throws: SwitchyardError.self) { try strip(wide(width.names, tail: #","m\#(late)":5"#)) }
+        #expect(lateRepeat?.message.contains("'m\(late)'") == true)
+        // A repeat of a name whose values are both not null is kept.
+        let kept = try strip(wide(width.names, tail: #","m1":7"#))
+        #expect(kept.hasSuffix(#","m1":7}"#))
+        // The same names in a sibling object are not duplicates.
+        let siblings = "[" + wide(width.names, tail: "") + "," + wide(width.names, tail: "") + "]"
+        #expect(try strip(siblings).hasPrefix("[{"))
+    }
+
     @Test("a document without nulls is not checked at all: duplicates pass unchanged")
     func noNullsUnchecked() throws {
         #expect(try strip(#"{"a":1,"a":2}"#) == #"{"a":1,"a":2}"#)
@@ -45,4 +77,15 @@ struct DuplicateNamesTests {
         #expect(before.nickname == nil)
         #expect(after.nickname == "new")
     }
+}
+
+/// Object widths around the duplicate-name check's linear bound (16 names).
+enum JSONDuplicateNamesBound: Int, CaseIterable, Sendable, CustomTestStringConvertible {
+    case below = 15
+    case at = 16
+    case above = 17
+    case far = 200
+
+    var names: Int { rawValue }
+    var testDescription: String { "\(rawValue) names" }
 }
