@@ -123,7 +123,9 @@ public struct CallContext: Sendable {
         @exclusivity(unchecked) var account: String?
         @exclusivity(unchecked) var credentialSources: [any CredentialSource] = []
         @exclusivity(unchecked) var control: CallControl
-        @exclusivity(unchecked) var values: [ObjectIdentifier: any Sendable] = [:]
+        /// Values stored under ``CallContextKey`` types: a handful per call at most (one per key
+        /// type), so a scan costs less than hashing into a dictionary that must be allocated.
+        @exclusivity(unchecked) var values: [(key: ObjectIdentifier, value: any Sendable)] = []
 
         init(
             requestID: RequestID,
@@ -229,8 +231,20 @@ public struct CallContext: Sendable {
 
     /// Reads or writes a value stored under a typed key; `nil` when nothing is stored.
     public subscript<Key: CallContextKey>(key: Key.Type) -> Key.Value? {
-        get { storage.values[ObjectIdentifier(key)] as? Key.Value }
-        set { unique().values[ObjectIdentifier(key)] = newValue }
+        get {
+            let id = ObjectIdentifier(key)
+            for entry in storage.values where entry.key == id { return entry.value as? Key.Value }
+            return nil
+        }
+        set {
+            let id = ObjectIdentifier(key)
+            let storage = unique()
+            if let index = storage.values.firstIndex(where: { $0.key == id }) {
+                if let newValue { storage.values[index].value = newValue } else { storage.values.remove(at: index) }
+            } else if let newValue {
+                storage.values.append((id, newValue))
+            }
+        }
     }
 
     /// A copy with ``attempt`` incremented: what a stage passes to `next` when it sends again.

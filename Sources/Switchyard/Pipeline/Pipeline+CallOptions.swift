@@ -26,20 +26,27 @@ extension Pipeline {
             }
         }
         // Sorted only when there is more than one, so that the error names the same stage every time.
-        let required = options.requiredStages.count > 1 ? options.requiredStages.sorted { $0.key < $1.key } : Array(options.requiredStages)
-        for (id, option) in required {
-            if isAdded(id) { continue }
-            guard isOwn(id) else {
-                throw invalid("the call's option \(option) needs stage '\(id)', but service '\(serviceID)' has no such stage")
-            }
-            if options.skippedStages.contains(id) {
-                throw invalid("the call's option \(option) needs stage '\(id)', but the call skips that stage")
-            }
-            if !optInStageIDs.isEmpty, optInStageIDs.contains(id), !options.enabledStages.contains(id) {
-                throw invalid(
-                    "the call's option \(option) needs stage '\(id)', which service '\(serviceID)' registers as opt-in; enable it"
-                )
-            }
+        let requiredStages = options.requiredStages
+        if requiredStages.count == 1, let (id, option) = requiredStages.first {
+            try checkRequired(id, for: option, options: options, isAdded: isAdded(id))
+            return
+        }
+        for (id, option) in requiredStages.sorted(by: { $0.key < $1.key }) {
+            try checkRequired(id, for: option, options: options, isAdded: isAdded(id))
+        }
+    }
+
+    /// Refuses a call whose option needs stage `id` when the call cannot run it.
+    private func checkRequired(_ id: StageID, for option: String, options: CallOptions, isAdded: Bool) throws(SwitchyardError) {
+        if isAdded { return }
+        guard stageIDs.contains(id) else {
+            throw invalid("the call's option \(option) needs stage '\(id)', but service '\(serviceID)' has no such stage")
+        }
+        if options.skippedStages.contains(id) {
+            throw invalid("the call's option \(option) needs stage '\(id)', but the call skips that stage")
+        }
+        if !optInStageIDs.isEmpty, optInStageIDs.contains(id), !options.enabledStages.contains(id) {
+            throw invalid("the call's option \(option) needs stage '\(id)', which service '\(serviceID)' registers as opt-in; enable it")
         }
     }
 
