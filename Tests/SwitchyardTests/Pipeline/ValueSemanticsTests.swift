@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Logging
 import Testing
@@ -102,5 +103,27 @@ struct ValueSemanticsTests {
         #expect(options.acceptableStatusCodes == 200...204)
         #expect(options.tags.isEmpty && options.enabledStages.isEmpty && options.logger == nil)
         #expect(!options.isEmpty)
+    }
+
+    @Test("a cached entry revalidated on a copy leaves the stored entry, its directives included, as it was")
+    func cachedEntryCopies() {
+        let key = CacheKey(serviceID: "users", endpoint: "profile", identity: "release\nGET\nexample.com\n/me\n", partition: .public)
+        let stored = CachedResponse(
+            key: key,
+            status: 200,
+            headerFields: [.cacheControl: "max-age=60"],
+            body: Data("{}".utf8),
+            storedAt: Date(timeIntervalSince1970: 1_000)
+        )
+        var revalidated = stored
+        revalidated.headerFields = [.cacheControl: "max-age=600"]
+        revalidated.storedAt = Date(timeIntervalSince1970: 2_000)
+        revalidated.requestedAt = Date(timeIntervalSince1970: 1_999)
+        #expect(stored.headerFields[.cacheControl] == "max-age=60")
+        #expect(stored.directives.control.maxAge == 60)
+        #expect(stored.storedAt == Date(timeIntervalSince1970: 1_000) && stored.requestedAt == stored.storedAt)
+        #expect(revalidated.directives.control.maxAge == 600)
+        #expect(revalidated != stored)
+        #expect(revalidated.key == stored.key && revalidated.body == stored.body)
     }
 }
