@@ -6,91 +6,49 @@ public import HTTPTypes
 /// request header fields its `Vary` names.
 public struct CachedResponse: Sendable, Equatable {
     /// The key it was stored under.
-    public var key: CacheKey { storage.key }
+    public var key: CacheKey { storage.value.key }
     /// The status code.
-    public var status: Int { storage.status }
+    public var status: Int { storage.value.status }
     /// The header fields (updated by a `304` that revalidates it).
     public var headerFields: HTTPFields {
-        get { storage.headerFields }
-        set {
-            let storage = unique()
-            storage.headerFields = newValue
-            storage.directives = StoredDirectives(newValue)
+        get { storage.value.headerFields }
+        _modify {
+            yield &storage.value.headerFields
+            storage.value.directives = StoredDirectives(storage.value.headerFields)
         }
     }
     /// What the header fields say about freshness and variants, read once.
-    public var directives: StoredDirectives { storage.directives }
+    public var directives: StoredDirectives { storage.value.directives }
     /// The body.
-    public var body: Data { storage.body }
+    public var body: Data { storage.value.body }
     /// When the response was received, or last revalidated (RFC 9111's `response_time`).
     public var storedAt: Date {
-        get { storage.storedAt }
-        set { unique().storedAt = newValue }
+        get { storage.value.storedAt }
+        _modify { yield &storage.value.storedAt }
     }
     /// When the request that fetched it, or last revalidated it, was sent (`request_time`).
     public var requestedAt: Date {
-        get { storage.requestedAt }
-        set { unique().requestedAt = newValue }
+        get { storage.value.requestedAt }
+        _modify { yield &storage.value.requestedAt }
     }
     /// The request's values of the fields the response's `Vary` names, lowercased names; a field the
     /// request did not carry is absent.
-    public var varyingFields: [String: String] { storage.varyingFields }
+    public var varyingFields: [String: String] { storage.value.varyingFields }
 
     /// Every field behind one reference: a hit hands out the entry with one retain, whatever its
     /// header fields and body.
-    private var storage: Storage
+    private var storage: CopyOnWrite<Fields>
 
     /// The fields, shared between copies until one of them changes.
-    private final class Storage: @unchecked Sendable {
-        // Unchecked: a storage is changed only through `unique()`, while no other copy can see it.
+    private struct Fields: Sendable {
         let key: CacheKey
         let status: Int
-        @exclusivity(unchecked) var headerFields: HTTPFields
-        @exclusivity(unchecked) var directives: StoredDirectives
+        var headerFields: HTTPFields
+        var directives: StoredDirectives
         let body: Data
-        @exclusivity(unchecked) var storedAt: Date
-        @exclusivity(unchecked) var requestedAt: Date
+        var storedAt: Date
+        var requestedAt: Date
         let varyingFields: [String: String]
-
-        init(
-            key: CacheKey,
-            status: Int,
-            headerFields: HTTPFields,
-            directives: StoredDirectives,
-            body: Data,
-            storedAt: Date,
-            requestedAt: Date,
-            varyingFields: [String: String]
-        ) {
-            self.key = key
-            self.status = status
-            self.headerFields = headerFields
-            self.directives = directives
-            self.body = body
-            self.storedAt = storedAt
-            self.requestedAt = requestedAt
-            self.varyingFields = varyingFields
-        }
-
-        /// A storage with the same fields, for a copy about to change.
-        func copy() -> Storage {
-            Storage(
-                key: key,
-                status: status,
-                headerFields: headerFields,
-                directives: directives,
-                body: body,
-                storedAt: storedAt,
-                requestedAt: requestedAt,
-                varyingFields: varyingFields
-            )
-        }
-    }
-
-    /// The storage, copied first when another copy of this entry shares it.
-    private mutating func unique() -> Storage {
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-        return storage
     }
 
     /// Creates an entry.
@@ -112,15 +70,17 @@ public struct CachedResponse: Sendable, Equatable {
         requestedAt: Date? = nil,
         varyingFields: [String: String] = [:]
     ) {
-        storage = Storage(
-            key: key,
-            status: status,
-            headerFields: headerFields,
-            directives: StoredDirectives(headerFields),
-            body: body,
-            storedAt: storedAt,
-            requestedAt: requestedAt ?? storedAt,
-            varyingFields: varyingFields
+        storage = CopyOnWrite(
+            Fields(
+                key: key,
+                status: status,
+                headerFields: headerFields,
+                directives: StoredDirectives(headerFields),
+                body: body,
+                storedAt: storedAt,
+                requestedAt: requestedAt ?? storedAt,
+                varyingFields: varyingFields
+            )
         )
     }
 
@@ -136,14 +96,14 @@ public struct CachedResponse: Sendable, Equatable {
     /// The bytes it costs in a budget.
     var cost: Int { body.count + headerFields.reduce(0) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count } + 64 }
 
-    /// The response it stands for, marked with where it came from.
     /// Whether two entries hold the same response, stored at the same times under the same key.
     public static func == (lhs: CachedResponse, rhs: CachedResponse) -> Bool {
-        lhs.storage === rhs.storage
+        lhs.storage.isShared(with: rhs.storage)
             || (lhs.key == rhs.key && lhs.status == rhs.status && lhs.headerFields == rhs.headerFields && lhs.body == rhs.body
                 && lhs.storedAt == rhs.storedAt && lhs.requestedAt == rhs.requestedAt && lhs.varyingFields == rhs.varyingFields)
     }
 
+    /// The response it stands for, marked with where it came from.
     func response(source: ResponseSource) -> Response {
         var response = Response(status: HTTPResponse.Status(code: status), headerFields: headerFields, body: body)
         response.source = source

@@ -22,55 +22,55 @@ public import Logging
 public struct CallOptions: Sendable {
     /// The per-attempt timeout; `nil` keeps the service's.
     public var timeout: Duration? {
-        get { storage.timeout }
-        _modify { yield &unique().timeout }
+        get { storage.value.timeout }
+        _modify { yield &storage.value.timeout }
     }
     /// The longest the whole call may take, every attempt and retry delay included; replaces the
     /// service's ``ServiceDefaults/deadline``.
     public var deadline: Duration? {
-        get { storage.deadline }
-        _modify { yield &unique().deadline }
+        get { storage.value.deadline }
+        _modify { yield &storage.value.deadline }
     }
     /// Labels for the call.
     public var tags: Set<RequestTag> {
-        get { storage.tags }
-        _modify { yield &unique().tags }
+        get { storage.value.tags }
+        _modify { yield &storage.value.tags }
     }
     /// Header fields for this call; they replace fields of the same name from the service and endpoint.
     public var headerFields: HTTPFields {
-        get { storage.headerFields }
-        _modify { yield &unique().headerFields }
+        get { storage.value.headerFields }
+        _modify { yield &storage.value.headerFields }
     }
     /// Stages for this call only. They run outside (before, on the way in) the service's stages,
     /// in the order given, so the service's stages see what they changed.
     public var additionalStages: [any Stage] {
-        get { storage.additionalStages }
-        _modify { yield &unique().additionalStages }
+        get { storage.value.additionalStages }
+        _modify { yield &storage.value.additionalStages }
     }
     /// Ids of the service's stages this call skips.
     public var skippedStages: Set<StageID> {
-        get { storage.skippedStages }
-        _modify { yield &unique().skippedStages }
+        get { storage.value.skippedStages }
+        _modify { yield &storage.value.skippedStages }
     }
     /// Ids of the service's opt-in stages (``Stage/optIn()``) this call enables.
     public var enabledStages: Set<StageID> {
-        get { storage.enabledStages }
-        _modify { yield &unique().enabledStages }
+        get { storage.value.enabledStages }
+        _modify { yield &storage.value.enabledStages }
     }
     /// The stages this call's options need, with the option that needs each (see ``require(_:for:)``).
     public private(set) var requiredStages: [StageID: String] {
-        get { storage.requiredStages }
-        _modify { yield &unique().requiredStages }
+        get { storage.value.requiredStages }
+        _modify { yield &storage.value.requiredStages }
     }
     /// Statuses that count as success for this call; `nil` keeps the service's.
     public var acceptableStatusCodes: ClosedRange<Int>? {
-        get { storage.acceptableStatusCodes }
-        _modify { yield &unique().acceptableStatusCodes }
+        get { storage.value.acceptableStatusCodes }
+        _modify { yield &storage.value.acceptableStatusCodes }
     }
     /// The logger for this call; `nil` keeps the client's.
     public var logger: Logger? {
-        get { storage.logger }
-        _modify { yield &unique().logger }
+        get { storage.value.logger }
+        _modify { yield &storage.value.logger }
     }
     /// Whether the call may go to an absolute URL on another origin than the service's base URL (a
     /// `next` or download link taken from a response). Such a call never carries the service's
@@ -78,21 +78,21 @@ public struct CallOptions: Sendable {
     /// goes over plain `http` from an `https` service. Without it, such a call fails with
     /// ``SwitchyardError/Code/invalidRequest``. `false` by default.
     public var allowsForeignOrigin: Bool {
-        get { storage.allowsForeignOrigin }
-        _modify { yield &unique().allowsForeignOrigin }
+        get { storage.value.allowsForeignOrigin }
+        _modify { yield &storage.value.allowsForeignOrigin }
     }
     /// The account the call is made for, for apps and servers that serve several users with one
     /// client: calls for different accounts never share cached responses or a network exchange, and
     /// ``APIClient/endSession(for:account:)`` can end one account's session alone. `nil` keeps the
     /// endpoint's (or none).
     public var account: String? {
-        get { storage.account }
-        _modify { yield &unique().account }
+        get { storage.value.account }
+        _modify { yield &storage.value.account }
     }
     /// What to do when an identical call is in flight; `nil` keeps the endpoint's choice (or allow).
     public var sameRequest: SameRequestPolicy? {
-        get { storage.sameRequest }
-        _modify { yield &unique().sameRequest }
+        get { storage.value.sameRequest }
+        _modify { yield &storage.value.sameRequest }
     }
     /// Called as the request body goes out, with the bytes sent so far and the body's size when it
     /// is known — the per-call `uploadProgress` block, no ``Accessory`` needed.
@@ -107,22 +107,22 @@ public struct CallOptions: Sendable {
     /// options.uploadProgress = { progress in print("sent", progress) }   // "sent 65536/262144 bytes (25%)"
     /// ```
     public var uploadProgress: (@Sendable (TransferProgress) -> Void)? {
-        get { storage.uploadProgress }
-        _modify { yield &unique().uploadProgress }
+        get { storage.value.uploadProgress }
+        _modify { yield &storage.value.uploadProgress }
     }
     /// Called as the response body comes in, with the bytes received so far and the total when the
     /// server said it — the per-call `downloadProgress` block, no ``Accessory`` needed. A download to a
     /// file counts the whole resource, continuing where a resumed attempt started. Called the way
     /// ``uploadProgress`` is.
     public var downloadProgress: (@Sendable (TransferProgress) -> Void)? {
-        get { storage.downloadProgress }
-        _modify { yield &unique().downloadProgress }
+        get { storage.value.downloadProgress }
+        _modify { yield &storage.value.downloadProgress }
     }
     /// The cache policy chosen with ``cache(_:)``; `nil` when these options choose none (the
     /// ``CacheStage``'s default then applies).
     public internal(set) var cachePolicy: CachePolicy? {
-        get { storage.cachePolicy }
-        _modify { yield &unique().cachePolicy }
+        get { storage.value.cachePolicy }
+        _modify { yield &storage.value.cachePolicy }
     }
     /// The scope the call belongs to (held weakly): releasing it cancels the call.
     public var scope: RequestScope? {
@@ -133,81 +133,47 @@ public struct CallOptions: Sendable {
     /// ``CallResult/stageTimings`` and logged at trace level. Off by default; costs two clock reads
     /// per stage when on.
     public var recordsStageTimings: Bool {
-        get { storage.recordsStageTimings }
-        _modify { yield &unique().recordsStageTimings }
+        get { storage.value.recordsStageTimings }
+        _modify { yield &storage.value.recordsStageTimings }
     }
     private var weakScope: WeakScope? {
-        get { storage.weakScope }
-        _modify { yield &unique().weakScope }
+        get { storage.value.weakScope }
+        _modify { yield &storage.value.weakScope }
     }
     private var contextWriters: [@Sendable (inout CallContext) -> Void] {
-        get { storage.contextWriters }
-        _modify { yield &unique().contextWriters }
+        get { storage.value.contextWriters }
+        _modify { yield &storage.value.contextWriters }
     }
 
     /// Every field, behind one reference: passing options along a call copies one reference, and a
     /// change copies the fields only while another copy shares them.
-    private var storage: Storage
+    private var storage: CopyOnWrite<Fields>
 
     /// The fields, shared between copies until one of them changes.
-    private final class Storage: @unchecked Sendable {
-        // Unchecked: a storage is changed only through `unique()`, while no other copy can see it.
-        @exclusivity(unchecked) var timeout: Duration? = nil
-        @exclusivity(unchecked) var deadline: Duration? = nil
-        @exclusivity(unchecked) var tags: Set<RequestTag> = []
-        @exclusivity(unchecked) var headerFields: HTTPFields = [:]
-        @exclusivity(unchecked) var additionalStages: [any Stage] = []
-        @exclusivity(unchecked) var skippedStages: Set<StageID> = []
-        @exclusivity(unchecked) var enabledStages: Set<StageID> = []
-        @exclusivity(unchecked) var requiredStages: [StageID: String] = [:]
-        @exclusivity(unchecked) var acceptableStatusCodes: ClosedRange<Int>? = nil
-        @exclusivity(unchecked) var logger: Logger? = nil
-        @exclusivity(unchecked) var allowsForeignOrigin: Bool = false
-        @exclusivity(unchecked) var account: String? = nil
-        @exclusivity(unchecked) var sameRequest: SameRequestPolicy? = nil
-        @exclusivity(unchecked) var uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil
-        @exclusivity(unchecked) var downloadProgress: (@Sendable (TransferProgress) -> Void)? = nil
-        @exclusivity(unchecked) var cachePolicy: CachePolicy? = nil
-        @exclusivity(unchecked) var recordsStageTimings: Bool = false
-        @exclusivity(unchecked) var weakScope: WeakScope? = nil
-        @exclusivity(unchecked) var contextWriters: [@Sendable (inout CallContext) -> Void] = []
-
-        /// The options with nothing set, shared by every `CallOptions()`.
-        static let empty = Storage()
-
-        init() {}
-
-        /// A storage with the same fields, for a copy about to change.
-        func copy() -> Storage {
-            let copy = Storage()
-            copy.timeout = timeout
-            copy.deadline = deadline
-            copy.tags = tags
-            copy.headerFields = headerFields
-            copy.additionalStages = additionalStages
-            copy.skippedStages = skippedStages
-            copy.enabledStages = enabledStages
-            copy.requiredStages = requiredStages
-            copy.acceptableStatusCodes = acceptableStatusCodes
-            copy.logger = logger
-            copy.allowsForeignOrigin = allowsForeignOrigin
-            copy.account = account
-            copy.sameRequest = sameRequest
-            copy.uploadProgress = uploadProgress
-            copy.downloadProgress = downloadProgress
-            copy.cachePolicy = cachePolicy
-            copy.recordsStageTimings = recordsStageTimings
-            copy.weakScope = weakScope
-            copy.contextWriters = contextWriters
-            return copy
-        }
+    private struct Fields: Sendable {
+        var timeout: Duration? = nil
+        var deadline: Duration? = nil
+        var tags: Set<RequestTag> = []
+        var headerFields: HTTPFields = [:]
+        var additionalStages: [any Stage] = []
+        var skippedStages: Set<StageID> = []
+        var enabledStages: Set<StageID> = []
+        var requiredStages: [StageID: String] = [:]
+        var acceptableStatusCodes: ClosedRange<Int>? = nil
+        var logger: Logger? = nil
+        var allowsForeignOrigin: Bool = false
+        var account: String? = nil
+        var sameRequest: SameRequestPolicy? = nil
+        var uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil
+        var downloadProgress: (@Sendable (TransferProgress) -> Void)? = nil
+        var cachePolicy: CachePolicy? = nil
+        var recordsStageTimings: Bool = false
+        var weakScope: WeakScope? = nil
+        var contextWriters: [@Sendable (inout CallContext) -> Void] = []
     }
 
-    /// The storage, copied first when another copy of these options shares it.
-    private mutating func unique() -> Storage {
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-        return storage
-    }
+    /// The storage of options that set nothing, shared by every `CallOptions()`.
+    private static let empty = CopyOnWrite(Fields())
 
     /// Creates options.
     public init(
@@ -221,7 +187,7 @@ public struct CallOptions: Sendable {
         acceptableStatusCodes: ClosedRange<Int>? = nil,
         logger: Logger? = nil
     ) {
-        storage = .empty
+        storage = Self.empty
         // Options that set nothing share one storage; each value given is written into a copy.
         if let timeout { self.timeout = timeout }
         if let deadline { self.deadline = deadline }
@@ -287,7 +253,7 @@ public struct CallOptions: Sendable {
 
     /// Whether these options adjust nothing: merging them with others gives the others unchanged.
     var isEmpty: Bool {
-        storage === Storage.empty
+        storage.isShared(with: Self.empty)
             || (timeout == nil && deadline == nil && tags.isEmpty && headerFields.isEmpty && additionalStages.isEmpty
                 && skippedStages.isEmpty && enabledStages.isEmpty && requiredStages.isEmpty && acceptableStatusCodes == nil
                 && logger == nil && sameRequest == nil && account == nil && !allowsForeignOrigin && weakScope == nil

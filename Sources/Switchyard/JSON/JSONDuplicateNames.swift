@@ -55,7 +55,7 @@ enum JSONDuplicateNames {
                         frames[top].index?[name] = names.count - 1
                     } else if names.count - frames[top].start > linearLimit {
                         let own = names.indices[frames[top].start...]
-                        frames[top].index = Dictionary(uniqueKeysWithValues: own.map { (names[$0].name, $0) })
+                        frames[top].index = Dictionary(own.map { (names[$0].name, $0) }, uniquingKeysWith: { first, _ in first })
                     }
                 }
                 expectingName = false

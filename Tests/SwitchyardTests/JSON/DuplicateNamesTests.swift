@@ -64,6 +64,19 @@ struct DuplicateNamesTests {
         #expect(try strip(siblings).hasPrefix("[{"))
     }
 
+    @Test("a wide object holding a wide object: each checks its own names, before and after the inner one")
+    func nestedWideObjects() throws {
+        let inner = wide(20, tail: "")
+        // The outer object's first (null) name repeated after the inner object closed: refused.
+        let outerRepeat = #expect(throws: SwitchyardError.self) {
+            try strip(wide(20, tail: #","inner":\#(inner),"m0":1"#))
+        }
+        #expect(outerRepeat?.message.contains("'m0'") == true)
+        // A name of the inner object (null there) given again in the outer object is not a duplicate.
+        let separate = try strip(#"{"inner":\#(inner),"m3":5}"#)
+        #expect(separate.hasSuffix(#","m3":5}"#))
+    }
+
     @Test("a document without nulls is not checked at all: duplicates pass unchanged")
     func noNullsUnchecked() throws {
         #expect(try strip(#"{"a":1,"a":2}"#) == #"{"a":1,"a":2}"#)

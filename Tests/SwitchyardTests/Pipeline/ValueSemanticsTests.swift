@@ -126,4 +126,87 @@ struct ValueSemanticsTests {
         #expect(revalidated != stored)
         #expect(revalidated.key == stored.key && revalidated.body == stored.body)
     }
+
+    /// Options with a timeout and a tag, and whether ``CallOptions/writeValues(into:)`` writes anything.
+    private static func writesValues(_ options: CallOptions) -> Bool {
+        var context = CallContext(serviceID: ServiceID("users")!)
+        options.writeValues(into: &context)
+        return context[Marker.self] != nil || context.transferObserver != nil
+    }
+
+    @Test("every field of an options copy changed leaves the options it was copied from as they were")
+    func everyOptionsField() {
+        let original = CallOptions(timeout: .seconds(1), tags: ["a"])
+        let scope = RequestScope()
+        var copy = original
+        copy.timeout = .seconds(9)
+        copy.deadline = .seconds(20)
+        copy.tags.insert("b")
+        copy.headerFields[.accept] = "text/plain"
+        copy.additionalStages.append(HeadersStage([.fixed(.acceptLanguage, "en")]))
+        copy.skippedStages.insert(.logging)
+        copy.enable(.cache)
+        copy.require(.retry, for: "retry(maxAttempts:)")
+        copy.acceptableStatusCodes = 200...299
+        copy.logger = CallContext.disabledLogger
+        copy.allowsForeignOrigin = true
+        copy.account = "someone"
+        copy.sameRequest = .coalesce
+        copy.uploadProgress = { _ in }
+        copy.downloadProgress = { _ in }
+        copy.cache(.cacheElseNetwork(maxAge: .seconds(60)))
+        copy.recordsStageTimings = true
+        copy.scope = scope
+        copy.setContextValue("copy", for: Marker.self)
+
+        #expect(original.timeout == .seconds(1) && original.deadline == nil && original.tags == ["a"])
+        #expect(original.headerFields.isEmpty && original.additionalStages.isEmpty)
+        #expect(original.skippedStages.isEmpty && original.enabledStages.isEmpty && original.requiredStages.isEmpty)
+        #expect(original.acceptableStatusCodes == nil && original.logger == nil && !original.allowsForeignOrigin)
+        #expect(original.account == nil && original.sameRequest == nil && original.cachePolicy == nil)
+        #expect(original.uploadProgress == nil && original.downloadProgress == nil && !original.recordsStageTimings)
+        #expect(original.scope == nil)
+        #expect(!Self.writesValues(original))
+        #expect(Self.writesValues(copy) && copy.scope === scope && copy.cachePolicy != nil)
+    }
+
+    @Test("merging options leaves both sides as they were, also when both sides are one value")
+    func applyingKeepsInputs() {
+        var endpoint = CallOptions(timeout: .seconds(1), tags: ["endpoint"])
+        endpoint.account = "endpoint-account"
+        var call = CallOptions(tags: ["call"])
+        call.skippedStages = [.logging]
+        let merged = endpoint.applying(call)
+        let doubled = endpoint.applying(endpoint)
+        #expect(merged.tags == ["endpoint", "call"] && merged.skippedStages == [.logging] && merged.account == "endpoint-account")
+        #expect(endpoint.tags == ["endpoint"] && endpoint.skippedStages.isEmpty)
+        #expect(call.tags == ["call"] && call.account == nil && call.timeout == nil)
+        #expect(doubled.tags == ["endpoint"] && doubled.account == "endpoint-account")
+    }
+
+    @Test("options made with values do not change the options made without any")
+    func initializerLeavesEmptyAlone() {
+        _ = CallOptions(timeout: .seconds(5), tags: ["x"], skippedStages: [.logging], logger: CallContext.disabledLogger)
+        let fresh = CallOptions()
+        #expect(fresh.isEmpty && fresh.timeout == nil && fresh.tags.isEmpty && fresh.skippedStages.isEmpty && fresh.logger == nil)
+    }
+
+    @Test("two cached entries built apart from the same parts are equal")
+    func cachedEntriesEqual() {
+        func make() -> CachedResponse {
+            CachedResponse(
+                key: CacheKey(serviceID: "users", endpoint: "profile", identity: "release\nGET\nexample.com\n/me\n", partition: .public),
+                status: 200,
+                headerFields: [.cacheControl: "max-age=60"],
+                body: Data("{}".utf8),
+                storedAt: Date(timeIntervalSince1970: 1_000),
+                varyingFields: ["accept": "application/json"]
+            )
+        }
+        #expect(make() == make())
+        var changed = make()
+        changed.headerFields[.eTag] = "\"v2\""
+        #expect(changed != make())
+        #expect(changed.etag == "\"v2\"" && changed.directives.control.maxAge == 60)
+    }
 }
