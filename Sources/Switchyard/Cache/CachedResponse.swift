@@ -40,7 +40,7 @@ public struct CachedResponse: Sendable, Equatable {
     private var storage: CopyOnWrite<Fields>
 
     /// The fields, shared between copies until one of them changes.
-    private struct Fields: Sendable {
+    private struct Fields: Sendable, Equatable {
         let key: CacheKey
         let status: Int
         var headerFields: HTTPFields
@@ -95,13 +95,6 @@ public struct CachedResponse: Sendable, Equatable {
 
     /// The bytes it costs in a budget.
     var cost: Int { body.count + headerFields.reduce(0) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count } + 64 }
-
-    /// Whether two entries hold the same response, stored at the same times under the same key.
-    public static func == (lhs: CachedResponse, rhs: CachedResponse) -> Bool {
-        lhs.storage.isShared(with: rhs.storage)
-            || (lhs.key == rhs.key && lhs.status == rhs.status && lhs.headerFields == rhs.headerFields && lhs.body == rhs.body
-                && lhs.storedAt == rhs.storedAt && lhs.requestedAt == rhs.requestedAt && lhs.varyingFields == rhs.varyingFields)
-    }
 
     /// The response it stands for, marked with where it came from.
     func response(source: ResponseSource) -> Response {

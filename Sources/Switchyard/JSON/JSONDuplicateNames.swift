@@ -46,7 +46,8 @@ enum JSONDuplicateNames {
                 let valueStart = JSONScan.skipSpace(bytes, from: JSONScan.skipSpace(bytes, from: end) + 1)
                 let isNull = valueStart < bytes.count && bytes[valueStart] == UInt8(ascii: "n")
                 let top = frames.count - 1
-                let seen = frames[top].index.map { $0[name] } ?? names[frames[top].start...].firstIndex { $0.name == name }
+                let seen: Int? =
+                    if let index = frames[top].index { index[name] } else { names[frames[top].start...].firstIndex { $0.name == name } }
                 if let seen {
                     if names[seen].isNull || isNull { return (name, index) }
                 } else {

@@ -36,3 +36,10 @@ struct CopyOnWrite<Fields: Sendable>: Sendable {
     /// Whether both share one box (so their fields are equal without comparing them).
     func isShared(with other: CopyOnWrite) -> Bool { box === other.box }
 }
+
+extension CopyOnWrite: Equatable where Fields: Equatable {
+    /// Whether both hold equal fields; one shared box answers without comparing them.
+    static func == (lhs: CopyOnWrite, rhs: CopyOnWrite) -> Bool {
+        lhs.isShared(with: rhs) || lhs.value == rhs.value
+    }
+}
