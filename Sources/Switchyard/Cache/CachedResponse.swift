@@ -15,6 +15,7 @@ public struct CachedResponse: Sendable, Equatable {
         _modify {
             yield &storage.value.headerFields
             storage.value.directives = StoredDirectives(storage.value.headerFields)
+            storage.value.head.headerFields = storage.value.headerFields
         }
     }
     /// What the header fields say about freshness and variants, read once.
@@ -45,6 +46,8 @@ public struct CachedResponse: Sendable, Equatable {
         let status: Int
         var headerFields: HTTPFields
         var directives: StoredDirectives
+        /// The head every hit answers with, made when the fields are set rather than on each hit.
+        var head: HTTPResponse
         let body: Data
         var storedAt: Date
         var requestedAt: Date
@@ -55,7 +58,7 @@ public struct CachedResponse: Sendable, Equatable {
     ///
     /// - Parameters:
     ///   - key: the key it is stored under.
-    ///   - status: the status code.
+    ///   - status: the status code, from 100 to 999 (as `HTTPResponse.Status` requires).
     ///   - headerFields: the response's header fields.
     ///   - body: the body.
     ///   - storedAt: when the response arrived; now by default.
@@ -76,6 +79,7 @@ public struct CachedResponse: Sendable, Equatable {
                 status: status,
                 headerFields: headerFields,
                 directives: StoredDirectives(headerFields),
+                head: HTTPResponse(status: HTTPResponse.Status(code: status), headerFields: headerFields),
                 body: body,
                 storedAt: storedAt,
                 requestedAt: requestedAt ?? storedAt,
@@ -98,8 +102,6 @@ public struct CachedResponse: Sendable, Equatable {
 
     /// The response it stands for, marked with where it came from.
     func response(source: ResponseSource) -> Response {
-        var response = Response(status: HTTPResponse.Status(code: status), headerFields: headerFields, body: body)
-        response.source = source
-        return response
+        Response(head: storage.value.head, bytes: body, source: source)
     }
 }
