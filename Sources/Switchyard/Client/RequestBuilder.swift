@@ -81,13 +81,10 @@ enum RequestBuilder {
             }
         }
         let path = template.withUTF8 { RequestTarget.write(target, $0, query: query) }
-        let head = HTTPRequest(
-            method: endpoint.method,
-            scheme: target.base.scheme,
-            authority: target.base.authority,
-            path: path,
-            headerFields: fields
-        )
+        var head = HTTPRequest(method: endpoint.method, scheme: nil, authority: nil, path: path, headerFields: fields)
+        // The base's pseudo fields were checked when the base was made: set as they are, not again.
+        head.pseudoHeaderFields.scheme = target.base.schemeField
+        head.pseudoHeaderFields.authority = target.base.authorityField
         return Request(head: head, body: streamed.map(Request.Body.stream) ?? body.map(Request.Body.bytes))
     }
 

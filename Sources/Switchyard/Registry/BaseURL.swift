@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 /// A validated, pre-split base URL: scheme, authority, path prefix and query.
 ///
@@ -14,6 +15,11 @@ final class BaseURL: Sendable {
     let pathPrefix: String
     /// The percent-encoded query without `?`, or `nil`.
     let query: String?
+    /// The `:scheme` pseudo field of every request to this base, its value checked once here
+    /// instead of on every call.
+    let schemeField: HTTPField
+    /// The `:authority` pseudo field of every request to this base, checked once.
+    let authorityField: HTTPField
 
     /// Parses and validates an absolute `http`/`https` URL.
     ///
@@ -26,6 +32,10 @@ final class BaseURL: Sendable {
         self.authority = parts.authority
         self.pathPrefix = path
         self.query = parts.query
+        // swift-http-types names its pseudo fields only internally: a request makes them.
+        let fields = HTTPRequest(method: .get, scheme: parts.scheme, authority: parts.authority, path: nil).pseudoHeaderFields
+        self.schemeField = fields.scheme!
+        self.authorityField = fields.authority!
     }
 
     /// The URL as text, for messages.
