@@ -83,6 +83,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     }
 
     /// Runs the chain (with the call's own stages around it, if any), converting what it throws.
+    @inline(__always)
     private func run(
         _ request: consuming Request,
         context: CallContext,

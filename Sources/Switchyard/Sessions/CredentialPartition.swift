@@ -81,6 +81,8 @@ public struct CredentialPartition: Sendable, Hashable, Codable, CustomStringConv
     /// Whether a header field carries credentials.
     static func isCredential(_ name: HTTPField.Name) -> Bool {
         if name == .authorization || name == .proxyAuthorization || name == .cookie { return true }
+        // The fields nearly every request carries, judged once when first needed: compared without a lock.
+        if plainNames.contains(where: { $0 == name }) { return false }
         // The same few names come back on every call: each is judged once (up to a bound).
         let key = name.canonicalName
         if let known = judgedNames.withLock({ $0[key] }) { return known }
@@ -90,6 +92,11 @@ public struct CredentialPartition: Sendable, Hashable, Codable, CustomStringConv
         }
         return sensitive
     }
+
+    /// Fields nearly every request carries that ``Redaction/default`` does not hide.
+    private static let plainNames: [HTTPField.Name] = [
+        .userAgent, .accept, .contentType, .acceptEncoding, .acceptLanguage, .contentLength, .ifNoneMatch, .ifModifiedSince,
+    ].filter { !Redaction.default.isSensitive($0) }
 
     /// Header names already judged by ``isCredential(_:)``.
     private static let judgedNames = Mutex<[String: Bool]>([:])

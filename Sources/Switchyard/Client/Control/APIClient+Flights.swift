@@ -148,8 +148,11 @@ extension APIClient {
     private func watchCall(_ id: RequestID, context: CallContext, options: CallOptions) -> CallWatch {
         let tracker = self.tracker
         // Only a weak reference is kept across the call: releasing the scope must be able to end it.
-        let scope = WeakScope(scope: options.scope)
-        scope.scope?.add(id) { tracker.cancel(id, .cancelled("its request scope was released")) }
+        // Most calls have no scope: they keep no weak reference at all.
+        let scope = options.scope.map { scope in
+            scope.add(id) { tracker.cancel(id, .cancelled("its request scope was released")) }
+            return WeakScope(scope: scope)
+        }
         let timer = context.deadline.map { deadline in
             Task {
                 try? await Task.sleep(until: deadline, clock: .continuous)
@@ -163,11 +166,11 @@ extension APIClient {
 /// What watches a call in flight besides the tracker: its scope and its deadline timer.
 private struct CallWatch {
     let id: RequestID
-    let scope: WeakScope
+    let scope: WeakScope?
     let timer: Task<Void, Never>?
 
     func end() {
         timer?.cancel()
-        scope.scope?.remove(id)
+        scope?.scope?.remove(id)
     }
 }
