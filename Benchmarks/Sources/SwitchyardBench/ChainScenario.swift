@@ -16,12 +16,14 @@ struct ChainScenario: AsyncParsableCommand {
     @Option(help: "Rounds per contender (the median is reported).") var rounds = 7
     @Flag(help: "Measure Switchyard only (for profiling).") var switchyardOnly = false
     @Flag(help: "Use stages that do nothing, to measure the chain's own cost (for profiling).") var noopStages = false
+    @Flag(help: "Measure the whole client call only, not the pipeline alone nor the peer (for profiling).") var clientOnly = false
 
     func run() async throws {
         let stageCount = stages
         let requestCount = requests
         let roundCount = rounds
-        let onlyOurs = switchyardOnly
+        let onlyOurs = switchyardOnly || clientOnly
+        let onlyClient = clientOnly
         let noop = noopStages
         let floor = FieldFloor(stages: stageCount).measure(requests: requestCount)
         let (ours, client, peer) = try await Task.detached {
@@ -34,7 +36,7 @@ struct ChainScenario: AsyncParsableCommand {
             var client: [Double] = []
             var peer: [Double] = []
             for _ in 0..<roundCount {
-                ours.append(try await switchyard.measurePipeline(requests: requestCount))
+                ours.append(onlyClient ? .nan : try await switchyard.measurePipeline(requests: requestCount))
                 client.append(try await switchyard.measureClient(requests: requestCount))
                 peer.append(onlyOurs ? .nan : try await openAPI.measure(requests: requestCount))
             }
