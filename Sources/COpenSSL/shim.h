@@ -19,11 +19,6 @@
 #include <openssl/params.h>
 #include <openssl/rand.h>
 
-/* Sets the IV (nonce) length of an AES-GCM context; call after choosing the cipher, before the key. */
-static inline int switchyard_gcm_set_iv_length(EVP_CIPHER_CTX *ctx, int length) {
-    return EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_IVLEN, length, NULL) > 0;
-}
-
 /* Copies the authentication tag of a finished AES-GCM encryption into `tag`. */
 static inline int switchyard_gcm_get_tag(EVP_CIPHER_CTX *ctx, unsigned char *tag, int length) {
     return EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_GET_TAG, length, tag) > 0;

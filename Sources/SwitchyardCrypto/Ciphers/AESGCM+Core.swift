@@ -72,7 +72,9 @@ extension AESGCM {
         return plaintext
     }
 
-    /// Chooses the cipher and direction, sets the 12-byte nonce length, then the key and nonce.
+    /// Chooses the cipher and direction, the key and the nonce in one call: every nonce here is 12
+    /// bytes, GCM's default length, so no length needs setting first (each extra `EVP_CipherInit_ex`
+    /// initializes OpenSSL's cipher state again).
     private static func initialize(
         _ context: OpaquePointer,
         _ cipher: OpaquePointer,
@@ -80,15 +82,11 @@ extension AESGCM {
         nonce: UnsafeRawBufferPointer,
         encrypt: Bool
     ) throws(CryptoError) {
-        let direction: Int32 = encrypt ? 1 : 0
-        guard EVP_CipherInit_ex(context, cipher, nil, nil, nil, direction) == 1 else {
-            throw CryptoError.openSSL("EVP_CipherInit_ex")
-        }
-        guard switchyard_gcm_set_iv_length(context, Int32(nonce.count)) == 1 else {
-            throw CryptoError.openSSL("EVP_CTRL_GCM_SET_IVLEN")
+        guard nonce.count == nonceByteCount else {
+            throw CryptoError(code: .invalidNonceSize, message: "An AES-GCM nonce must be \(nonceByteCount) bytes; got \(nonce.count).")
         }
         let keyed = key.withUnsafeBytes { keyBytes in
-            EVP_CipherInit_ex(context, nil, nil, keyBytes.bytePointer, nonce.bytePointer, direction)
+            EVP_CipherInit_ex(context, cipher, nil, keyBytes.bytePointer, nonce.bytePointer, encrypt ? 1 : 0)
         }
         guard keyed == 1 else { throw CryptoError.openSSL("EVP_CipherInit_ex") }
     }
