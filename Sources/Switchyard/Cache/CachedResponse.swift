@@ -13,9 +13,13 @@ public struct CachedResponse: Sendable, Equatable {
     public var headerFields: HTTPFields {
         get { storage.value.headerFields }
         _modify {
+            // Deferred, so that the derived values follow even when the caller's change throws.
+            defer {
+                let fields = storage.value.headerFields
+                storage.value.directives = StoredDirectives(fields)
+                storage.value.head?.headerFields = fields
+            }
             yield &storage.value.headerFields
-            storage.value.directives = StoredDirectives(storage.value.headerFields)
-            storage.value.head.headerFields = storage.value.headerFields
         }
     }
     /// What the header fields say about freshness and variants, read once.
@@ -40,14 +44,18 @@ public struct CachedResponse: Sendable, Equatable {
     /// header fields and body.
     private var storage: CopyOnWrite<Fields>
 
+    /// The status codes `HTTPResponse.Status` can hold.
+    static let statusRange = 0...999
+
     /// The fields, shared between copies until one of them changes.
     private struct Fields: Sendable, Equatable {
         let key: CacheKey
         let status: Int
         var headerFields: HTTPFields
         var directives: StoredDirectives
-        /// The head every hit answers with, made when the fields are set rather than on each hit.
-        var head: HTTPResponse
+        /// The head every hit answers with, made when the fields are set rather than on each hit;
+        /// `nil` for a status `HTTPResponse` cannot hold (outside 0...999).
+        var head: HTTPResponse?
         let body: Data
         var storedAt: Date
         var requestedAt: Date
@@ -58,7 +66,8 @@ public struct CachedResponse: Sendable, Equatable {
     ///
     /// - Parameters:
     ///   - key: the key it is stored under.
-    ///   - status: the status code, from 100 to 999 (as `HTTPResponse.Status` requires).
+    ///   - status: the status code; an entry is served only with one from 0 to 999, the codes
+    ///     `HTTPResponse.Status` can hold.
     ///   - headerFields: the response's header fields.
     ///   - body: the body.
     ///   - storedAt: when the response arrived; now by default.
@@ -79,7 +88,8 @@ public struct CachedResponse: Sendable, Equatable {
                 status: status,
                 headerFields: headerFields,
                 directives: StoredDirectives(headerFields),
-                head: HTTPResponse(status: HTTPResponse.Status(code: status), headerFields: headerFields),
+                head: Self.statusRange.contains(status)
+                    ? HTTPResponse(status: HTTPResponse.Status(code: status), headerFields: headerFields) : nil,
                 body: body,
                 storedAt: storedAt,
                 requestedAt: requestedAt ?? storedAt,
@@ -102,6 +112,8 @@ public struct CachedResponse: Sendable, Equatable {
 
     /// The response it stands for, marked with where it came from.
     func response(source: ResponseSource) -> Response {
-        Response(head: storage.value.head, bytes: body, source: source)
+        // A status outside 0...999 traps here, when the entry is served, as `HTTPResponse` requires.
+        let head = storage.value.head ?? HTTPResponse(status: HTTPResponse.Status(code: status), headerFields: headerFields)
+        return Response(head: head, bytes: body, source: source)
     }
 }

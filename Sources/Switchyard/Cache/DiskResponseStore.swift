@@ -171,8 +171,8 @@ public final class DiskResponseStore: ResponseStore {
         guard length <= bytes.count - 8, let metadata = try? JSONDecoder().decode(Metadata.self, from: Data(bytes[8..<(8 + length)])) else {
             return nil
         }
-        // Only 2xx responses are stored: any other status is a file this store did not write.
-        guard (200...299).contains(metadata.status) else { return nil }
+        // A status no response can carry is a file this store did not write: serving it would trap.
+        guard CachedResponse.statusRange.contains(metadata.status) else { return nil }
         let body = Data(bytes[(8 + length)...])
         guard body.count == metadata.bodyLength, Self.digest(body) == metadata.bodyDigest else { return nil }
         var fields = HTTPFields()

@@ -123,7 +123,7 @@ struct CacheStageTests {
         #expect(count.withLock { $0 } == 5)
     }
 
-    @Test("a disk entry whose status is not one the cache stores is dropped as corrupt, not served and not a crash")
+    @Test("a disk entry whose status no response can carry is dropped as corrupt, not served and not a crash")
     func diskEntryWithForeignStatus() async throws {
         let directory = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -133,12 +133,12 @@ struct CacheStageTests {
             let client = try makeClient(stages: [CacheStage(cache: try ResponseCache(directory: directory))], transport: transport)
             _ = try await client.send(.users, .get, "/a", options: Self.options(policy))
         }
-        // Rewrite the status in place (same length, still valid JSON): 200 becomes 7, outside 100...999.
+        // Rewrite the status in place (same length, still valid JSON): 200 becomes -99, outside 0...999.
         let name = try #require(try FileManager.default.contentsOfDirectory(atPath: directory.path).first { $0.hasSuffix(".entry") })
         let url = directory.appendingPathComponent(name)
         var data = try Data(contentsOf: url)
         let status = try #require(data.range(of: Data(#""status":200"#.utf8)))
-        data.replaceSubrange(status, with: Data(#""status":  7"#.utf8))
+        data.replaceSubrange(status, with: Data(#""status":-99"#.utf8))
         try data.write(to: url)
         let reopened = try ResponseCache(directory: directory)
         let client = try makeClient(stages: [CacheStage(cache: reopened)], transport: transport)

@@ -125,6 +125,24 @@ struct ValueSemanticsTests {
         #expect(revalidated.directives.control.maxAge == 600)
         #expect(revalidated != stored)
         #expect(revalidated.key == stored.key && revalidated.body == stored.body)
+        // What each serves follows its own fields: the head made once per entry is kept in step.
+        #expect(revalidated.response(source: .memoryCache).headerFields == revalidated.headerFields)
+        #expect(stored.response(source: .memoryCache).headerFields == stored.headerFields)
+    }
+
+    @Test("a cached entry serves its fields as changed in place, and its status with the phrase swift-http-types gives its code")
+    func cachedEntryServesChangedFields() {
+        var entry = CachedResponse(
+            key: CacheKey(serviceID: "users", endpoint: "profile", identity: "release\nGET\nexample.com\n/me\n", partition: .public),
+            status: 203,
+            headerFields: [.cacheControl: "max-age=60"],
+            body: Data("{}".utf8)
+        )
+        entry.headerFields[.eTag] = "\"v2\""
+        let served = entry.response(source: .diskCache)
+        #expect(served.headerFields[.eTag] == "\"v2\"" && served.headerFields[.cacheControl] == "max-age=60")
+        #expect(served.status == .nonAuthoritativeInformation && served.status.reasonPhrase == HTTPResponse.Status(code: 203).reasonPhrase)
+        #expect(served.source == .diskCache && served.bytes == Data("{}".utf8))
     }
 
     /// Options with a timeout and a tag, and whether ``CallOptions/writeValues(into:)`` writes anything.
