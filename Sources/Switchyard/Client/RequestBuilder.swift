@@ -81,10 +81,22 @@ enum RequestBuilder {
             }
         }
         let path = template.withUTF8 { RequestTarget.write(target, $0, query: query) }
-        var head = HTTPRequest(method: endpoint.method, scheme: nil, authority: nil, path: path, headerFields: fields)
-        // The base's pseudo fields were checked when the base was made: set as they are, not again.
-        head.pseudoHeaderFields.scheme = target.base.schemeField
-        head.pseudoHeaderFields.authority = target.base.authorityField
+        let head: HTTPRequest
+        if let pseudo = target.base.pseudoFields {
+            // A service's base: its pseudo fields were checked when it was made, and are set as they are.
+            var request = HTTPRequest(method: endpoint.method, scheme: nil, authority: nil, path: path, headerFields: fields)
+            request.pseudoHeaderFields.scheme = pseudo.scheme
+            request.pseudoHeaderFields.authority = pseudo.authority
+            head = request
+        } else {
+            head = HTTPRequest(
+                method: endpoint.method,
+                scheme: target.base.scheme,
+                authority: target.base.authority,
+                path: path,
+                headerFields: fields
+            )
+        }
         return Request(head: head, body: streamed.map(Request.Body.stream) ?? body.map(Request.Body.bytes))
     }
 
@@ -105,7 +117,7 @@ enum RequestBuilder {
         if let authorityStart = absolutePrefixLength(utf8) {
             var end = authorityStart
             while end < utf8.count, utf8[end] != UInt8(ascii: "/"), utf8[end] != UInt8(ascii: "?") { end += 1 }
-            base = try BaseURL(String(decoding: UnsafeBufferPointer(rebasing: utf8[0..<end]), as: UTF8.self))
+            base = try BaseURL(String(decoding: UnsafeBufferPointer(rebasing: utf8[0..<end]), as: UTF8.self), reused: false)
             start = end
         }
         return try RequestTarget.plan(utf8, from: start, template: endpoint.path, base: base, parameters: endpoint.pathParameters)

@@ -15,16 +15,18 @@ final class BaseURL: Sendable {
     let pathPrefix: String
     /// The percent-encoded query without `?`, or `nil`.
     let query: String?
-    /// The `:scheme` pseudo field of every request to this base, its value checked once here
-    /// instead of on every call.
-    let schemeField: HTTPField
-    /// The `:authority` pseudo field of every request to this base, checked once.
-    let authorityField: HTTPField
+    /// The `:scheme` and `:authority` pseudo fields of every request to this base, their values
+    /// checked once here instead of on every call; `nil` for a base made for one call.
+    let pseudoFields: (scheme: HTTPField, authority: HTTPField)?
 
     /// Parses and validates an absolute `http`/`https` URL.
     ///
+    /// - Parameters:
+    ///   - string: the URL.
+    ///   - reused: whether calls will share this base (a service's), so that its pseudo fields are
+    ///     worth making once; `false` for the base of one call's absolute-URL template.
     /// - Throws: ``SwitchyardError/Code/invalidBaseURL`` with the reason.
-    init(_ string: String) throws(SwitchyardError) {
+    init(_ string: String, reused: Bool = true) throws(SwitchyardError) {
         let parts = try Self.parse(string, allowFragment: false)
         var path = parts.path
         while path.hasSuffix("/") { path.removeLast() }
@@ -33,9 +35,13 @@ final class BaseURL: Sendable {
         self.pathPrefix = path
         self.query = parts.query
         // swift-http-types names its pseudo fields only internally: a request makes them.
-        let fields = HTTPRequest(method: .get, scheme: parts.scheme, authority: parts.authority, path: nil).pseudoHeaderFields
-        self.schemeField = fields.scheme!
-        self.authorityField = fields.authority!
+        let fields =
+            reused ? HTTPRequest(method: .get, scheme: parts.scheme, authority: parts.authority, path: nil).pseudoHeaderFields : nil
+        if let scheme = fields?.scheme, let authority = fields?.authority {
+            self.pseudoFields = (scheme, authority)
+        } else {
+            self.pseudoFields = nil
+        }
     }
 
     /// The URL as text, for messages.
