@@ -148,11 +148,13 @@ extension APIClient {
     private func watchCall(_ id: RequestID, context: CallContext, options: CallOptions) -> CallWatch {
         let tracker = self.tracker
         // Only a weak reference is kept across the call: releasing the scope must be able to end it.
-        // Most calls have no scope: they keep no weak reference at all.
+        // Most calls have no scope: they keep no weak reference at all. A scope released since the
+        // call's start was checked cancels the call here, before its pipeline runs.
         let scope = options.scope.map { scope in
             scope.add(id) { tracker.cancel(id, .cancelled("its request scope was released")) }
             return WeakScope(scope: scope)
         }
+        if scope == nil, options.scopeWasReleased { tracker.cancel(id, .cancelled("its request scope was released")) }
         let timer = context.deadline.map { deadline in
             Task {
                 try? await Task.sleep(until: deadline, clock: .continuous)
