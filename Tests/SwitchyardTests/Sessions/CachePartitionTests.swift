@@ -45,6 +45,26 @@ struct CachePartitionTests {
         #expect(try await adaAgain.send(GetMe()).source == .diskCache)
     }
 
+    @Test("the fields most requests carry never partition; a session field, whatever else is sent, does")
+    func plainAndCredentialFields() async throws {
+        let context = CallContext(serviceID: ServiceID("users")!)
+        func partition(_ fields: HTTPFields) async throws -> CredentialPartition {
+            try await CredentialPartition.of(try .fixture(.get, "https://api.test/me", headerFields: fields), context: context)
+        }
+        let plain: HTTPFields = [
+            .userAgent: "App/1", .accept: "application/json", .contentType: "application/json", .acceptEncoding: "gzip",
+            .acceptLanguage: "en", .ifNoneMatch: "\"v1\"",
+        ]
+        #expect(try await partition(plain) == .public)
+        #expect(try await partition([.userAgent: "Other/2", .acceptLanguage: "de"]) == .public)
+        var session = plain
+        session[HTTPField.Name("X-Session-Id")!] = "s-1"
+        let first = try await partition(session)
+        session[HTTPField.Name("X-Session-Id")!] = "s-2"
+        let second = try await partition(session)
+        #expect(first != .public && first != second)
+    }
+
     @Test("a credential query parameter partitions the cache")
     func queryTokenPartitions() async throws {
         let client = try makeClient(stages: [CacheStage(cache: try ResponseCache())], transport: makeProfileTransport())
