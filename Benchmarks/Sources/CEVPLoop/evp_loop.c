@@ -7,17 +7,22 @@
 #include <stdlib.h>
 
 long switchyard_evp_gcm_seal_loop(const unsigned char *key, const unsigned char *message, size_t length, long count) {
+    /* The best a plain C loop does: the cipher fetched once, and cipher, key and 12-byte nonce (GCM's
+     * default length) set in one call. */
+    EVP_CIPHER *cipher = EVP_CIPHER_fetch(NULL, "AES-256-GCM", NULL);
     unsigned char *out = malloc(length + 16);
     unsigned char nonce[12], tag[16], aad[16] = {0};
-    if (out == NULL) return -1;
+    if (out == NULL || cipher == NULL) {
+        free(out);
+        EVP_CIPHER_free(cipher);
+        return -1;
+    }
     long done = 0;
     for (long i = 0; i < count; i++) {
         int written = 0, final_written = 0;
         EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
         int ok = ctx != NULL && RAND_bytes(nonce, sizeof nonce) == 1
-            && EVP_EncryptInit_ex(ctx, EVP_aes_256_gcm(), NULL, NULL, NULL) == 1
-            && EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_IVLEN, sizeof nonce, NULL) == 1
-            && EVP_EncryptInit_ex(ctx, NULL, NULL, key, nonce) == 1
+            && EVP_EncryptInit_ex(ctx, cipher, NULL, key, nonce) == 1
             && EVP_EncryptUpdate(ctx, NULL, &written, aad, sizeof aad) == 1
             && EVP_EncryptUpdate(ctx, out, &written, message, (int)length) == 1
             && EVP_EncryptFinal_ex(ctx, out + written, &final_written) == 1
@@ -27,6 +32,7 @@ long switchyard_evp_gcm_seal_loop(const unsigned char *key, const unsigned char 
         done++;
     }
     free(out);
+    EVP_CIPHER_free(cipher);
     return done == count ? done : -1;
 }
 

@@ -29,9 +29,9 @@ struct ChainScenario: AsyncParsableCommand {
         let (ours, client, peer) = try await Task.detached {
             let switchyard = try SwitchyardChain(stages: stageCount, noop: noop)
             let openAPI = OpenAPIChain(stages: stageCount)
-            _ = try await switchyard.measurePipeline(requests: requestCount / 10)
+            if !onlyClient { _ = try await switchyard.measurePipeline(requests: requestCount / 10) }
             _ = try await switchyard.measureClient(requests: requestCount / 10)
-            _ = try await openAPI.measure(requests: requestCount / 10)
+            if !onlyOurs { _ = try await openAPI.measure(requests: requestCount / 10) }
             var ours: [Double] = []
             var client: [Double] = []
             var peer: [Double] = []
@@ -48,7 +48,7 @@ struct ChainScenario: AsyncParsableCommand {
             let openAPI = OpenAPIChain(stages: stageCount)
             return (
                 try await Allocations.perCall(requests: 10_000) { _ = try await switchyard.measureClient(requests: 10_000) },
-                try await Allocations.perCall(requests: 10_000) { _ = try await openAPI.measure(requests: 10_000) }
+                onlyOurs ? nil : try await Allocations.perCall(requests: 10_000) { _ = try await openAPI.measure(requests: 10_000) }
             )
         }.value
         print("switchyard stages=\(stages) \(Statistics.format(ours)) ns/request")
@@ -58,9 +58,9 @@ struct ChainScenario: AsyncParsableCommand {
         print("ratio switchyard/openapi-runtime \(Statistics.format(ours / peer, decimals: 3))")
         print("ratio floor/openapi-runtime \(Statistics.format(floor / peer, decimals: 3))")
         print("ratio switchyard-client/openapi-runtime \(Statistics.format(client / peer, decimals: 3))")
-        if let ours = allocations.0, let theirs = allocations.1 {
+        if let ours = allocations.0 {
             print("switchyard-client allocations \(Statistics.format(ours)) mallocs/request")
-            print("openapi-runtime allocations \(Statistics.format(theirs)) mallocs/request")
+            if let theirs = allocations.1 { print("openapi-runtime allocations \(Statistics.format(theirs)) mallocs/request") }
         } else {
             print("allocations not counted: run with LD_PRELOAD=<Benchmarks/.build/release>/libMallocInterposerSwift.so")
         }
