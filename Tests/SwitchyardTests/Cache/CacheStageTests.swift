@@ -27,6 +27,13 @@ struct CacheStageTests {
         FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-cache-tests-\(UUID().uuidString)")
     }
 
+    /// Stores the responses for `paths` in a disk cache over `directory`, through a cache that is
+    /// gone when this returns, so that what a later cache finds there was read from the files.
+    static func fill(_ directory: URL, paths: [String], transport: MockTransport, policy: CachePolicy) async throws {
+        let client = try makeClient(stages: [CacheStage(cache: try ResponseCache(directory: directory))], transport: transport)
+        for path in paths { _ = try await client.send(.users, .get, path, options: options(policy)) }
+    }
+
     static func options(_ policy: CachePolicy, token: String = "t1") -> CallOptions {
         var options = CallOptions(headerFields: [.authorization: "Bearer \(token)"])
         options.cache(policy)
@@ -90,12 +97,7 @@ struct CacheStageTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let (transport, count) = Self.countingTransport()
         let policy = CachePolicy.cacheElseNetwork(maxAge: .seconds(60))
-        do {
-            let client = try makeClient(stages: [CacheStage(cache: try ResponseCache(directory: directory))], transport: transport)
-            _ = try await client.send(.users, .get, "/a", options: Self.options(policy))
-            _ = try await client.send(.users, .get, "/b", options: Self.options(policy))
-            _ = try await client.send(.users, .get, "/c", options: Self.options(policy))
-        }
+        try await Self.fill(directory, paths: ["/a", "/b", "/c"], transport: transport, policy: policy)
         let reopened = try ResponseCache(directory: directory)
         let client = try makeClient(stages: [CacheStage(cache: reopened)], transport: transport)
         let fromDisk = try await client.send(.users, .get, "/a", options: Self.options(policy))
@@ -129,10 +131,7 @@ struct CacheStageTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let (transport, count) = Self.countingTransport()
         let policy = CachePolicy.cacheElseNetwork(maxAge: .seconds(60))
-        do {
-            let client = try makeClient(stages: [CacheStage(cache: try ResponseCache(directory: directory))], transport: transport)
-            _ = try await client.send(.users, .get, "/a", options: Self.options(policy))
-        }
+        try await Self.fill(directory, paths: ["/a"], transport: transport, policy: policy)
         // Rewrite the status in place (same length, still valid JSON): 200 becomes -99, outside 0...999.
         let name = try #require(try FileManager.default.contentsOfDirectory(atPath: directory.path).first { $0.hasSuffix(".entry") })
         let url = directory.appendingPathComponent(name)
