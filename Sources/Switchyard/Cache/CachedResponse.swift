@@ -88,8 +88,7 @@ public struct CachedResponse: Sendable, Equatable {
                 status: status,
                 headerFields: headerFields,
                 directives: StoredDirectives(headerFields),
-                head: Self.statusRange.contains(status)
-                    ? HTTPResponse(status: HTTPResponse.Status(code: status), headerFields: headerFields) : nil,
+                head: Self.statusRange.contains(status) ? Self.head(status, headerFields) : nil,
                 body: body,
                 storedAt: storedAt,
                 requestedAt: requestedAt ?? storedAt,
@@ -113,7 +112,11 @@ public struct CachedResponse: Sendable, Equatable {
     /// The response it stands for, marked with where it came from.
     func response(source: ResponseSource) -> Response {
         // A status outside 0...999 traps here, when the entry is served, as `HTTPResponse` requires.
-        let head = storage.value.head ?? HTTPResponse(status: HTTPResponse.Status(code: status), headerFields: headerFields)
-        return Response(head: head, bytes: body, source: source)
+        Response(head: storage.value.head ?? Self.head(status, headerFields), bytes: body, source: source)
+    }
+
+    /// The response head for `status` (with its standard reason phrase) and `fields`.
+    private static func head(_ status: Int, _ fields: HTTPFields) -> HTTPResponse {
+        HTTPResponse(status: HTTPResponse.Status(code: status), headerFields: fields)
     }
 }

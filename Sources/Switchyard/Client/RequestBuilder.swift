@@ -81,22 +81,7 @@ enum RequestBuilder {
             }
         }
         let path = template.withUTF8 { RequestTarget.write(target, $0, query: query) }
-        let head: HTTPRequest
-        if let pseudo = target.base.pseudoFields {
-            // A service's base: its pseudo fields were checked when it was made, and are set as they are.
-            var request = HTTPRequest(method: endpoint.method, scheme: nil, authority: nil, path: path, headerFields: fields)
-            request.pseudoHeaderFields.scheme = pseudo.scheme
-            request.pseudoHeaderFields.authority = pseudo.authority
-            head = request
-        } else {
-            head = HTTPRequest(
-                method: endpoint.method,
-                scheme: target.base.scheme,
-                authority: target.base.authority,
-                path: path,
-                headerFields: fields
-            )
-        }
+        let head = target.base.requestHead(method: endpoint.method, path: path, headerFields: fields)
         return Request(head: head, body: streamed.map(Request.Body.stream) ?? body.map(Request.Body.bytes))
     }
 

@@ -35,13 +35,26 @@ final class BaseURL: Sendable {
         self.pathPrefix = path
         self.query = parts.query
         // swift-http-types names its pseudo fields only internally: a request makes them.
-        let fields =
-            reused ? HTTPRequest(method: .get, scheme: parts.scheme, authority: parts.authority, path: nil).pseudoHeaderFields : nil
-        if let scheme = fields?.scheme, let authority = fields?.authority {
+        if reused,
+            case let fields = HTTPRequest(method: .get, scheme: parts.scheme, authority: parts.authority, path: nil).pseudoHeaderFields,
+            let scheme = fields.scheme, let authority = fields.authority
+        {
             self.pseudoFields = (scheme, authority)
         } else {
             self.pseudoFields = nil
         }
+    }
+
+    /// The head of a request to this base: its pseudo fields as made once when there are some,
+    /// checked again otherwise.
+    func requestHead(method: HTTPRequest.Method, path: String, headerFields: HTTPFields) -> HTTPRequest {
+        guard let pseudoFields else {
+            return HTTPRequest(method: method, scheme: scheme, authority: authority, path: path, headerFields: headerFields)
+        }
+        var head = HTTPRequest(method: method, scheme: nil, authority: nil, path: path, headerFields: headerFields)
+        head.pseudoHeaderFields.scheme = pseudoFields.scheme
+        head.pseudoHeaderFields.authority = pseudoFields.authority
+        return head
     }
 
     /// The URL as text, for messages.
