@@ -39,6 +39,9 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.0.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/mattpolzin/OpenAPIKit.git", from: "6.4.0"),
+        // Tests only: runs the tools the tests check against (openssl, python3, switchyard-gen) and
+        // waits for them without Foundation's Process, whose waitUntilExit can miss a child's exit.
+        .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.0"),
     ],
     targets: [
         // Core: swift-http-types and swift-log only.
@@ -204,6 +207,7 @@ let package = Package(
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -225,7 +229,10 @@ let package = Package(
         .testTarget(
             name: "SwitchyardGenTests",
             // SwitchyardMultipart: the multipart uploads generated from OpenAPI/Uploads.openapi.yaml.
-            dependencies: ["SwitchyardGenCore", "Switchyard", "SwitchyardTesting", "SwitchyardMultipart"],
+            dependencies: [
+                "SwitchyardGenCore", "Switchyard", "SwitchyardTesting", "SwitchyardMultipart",
+                .product(name: "Subprocess", package: "swift-subprocess"),
+            ],
             exclude: ["Golden"],
             swiftSettings: swiftSettings,
             plugins: [.plugin(name: "SwitchyardGenBuildPlugin")]

@@ -9,10 +9,6 @@ struct MultipartBodyTests {
     /// Parses `body` with Python's `email` package (an independent RFC 2046 parser) and reports each
     /// part's name, file name, media type, size and SHA-256.
     static func parseWithPython(_ body: Data, contentType: String) async throws -> [[String: String]] {
-        try await offThePool { try parseWithPythonBlocking(body, contentType: contentType) }
-    }
-
-    private static func parseWithPythonBlocking(_ body: Data, contentType: String) throws -> [[String: String]] {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-multipart-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -32,19 +28,9 @@ struct MultipartBodyTests {
                               'type': part.get('Content-Type') or '', 'size': str(len(payload)), 'sha256': hashlib.sha256(payload).hexdigest()})
             print(json.dumps(parts))
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, contentType, bodyFile.path]
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw SwitchyardError(code: .invalidResponse, message: "python: \(errorText)") }
-        return try JSONDecoder().decode([[String: String]].self, from: data)
+        let run = try await ToolRun.run("python3", ["-c", script, contentType, bodyFile.path])
+        guard run.succeeded else { throw SwitchyardError(code: .invalidResponse, message: "python: \(run.errors)") }
+        return try JSONDecoder().decode([[String: String]].self, from: Data(run.output.utf8))
     }
 
     @Test("fields and files parsed back by Python's email package match field for field and byte for byte")

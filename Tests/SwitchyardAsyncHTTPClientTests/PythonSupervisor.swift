@@ -15,20 +15,14 @@ enum PythonSupervisor {
 
     /// Whether a suite that needs python3 with `module` runs: always under CI
     /// (`SWITCHYARD_REQUIRE_REAL_SERVERS=1`, where a missing module is a failure), otherwise when
-    /// python3 imports it; a skip is announced on standard error as `skipped` says (checked once per
-    /// caller, before any test runs).
-    static func runsSuite(importing module: String, skipped: String) -> Bool {
+    /// python3 imports it; a skip is announced on standard error as `skipped` says.
+    static func runsSuite(importing module: String, skipped: String) async -> Bool {
         if ProcessInfo.processInfo.environment["SWITCHYARD_REQUIRE_REAL_SERVERS"] == "1" { return true }
-        let check = Process()
-        check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        check.arguments = ["python3", "-c", "import \(module)"]
-        check.standardError = FileHandle.nullDevice
-        guard (try? check.run()) != nil else { return false }
-        check.waitUntilExit()
-        if check.terminationStatus != 0 {
+        let imports = (try? await ToolRun.run("python3", ["-c", "import \(module)"]))?.succeeded ?? false
+        if !imports {
             FileHandle.standardError.write(Data("\n*** \(skipped) ***\n\n".utf8))
         }
-        return check.terminationStatus == 0
+        return imports
     }
 
     /// Starts `python3 Tests/<path>` and returns the JSON line it prints when ready (blocks until then).

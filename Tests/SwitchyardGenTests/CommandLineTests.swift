@@ -1,4 +1,5 @@
 import Foundation
+import Subprocess
 import Testing
 
 /// The `switchyard-gen` executable, as the build plugin and people run it.
@@ -14,24 +15,21 @@ struct CommandLineTests {
         throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: directory.appendingPathComponent("switchyard-gen").path])
     }
 
+    /// Runs the executable through swift-subprocess, which waits for it without blocking a thread
+    /// (Foundation's `Process.waitUntilExit()` polls a run loop for an exit it can miss).
     static func run(_ arguments: [String]) async throws -> (status: Int32, output: String, errors: String) {
-        let executable = try executable()
-        return try await offThePool { try runBlocking(executable, arguments) }
-    }
-
-    private static func runBlocking(_ executable: URL, _ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+        let result = try await Subprocess.run(
+            .path(.init(try executable().path)),
+            arguments: Arguments(arguments),
+            output: .string(limit: 16 << 20),
+            error: .string(limit: 16 << 20)
+        )
+        let status: Int32 =
+            switch result.terminationStatus {
+            case .exited(let code): Int32(code)
+            case .signaled(let signal): -Int32(signal)
+            }
+        return (status, result.standardOutput, result.standardError)
     }
 
     @Test("generate writes Swift and Markdown; validate reports errors as file:line:column and exits 1")

@@ -8,7 +8,7 @@ import Testing
 
 /// HAR archives recorded from real calls to the sample backend's shop module (authorised, sealed
 /// and signed), checked against the HAR 1.2 schema by an independent validator.
-@Suite("HAR export against the sample backend", .enabled(if: HARValidator.enabled))
+@Suite("HAR export against the sample backend", .enabled { await HARValidator.enabled.value })
 struct HARExportTests {
     static let shop = ServiceID("shop")!
 

@@ -12,23 +12,15 @@ enum HARValidator {
     }
 
     /// Whether the tests run: CI requires them, or python3 has `jsonschema` (checked once).
-    static let enabled = PythonSupervisor.runsSuite(importing: "jsonschema", skipped: "HAR SCHEMA TESTS SKIPPED: pip install jsonschema")
+    static let enabled = Task {
+        await PythonSupervisor.runsSuite(importing: "jsonschema", skipped: "HAR SCHEMA TESTS SKIPPED: pip install jsonschema")
+    }
 
-    /// Runs the validator on `file`, on a thread of its own.
+    /// Runs the validator on `file`.
     static func validate(_ file: URL) async throws -> Verdict {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("HAR/validate_har.py")
-        return try await offThePool {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", script.path, file.path]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = output
-            try process.run()
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return Verdict(exitStatus: process.terminationStatus, output: text)
-        }
+        let run = try await ToolRun.run("python3", [script.path, file.path])
+        return Verdict(exitStatus: run.exitStatus ?? -1, output: run.output + run.errors)
     }
 }

@@ -10,10 +10,9 @@ enum ReferenceBackend {
 
     /// Whether the suite runs: CI requires it, or python3 has PyCA `cryptography` (checked once,
     /// before any test runs).
-    static let enabled = PythonSupervisor.runsSuite(
-        importing: "cryptography",
-        skipped: "REFERENCE-BACKEND SUITE SKIPPED: pip install cryptography"
-    )
+    static let enabled = Task {
+        await PythonSupervisor.runsSuite(importing: "cryptography", skipped: "REFERENCE-BACKEND SUITE SKIPPED: pip install cryptography")
+    }
 
     /// The base URL, the backend started on first use on a thread of its own (not on the threads the
     /// tests' tasks run on).

@@ -14,19 +14,15 @@ struct TestCertificate: Sendable {
 
     /// Makes a P-256 certificate for `names` (a subjectAltName list), valid for two days.
     static func make(names: String = "DNS:localhost,IP:127.0.0.1") async throws -> TestCertificate {
-        try await offThePool { try makeBlocking(names: names) }
-    }
-
-    private static func makeBlocking(names: String) throws -> TestCertificate {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let certificate = directory.appendingPathComponent("cert.pem").path
         let key = directory.appendingPathComponent("key.pem").path
-        try shell(
+        try await shell(
             "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj /CN=localhost "
                 + "-addext subjectAltName=\(names) -keyout '\(key)' -out '\(certificate)' 2>/dev/null"
         )
-        let pin = try shell(
+        let pin = try await shell(
             "openssl x509 -in '\(certificate)' -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64"
         )
         return TestCertificate(directory: directory, certificatePath: certificate, keyPath: key, pin: "sha256/" + pin)
@@ -38,18 +34,11 @@ struct TestCertificate: Sendable {
     }
 
     @discardableResult
-    private static func shell(_ command: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+    private static func shell(_ command: String) async throws -> String {
+        let run = try await ToolRun.run("/bin/sh", ["-c", command])
+        guard run.succeeded else {
             throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "openssl failed: \(command)"])
         }
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return run.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
