@@ -4,7 +4,8 @@ extension APIClient {
     /// by the same-request policy, and ended at its deadline.
     ///
     /// A call that identical calls may not join runs in its caller's task: no task is started and
-    /// nothing waits on a continuation. Cancelling it marks its ``CallControl``, which the transport
+    /// nothing waits on a continuation — unless it has a deadline, which must end it even inside a
+    /// stage that ignores the call's control (see ``sendUnderDeadline(_:context:stages:pipeline:)``). Cancelling it marks its ``CallControl``, which the transport
     /// (or the task the pipeline runs a transport in) observes; the caller's task is never cancelled.
     /// A call the client reported cancelled ends cancelled, whatever its pipeline produced.
     ///
@@ -46,12 +47,35 @@ extension APIClient {
         do throws(SwitchyardError) {
             // A scope released as the call was admitted: it ends cancelled without starting.
             if let cancelled = control.cancellationError { throw cancelled }
-            response = try await pipeline.send(request, context: context, additionalStages: options.additionalStages)
+            if context.deadline == nil {
+                response = try await pipeline.send(request, context: context, additionalStages: options.additionalStages)
+            } else {
+                response = try await Self.sendUnderDeadline(request, context: context, stages: options.additionalStages, pipeline: pipeline)
+            }
         } catch {
             throw ended(id, control: control, context: context) ?? error
         }
         if let cancelled = ended(id, control: control, context: context) { throw cancelled }
         return response
+    }
+
+    /// A call with a deadline runs its pipeline in a task of its own that any cancellation of the
+    /// call cancels, so that its deadline ends it on time even while a stage awaits work that does
+    /// not observe the call's control (a plain `Task.sleep`, another library's call). The caller's
+    /// task is never cancelled.
+    private static func sendUnderDeadline(
+        _ request: Request,
+        context: CallContext,
+        stages: [any Stage],
+        pipeline: Pipeline
+    ) async throws(SwitchyardError) -> Response {
+        do {
+            return try await context.control.runCancellable {
+                try await pipeline.send(request, context: context, additionalStages: stages)
+            }
+        } catch {
+            throw SwitchyardError.wrapping(error).filling(from: context)
+        }
     }
 
     /// Takes a finished call out of flight; the cancellation's error when a cancellation took it first

@@ -103,10 +103,16 @@ struct RetryStageTests {
         }
         #expect(slow.requests.count < 10)
 
-        // A stage that hangs is cut off by the deadline too (without it, the call would end after
-        // 30 s with a stage failure, not a timeout).
+        // A stage that hangs in a wait that knows nothing of the call's control is cut off by the
+        // deadline too: its sleep is cancelled, instead of running its 30 s out.
+        let cutOff = Locked<Bool?>(nil)
         let hanging = ClosureStage(id: StageID("Hang")!) { _, _, _ in
-            try await Task.sleep(for: .seconds(30))
+            do {
+                try await Task.sleep(for: .seconds(30))
+                cutOff.withLock { $0 = false }
+            } catch {
+                cutOff.withLock { $0 = true }
+            }
             throw CancellationError()
         }
         let client2 = try makeClient(
@@ -121,6 +127,7 @@ struct RetryStageTests {
             #expect(error.code == .timeout)
             #expect(error.requestID != nil)
         }
+        #expect(cutOff.withLock { $0 } == true)
         #expect(client2.callsInFlight.isEmpty)
     }
 }
