@@ -19,12 +19,26 @@ public struct RequestID: Sendable, Hashable, CustomStringConvertible {
         return RequestID(rawValue: (UInt64(prefix) << 40) | (sequence & 0xFF_FFFF_FFFF))
     }
 
-    /// `prefix-sequence` in lower-case hexadecimal.
+    /// `prefix-sequence` in lower-case hexadecimal: six digits, a dash, ten digits.
     public var description: String {
-        let high = String(rawValue >> 40, radix: 16)
-        let low = String(rawValue & 0xFF_FFFF_FFFF, radix: 16)
-        return String(repeating: "0", count: max(0, 6 - high.count)) + high + "-"
-            + String(repeating: "0", count: max(0, 10 - low.count)) + low
+        String(unsafeUninitializedCapacity: 17) { text in
+            var high = rawValue >> 40
+            for index in stride(from: 5, through: 0, by: -1) {
+                text[index] = Self.hexDigit(high & 0xF)
+                high >>= 4
+            }
+            text[6] = UInt8(ascii: "-")
+            var low = rawValue & 0xFF_FFFF_FFFF
+            for index in stride(from: 16, through: 7, by: -1) {
+                text[index] = Self.hexDigit(low & 0xF)
+                low >>= 4
+            }
+            return 17
+        }
+    }
+
+    private static func hexDigit(_ nibble: UInt64) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + UInt8(nibble) : UInt8(ascii: "a") + UInt8(nibble - 10)
     }
 
     private static let prefix = UInt32.random(in: 1...0xFF_FFFF)

@@ -38,6 +38,8 @@ public struct LoggingStage: Stage {
     public let redaction: Redaction
     /// The longest body preview logged at debug, in bytes.
     public let bodyPreviewLimit: Int
+    /// Endpoint names as ``redaction`` renders them, shared by the stage's copies.
+    private let endpointNames = RedactedNameCache()
 
     /// ``StageID/logging``.
     public var id: StageID { .logging }
@@ -55,38 +57,40 @@ public struct LoggingStage: Stage {
         var logger = self.logger ?? context.logger
         if let level = context[CallLevel.self] ?? level { logger.logLevel = level }
         guard logger.logLevel <= .warning else { return try await next(request, context) }
-        logger[metadataKey: "request-id"] = "\(context.requestID)"
-        logger[metadataKey: "service"] = "\(context.serviceID)"
-        if !context.endpointName.isEmpty { logger[metadataKey: "endpoint"] = "\(redaction.redactTarget(context.endpointName))" }
-        if context.attempt > 1 { logger[metadataKey: "attempt"] = "\(context.attempt)" }
+        // The call's metadata goes with each line rather than onto the logger, whose handler's own
+        // metadata would be copied to be changed.
+        var metadata: Logger.Metadata = ["request-id": "\(context.requestID)", "service": "\(context.serviceID)"]
+        if !context.endpointName.isEmpty { metadata["endpoint"] = "\(endpointNames.redacted(context.endpointName, by: redaction))" }
+        if context.attempt > 1 { metadata["attempt"] = "\(context.attempt)" }
 
         let method = request.method.rawValue
         let target = redaction.redactedTarget(request.path)
         let path = target.path
-        logger.info("→ \(method) \(target.whole)")
+        logger.info("→ \(method) \(target.whole)", metadata: metadata)
         if logger.logLevel <= .debug {
-            logger.debug("→ headers: \(redaction.render(request.headerFields).joined(separator: "; "))")
+            logger.debug("→ headers: \(redaction.render(request.headerFields).joined(separator: "; "))", metadata: metadata)
             if let body = request.body?.bytes, !body.isEmpty {
-                logger.debug("→ body: \(preview(body, contentType: request.headerFields[.contentType]))")
+                logger.debug("→ body: \(preview(body, contentType: request.headerFields[.contentType]))", metadata: metadata)
             } else if let stream = request.body?.stream {
-                logger.debug("→ body: <\(stream.length) bytes streamed from \(stream.segments.count) segments>")
+                logger.debug("→ body: <\(stream.length) bytes streamed from \(stream.segments.count) segments>", metadata: metadata)
             }
-            if logger.logLevel <= .trace { logger.trace("\(curl(request))") }
+            if logger.logLevel <= .trace { logger.trace("\(curl(request))", metadata: metadata) }
         }
         let start = CallClock.now
         do {
             let response = try await next(request, context)
             let elapsed = CallClock.now - start
             logger.info(
-                "← \(response.status.code) \(response.status.reasonPhrase) \(method) \(path) \(Self.milliseconds(elapsed)) \(response.body.count) B"
+                "← \(response.status.code) \(response.status.reasonPhrase) \(method) \(path) \(Self.milliseconds(elapsed)) \(response.body.count) B",
+                metadata: metadata
             )
             // A call that records stage timings gets them as one line: the stages inside this one and
             // the transport, as they stand when the response reaches it.
-            if let timings = context.control.timings { logger.info("← \(timings.timings.line)") }
+            if let timings = context.control.timings { logger.info("← \(timings.timings.line)", metadata: metadata) }
             if logger.logLevel <= .debug {
-                logger.debug("← headers: \(redaction.render(response.headerFields).joined(separator: "; "))")
+                logger.debug("← headers: \(redaction.render(response.headerFields).joined(separator: "; "))", metadata: metadata)
                 if let body = response.body.bytes, !body.isEmpty {
-                    logger.debug("← body: \(preview(body, contentType: response.headerFields[.contentType]))")
+                    logger.debug("← body: \(preview(body, contentType: response.headerFields[.contentType]))", metadata: metadata)
                 }
             }
             return response
@@ -95,7 +99,8 @@ public struct LoggingStage: Stage {
             let failure = SwitchyardError.wrapping(error)
             let status = failure.status.map { " \($0.code)" } ?? ""
             logger.warning(
-                "✗ \(method) \(path) failed after \(Self.milliseconds(elapsed)): \(failure.code)\(status) — \(redaction.redactMessage(of: failure))"
+                "✗ \(method) \(path) failed after \(Self.milliseconds(elapsed)): \(failure.code)\(status) — \(redaction.redactMessage(of: failure))",
+                metadata: metadata
             )
             throw error
         }

@@ -170,4 +170,20 @@ struct LoggingStageTests {
         #expect(line.hasPrefix("← stages: Logging "))
         #expect(line.contains(", Inner ") && line.contains(", transport "))
     }
+
+    @Test("one stage redacts an endpoint name the same way on every call, remembered or not, and keeps names apart")
+    func endpointNamesRemembered() async throws {
+        let (logger, handler) = logger(.info)
+        var redaction = Redaction.default
+        redaction.pathRules.append(.after("tokens"))
+        let stage = LoggingStage(logger: logger, redaction: redaction)
+        let request = try Request.fixture(.get, "https://api.test/a")
+        for name in ["GET /tokens/abc123/x", "GET /tokens/abc123/x", "Login", "GET /tokens/def456/x"] {
+            handler.clear()
+            _ = await StageHarness(stage).run(request, context: CallContext(serviceID: .users, endpointName: name), respond: .json("{}"))
+            let expected = name == "Login" ? "Login" : "GET /tokens/<redacted>/x"
+            #expect(handler.entries.count == 2)
+            #expect(handler.entries.allSatisfy { $0.metadata["endpoint"] == "\(expected)" })
+        }
+    }
 }
