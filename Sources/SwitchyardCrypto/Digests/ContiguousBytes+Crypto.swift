@@ -24,6 +24,25 @@ extension ContiguousBytes {
 }
 
 extension Data {
+    /// The UTF-8 of `parts` joined by `separator`, written straight into one buffer: the bytes of
+    /// `parts.joined(separator:)`, without the joined string or a copy of it.
+    init(utf8Joining parts: [String], separator: UInt8) {
+        var count = Swift.max(0, parts.count - 1)
+        for part in parts { count += part.utf8.count }
+        self.init(count: count)
+        withUnsafeMutableBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var offset = 0
+            for (index, part) in parts.enumerated() {
+                if index > 0 {
+                    bytes[offset] = separator
+                    offset += 1
+                }
+                offset += UnsafeMutableBufferPointer(rebasing: bytes[offset...]).initialize(from: part.utf8).1
+            }
+        }
+    }
+
     /// A buffer of `count` bytes that is *not* zero-filled, for outputs OpenSSL overwrites entirely
     /// (zeroing a large output first would cost a pass over memory for nothing).
     static func uninitialized(count: Int) -> Data {

@@ -63,13 +63,13 @@ public enum EncryptionWireFormat {
         let lines = [
             "switchyard/2", direction.rawValue, scheme.name, keyID, method, path, SigningWireFormat.canonicalQuery(query), requestNonce,
         ]
-        return Data(lines.joined(separator: "\n").utf8)
+        return Data(utf8Joining: lines, separator: UInt8(ascii: "\n"))
     }
 
     /// The associated data: `switchyard/1`, direction, scheme, key id, method and path (percent-encoded,
     /// without the query), joined with `\n`.
     public static func associatedData(direction: Direction, scheme: EncryptionScheme, keyID: String, method: String, path: String) -> Data {
-        Data(["switchyard/1", direction.rawValue, scheme.name, keyID, method, path].joined(separator: "\n").utf8)
+        Data(utf8Joining: ["switchyard/1", direction.rawValue, scheme.name, keyID, method, path], separator: UInt8(ascii: "\n"))
     }
 
     /// The value of ``encryptionHeader``: `<scheme>; kid=<key id>`.

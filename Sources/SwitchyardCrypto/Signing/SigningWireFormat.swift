@@ -71,7 +71,14 @@ public enum SigningWireFormat {
 
     /// Lower-case hex HMAC-SHA256 of `canonical` under `key`.
     public static func signature(of canonical: String, using key: SymmetricKey) throws(CryptoError) -> String {
-        Digest.hex(try HMAC.authenticationCode(for: Data(canonical.utf8), using: key, algorithm: .sha256))
+        // Straight from the string's UTF-8, without copying it into a `Data` first.
+        var canonical = canonical
+        let code = canonical.withUTF8 { utf8 in
+            Result { () throws(CryptoError) in
+                try HMAC.authenticationCode(for: UnsafeRawBufferPointer(utf8), using: key, algorithm: .sha256)
+            }
+        }
+        return Digest.hex(try code.get())
     }
 
     /// Percent-decodes (keeping invalid escapes as they are) and re-encodes with the unreserved set.
