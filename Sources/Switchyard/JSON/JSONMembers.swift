@@ -17,6 +17,11 @@ enum JSONMembers {
             guard let first = text.utf8.first, first != UInt8(ascii: "{"), first != UInt8(ascii: "["), text != "null" else { return nil }
             return text
         }
+
+        /// Whether the value is `null`.
+        func isNull(in data: Data) -> Bool {
+            data[data.index(data.startIndex, offsetBy: valueRange.lowerBound)] == UInt8(ascii: "n")
+        }
     }
 
     /// A scanning failure, with the byte offset.
@@ -24,11 +29,26 @@ enum JSONMembers {
         let message: String
     }
 
-    /// The top-level members of `data`, which must be a JSON object. The document is validated
-    /// first (by ``JSONSanitizer``'s strict pass), so the scan may assume well-formed input.
-    static func topLevel(of data: Data) throws(ScanError) -> [String: Member] {
+    /// The top-level members of `data`, which must be a JSON object, by name (the first of a name
+    /// that appears more than once). The document is validated first (by ``JSONSanitizer``'s strict
+    /// pass) unless `validated` says a caller already did, so the scan may assume well-formed input.
+    ///
+    /// - Throws: ``ScanError`` for a document that is not a JSON object, and for a name that appears
+    ///   more than once with a `null` among its values: readers disagree on which one counts.
+    static func topLevel(of data: Data, validated: Bool = false) throws(ScanError) -> [String: Member] {
         var members: [String: Member] = [:]
-        for entry in try ordered(of: data) where members[entry.name] == nil { members[entry.name] = entry.member }
+        for entry in try ordered(of: data, validated: validated) {
+            guard let first = members[entry.name] else {
+                members[entry.name] = entry.member
+                continue
+            }
+            if first.isNull(in: data) || entry.member.isNull(in: data) {
+                throw ScanError(
+                    message: "ambiguous JSON: the member '\(entry.name)' appears more than once at byte \(entry.start), "
+                        + "with a null among its values"
+                )
+            }
+        }
         return members
     }
 
@@ -41,13 +61,15 @@ enum JSONMembers {
     }
 
     /// The top-level members of `data` in document order, duplicates included. `data` must be a
-    /// JSON object.
-    static func ordered(of data: Data) throws(ScanError) -> [Entry] {
+    /// JSON object; `validated` says the caller has already checked it is well-formed.
+    static func ordered(of data: Data, validated: Bool = false) throws(ScanError) -> [Entry] {
         // Strict validation in one byte-level pass (with a depth limit), then the scan may trust the shape.
-        do {
-            _ = try JSONSanitizer().stripNulls(data)
-        } catch {
-            throw ScanError(message: "the body is not valid JSON: \(error.message)")
+        if !validated {
+            do {
+                try JSONSanitizer().validate(data)
+            } catch {
+                throw ScanError(message: "the body is not valid JSON: \(error.message)")
+            }
         }
         guard data.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) == UInt8(ascii: "{") else {
             throw ScanError(message: "the top level is not an object")

@@ -127,6 +127,33 @@ public struct JSONSanitizer: Sendable, Hashable {
         }
     }
 
+    /// Checks that `json` is one well-formed JSON document nested no deeper than ``maximumDepth`` —
+    /// what ``stripNulls(_:)`` refuses as ``SwitchyardError/Code/invalidJSON`` — without producing a
+    /// copy or looking for ambiguous names: for readers that cut members out of the bytes as sent.
+    ///
+    /// - Throws: ``SwitchyardError`` with the code ``SwitchyardError/Code/invalidJSON``.
+    func validate(_ json: Data) throws(SwitchyardError) {
+        let count = json.count
+        guard count > 0 else { throw Self.error(.unexpectedEnd(at: 0, expected: .value)) }
+        let maximumDepth = maximumDepth
+        // The pass writes as it reads; a small body's output lives on the stack and is dropped.
+        let failure: JSONSanitizerFailure? = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { output in
+            json.withUnsafeBytes { raw -> JSONSanitizerFailure? in
+                guard let input = raw.bindMemory(to: UInt8.self).baseAddress, let output = output.baseAddress else {
+                    return .unexpectedEnd(at: 0, expected: .value)
+                }
+                do throws(JSONSanitizerFailure) {
+                    _ = try JSONSanitizerPass(input: input, count: raw.count, output: output)
+                        .run(removeNullArrayElements: false, maximumDepth: maximumDepth)
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+        }
+        if let failure { throw Self.error(failure) }
+    }
+
     private static func error(_ failure: JSONSanitizerFailure) -> SwitchyardError {
         SwitchyardError(code: .invalidJSON, message: "invalid JSON: \(failure.message)")
     }

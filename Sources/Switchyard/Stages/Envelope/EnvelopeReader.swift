@@ -2,25 +2,41 @@ import Foundation
 
 /// Reads members of a JSON envelope by dot-separated key paths (`status.code`), scanning bytes
 /// without building a tree; the payload is cut out exactly as sent.
+///
+/// The body is validated once. Each object a path passes through is scanned for its members, and a
+/// member named twice with a `null` among its values is refused there: readers disagree on which one
+/// counts. Paths named at creation are resolved then, so such an ambiguity fails the creation.
 struct EnvelopeReader {
+    /// A member found at a path, with the object it lives in and that object's offset in the body.
+    private typealias Found = (member: JSONMembers.Member, data: Data, offset: Int)
+
     private let body: Data
     private let top: [String: JSONMembers.Member]
+    /// The paths named at creation, resolved; a path that leads nowhere is absent.
+    private var resolved: [String: Found] = [:]
 
-    /// Validates `body` and reads its top-level members.
-    init(_ body: Data) throws(JSONMembers.ScanError) {
+    /// Validates `body`, reads its top-level members and resolves `paths`.
+    ///
+    /// - Throws: ``JSONMembers/ScanError`` when `body` is not a JSON object, or when an object on
+    ///   the way to one of `paths` names a member twice with a `null` among its values.
+    init(_ body: Data, paths: [String] = []) throws(JSONMembers.ScanError) {
         self.body = body
         self.top = try JSONMembers.topLevel(of: body)
+        for path in paths where resolved[path] == nil {
+            if let found = try member(at: path) { resolved[path] = found }
+        }
     }
 
-    /// The member at `path`, with the body it lives in and that body's offset in the whole document.
-    private func member(at path: String) -> (member: JSONMembers.Member, data: Data, offset: Int)? {
+    /// The member at `path`; `nil` when the path leads nowhere.
+    private func member(at path: String) throws(JSONMembers.ScanError) -> Found? {
         var names = path.split(separator: ".").map(String.init)
         guard !names.isEmpty, var current = top[names.removeFirst()] else { return nil }
         var data = body
         var offset = 0
         for name in names {
             let inner = data.subdata(in: current.valueRange)
-            guard inner.first == UInt8(ascii: "{"), let members = try? JSONMembers.topLevel(of: inner), let next = members[name] else {
+            // Part of the validated body: only its own members need scanning.
+            guard inner.first == UInt8(ascii: "{"), let next = try JSONMembers.topLevel(of: inner, validated: true)[name] else {
                 return nil
             }
             offset += current.valueRange.lowerBound
@@ -30,18 +46,24 @@ struct EnvelopeReader {
         return (current, data, offset)
     }
 
+    /// The member at `path`: resolved at creation, or looked up now (an ambiguity then reads as absent).
+    private func lookup(_ path: String) -> Found? {
+        if let found = resolved[path] { return found }
+        return (try? member(at: path)) ?? nil
+    }
+
     /// The byte range of the value at `path` in the whole body.
     func range(at path: String) -> Range<Int>? {
-        member(at: path).map { ($0.offset + $0.member.valueRange.lowerBound)..<($0.offset + $0.member.valueRange.upperBound) }
+        lookup(path).map { ($0.offset + $0.member.valueRange.lowerBound)..<($0.offset + $0.member.valueRange.upperBound) }
     }
 
     /// A string's text, or a number's or boolean's literal, at `path`.
     func scalar(at path: String) -> String? {
-        member(at: path).flatMap { $0.member.scalarText(in: $0.data) }
+        lookup(path).flatMap { $0.member.scalarText(in: $0.data) }
     }
 
     /// The raw bytes of the value at `path`.
     func raw(at path: String) -> Data? {
-        member(at: path).map { $0.data.subdata(in: $0.member.valueRange) }
+        lookup(path).map { $0.data.subdata(in: $0.member.valueRange) }
     }
 }

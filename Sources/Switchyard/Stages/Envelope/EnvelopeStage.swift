@@ -142,7 +142,9 @@ public struct EnvelopeStage: ResponseStage {
         let errorStatus = !(200...299).contains(response.status.code)
         let envelope: EnvelopeReader
         do {
-            envelope = try EnvelopeReader(body)
+            var paths = [keys.code, keys.message, keys.data]
+            if case .flag(let path) = success { paths.append(path) }
+            envelope = try EnvelopeReader(body, paths: paths)
         } catch {
             if errorStatus { return }
             throw SwitchyardError(

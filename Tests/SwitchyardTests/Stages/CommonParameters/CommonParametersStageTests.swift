@@ -34,6 +34,18 @@ struct CommonParametersStageTests {
         #expect(empty.forwardedRequest?.headerFields[.contentType] == "application/json")
     }
 
+    @Test("JSON: a body with nulls, even a name repeated with a null inside, is the caller's own: spliced into, not judged")
+    func jsonWithNulls() async throws {
+        let request = try Request.fixture(
+            .post,
+            "https://api.test/orders",
+            headerFields: [.contentType: "application/json"],
+            body: #"{"note":null,"item":{"x":1,"x":null}}"#
+        )
+        let run = await StageHarness(stage).run(request, context: context(.json))
+        #expect(run.forwardedRequest?.bodyText == #"{"note":null,"item":{"x":1,"x":null},"app":"demo","v":3}"#)
+    }
+
     @Test("commonWins replaces the call's value in JSON and query")
     func commonWins() async throws {
         let stage = CommonParametersStage([.fixed("v", 3)], precedence: .commonWins)

@@ -38,6 +38,22 @@ struct EnvelopeShapesTests {
         #expect(error?.code == .invalidResponse)
     }
 
+    @Test("a member on a key path named twice, once as null, is refused at that depth too")
+    func ambiguousNestedCodeIsRefused() async throws {
+        let stage = EnvelopeStage(keys: .init(code: "status.code", message: "status.msg", data: "result"), successCodes: [200])
+        let error = try await run(stage, body: #"{"status":{"code":200,"code":null},"result":{}}"#).error
+        #expect(error?.code == .invalidResponse)
+        #expect(error?.message.contains("'code' appears more than once") == true)
+    }
+
+    @Test("an ambiguity inside the payload is not the envelope's to judge: the payload passes on exactly as sent")
+    func payloadAmbiguityPassesOn() async throws {
+        let run = try await run(EnvelopeStage(successCodes: [0]), body: #"{"code":0,"data":{"x":1,"x":null}}"#)
+        #expect(run.response?.bodyText == #"{"x":1,"x":null}"#)
+        // The null-stripping stage, which reads inside the payload, refuses it.
+        #expect(throws: SwitchyardError.self) { try JSONSanitizer().stripNulls(Data(#"{"x":1,"x":null}"#.utf8)) }
+    }
+
     @Test("key paths reach nested members: status.code, status.msg, result.data")
     func keyPaths() async throws {
         let stage = EnvelopeStage(keys: .init(code: "status.code", message: "status.msg", data: "result.data"), successCodes: [200])
