@@ -10,9 +10,9 @@ extension AESGCM {
         plaintext: UnsafeRawBufferPointer,
         aad: UnsafeRawBufferPointer
     ) throws(CryptoError) -> (ciphertext: Data, tag: Data) {
-        guard let context = EVP_CIPHER_CTX_new() else { throw CryptoError.openSSL("EVP_CIPHER_CTX_new") }
-        defer { EVP_CIPHER_CTX_free(context) }
-        try initialize(context, cipher, key: key, nonce: nonce, encrypt: true)
+        let context = try keyedContext(cipher, key: key, nonce: nonce, encrypt: true)
+        var finished = false
+        defer { release(context, key: key, reusable: finished) }
         _ = try EVPCipher.update(context, input: aad, output: nil)
         var ciphertext = Data.uninitialized(count: plaintext.count)
         var produced = 0
@@ -33,6 +33,7 @@ extension AESGCM {
         }
         guard gotTag == 1 else { throw CryptoError.openSSL("EVP_CTRL_GCM_GET_TAG") }
         let tag = withUnsafeBytes(of: &tagBytes) { Data($0) }
+        finished = true
         return (ciphertext, tag)
     }
 
@@ -44,11 +45,11 @@ extension AESGCM {
         box: SealedBox,
         aad: UnsafeRawBufferPointer
     ) throws(CryptoError) -> Data {
-        guard let context = EVP_CIPHER_CTX_new() else { throw CryptoError.openSSL("EVP_CIPHER_CTX_new") }
-        defer { EVP_CIPHER_CTX_free(context) }
-        try box.nonce.withCryptoBytes { nonce throws(CryptoError) in
-            try initialize(context, cipher, key: key, nonce: nonce, encrypt: false)
+        let context = try box.nonce.withCryptoBytes { nonce throws(CryptoError) in
+            try keyedContext(cipher, key: key, nonce: nonce, encrypt: false)
         }
+        var finished = false
+        defer { release(context, key: key, reusable: finished) }
         _ = try EVPCipher.update(context, input: aad, output: nil)
         var plaintext = Data.uninitialized(count: box.ciphertext.count)
         try plaintext.withMutableCryptoBytes { output throws(CryptoError) in
@@ -64,6 +65,7 @@ extension AESGCM {
                 }
                 guard tagSet == 1 else { throw CryptoError.openSSL("EVP_CTRL_GCM_SET_TAG") }
                 try finish(context, encrypt: false)
+                finished = true
             } catch {
                 output.cleanse()
                 throw error
@@ -75,24 +77,46 @@ extension AESGCM {
     /// Chooses the cipher and direction, the key and the nonce in one call: every nonce here is 12
     /// bytes, GCM's default length, so no length needs setting first (each extra `EVP_CipherInit_ex`
     /// initializes OpenSSL's cipher state again).
-    private static func initialize(
-        _ context: OpaquePointer,
+    /// A context for one seal or open under `key` with `nonce`: one the key has used before and
+    /// gave back, given only the new nonce and direction, or a new one keyed now.
+    private static func keyedContext(
         _ cipher: OpaquePointer,
         key: SymmetricKey,
         nonce: UnsafeRawBufferPointer,
         encrypt: Bool
-    ) throws(CryptoError) {
+    ) throws(CryptoError) -> OpaquePointer {
         guard nonce.count == nonceByteCount else {
             throw CryptoError(code: .invalidNonceSize, message: "An AES-GCM nonce must be \(nonceByteCount) bytes; got \(nonce.count).")
         }
+        if let context = key.storage.gcmContexts.take() {
+            // The cipher and key stay; the nonce and direction are new, and the GCM state starts over.
+            guard EVP_CipherInit_ex(context, nil, nil, nil, nonce.bytePointer, encrypt ? 1 : 0) == 1 else {
+                EVP_CIPHER_CTX_free(context)
+                throw CryptoError.openSSL("EVP_CipherInit_ex")
+            }
+            return context
+        }
+        guard let context = EVP_CIPHER_CTX_new() else { throw CryptoError.openSSL("EVP_CIPHER_CTX_new") }
         let keyed = key.withUnsafeBytes { keyBytes in
             EVP_CipherInit_ex(context, cipher, nil, keyBytes.bytePointer, nonce.bytePointer, encrypt ? 1 : 0)
         }
-        guard keyed == 1 else { throw CryptoError.openSSL("EVP_CipherInit_ex") }
+        guard keyed == 1 else {
+            EVP_CIPHER_CTX_free(context)
+            throw CryptoError.openSSL("EVP_CipherInit_ex")
+        }
+        return context
     }
 
-    /// `EVP_CipherFinal_ex`: computes the tag when sealing, checks it when opening. GCM writes no bytes
-    /// here; the scratch block only gives OpenSSL a valid pointer.
+    /// Gives a context back to its key's pool after a seal or open that finished; frees one that
+    /// failed part-way (an authentication failure included), whose state is not worth trusting.
+    private static func release(_ context: OpaquePointer, key: SymmetricKey, reusable: Bool) {
+        if reusable {
+            key.storage.gcmContexts.giveBack(context)
+        } else {
+            EVP_CIPHER_CTX_free(context)
+        }
+    }
+
     private static func finish(_ context: OpaquePointer, encrypt: Bool) throws(CryptoError) {
         var written: Int32 = 0
         let finished = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: EVPCipher.blockSize) { scratch in

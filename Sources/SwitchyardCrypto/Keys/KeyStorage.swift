@@ -3,11 +3,13 @@ import COpenSSL
 /// The bytes of a ``SymmetricKey``: allocated once, never mutated after initialization, and wiped
 /// with `OPENSSL_cleanse` when the last copy of the key goes away.
 ///
-/// It is `@unchecked Sendable` because its only state is an immutable buffer that is written during
-/// initialization and read-only afterwards.
+/// It is `@unchecked Sendable` because its state is an immutable buffer that is written during
+/// initialization and read-only afterwards, and a pool of contexts that guards itself.
 final class KeyStorage: @unchecked Sendable {
     /// The key bytes; valid for the lifetime of this object.
     let bytes: UnsafeMutableRawBufferPointer
+    /// AES-GCM contexts keyed with these bytes, for reuse (see ``KeyedContextPool``).
+    let gcmContexts = KeyedContextPool()
 
     /// Copies `source` into fresh storage.
     init(copying source: UnsafeRawBufferPointer) {
