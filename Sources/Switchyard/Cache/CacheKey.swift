@@ -88,26 +88,39 @@ public struct CacheKey: Sendable, Hashable, Codable, CustomStringConvertible {
         partition: CredentialPartition,
         excluding excluded: Set<String>
     ) -> CacheKey {
-        var identity = ""
-        identity.reserveCapacity(128)
-        identity += context.environment.description
-        identity += "\n"
-        identity += request.method.rawValue
-        identity += "\n"
-        identity += request.head.authority ?? ""
-        identity += "\n"
-        identity += request.pathWithoutQuery
-        identity += "\n"
-        identity += request.canonicalQuery(excluding: excluded)
+        // Substrings, so that the path is not copied out of the request's target first.
+        var lines: [Substring] = [
+            Substring(context.environment.description), Substring(request.method.rawValue), Substring(request.head.authority ?? ""),
+            request.pathWithoutQuery, Substring(request.canonicalQuery(excluding: excluded)),
+        ]
         // A POST read (``CallOptions/cacheReadsWithPOST()``) is told apart by its body.
         if request.method == .post, let body = request.body?.bytes {
-            identity += "\nbody:\(body.count):\(String(FNV1a.hash(body), radix: 16))"
+            lines.append(Substring("body:\(body.count):\(String(FNV1a.hash(body), radix: 16))"))
         }
+        let identity = joinedLines(lines)
         return CacheKey(
             canonicalServiceID: context.serviceID.canonicalName,
             endpoint: context.endpointName,
             identity: identity,
             partition: partition
         )
+    }
+
+    /// `lines` joined with `\n`, their UTF-8 copied once into a string of the exact size.
+    private static func joinedLines(_ lines: [Substring]) -> String {
+        var count = Swift.max(0, lines.count - 1)
+        for line in lines { count += line.utf8.count }
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            var offset = 0
+            for (index, line) in lines.enumerated() {
+                if index > 0 {
+                    buffer[offset] = UInt8(ascii: "\n")
+                    offset += 1
+                }
+                var line = line  // a copy of the substring, not of the array
+                offset += line.withUTF8 { UnsafeMutableBufferPointer(rebasing: buffer[offset...]).initialize(fromContentsOf: $0) }
+            }
+            return offset
+        }
     }
 }
