@@ -5,8 +5,9 @@ extension APIClient {
     ///
     /// A call that identical calls may not join runs in its caller's task: no task is started and
     /// nothing waits on a continuation — unless it has a deadline, which must end it even inside a
-    /// stage that ignores the call's control (see ``sendUnderDeadline(_:context:stages:pipeline:)``). Cancelling it marks its ``CallControl``, which the transport
-    /// (or the task the pipeline runs a transport in) observes; the caller's task is never cancelled.
+    /// stage that ignores the call's control (see ``DeadlineRun``). Cancelling it marks its
+    /// ``CallControl``, which the transport (or the task the pipeline runs a transport in) observes;
+    /// the caller's task is never cancelled.
     /// A call the client reported cancelled ends cancelled, whatever its pipeline produced.
     ///
     /// - Returns: the response, and the control that ran the pipeline (whose counts and timings the
@@ -59,10 +60,9 @@ extension APIClient {
         return response
     }
 
-    /// A call with a deadline runs its pipeline in a task of its own that any cancellation of the
-    /// call cancels, so that its deadline ends it on time even while a stage awaits work that does
-    /// not observe the call's control (a plain `Task.sleep`, another library's call). The caller's
-    /// task is never cancelled.
+    /// A call with a deadline runs its pipeline in a task of its own (see ``DeadlineRun``): its
+    /// deadline — or any cancel — ends it on time even while a stage awaits work that observes
+    /// neither the call's control nor task cancellation. The caller's task is never cancelled.
     private static func sendUnderDeadline(
         _ request: Request,
         context: CallContext,
@@ -70,7 +70,7 @@ extension APIClient {
         pipeline: Pipeline
     ) async throws(SwitchyardError) -> Response {
         do {
-            return try await context.control.runCancellable {
+            return try await DeadlineRun.run(control: context.control) {
                 try await pipeline.send(request, context: context, additionalStages: stages)
             }
         } catch {

@@ -130,4 +130,43 @@ struct RetryStageTests {
         #expect(cutOff.withLock { $0 } == true)
         #expect(client2.callsInFlight.isEmpty)
     }
+
+    @Test(
+        "the deadline ends a call whose stage waits on something nothing cancels; the abandoned wait is dropped",
+        .timeLimit(.minutes(1))
+    )
+    func deadlineLeavesAStuckStage() async throws {
+        // The stage parks on a continuation that neither the call's control nor task cancellation
+        // reaches: only leaving it behind can end the call.
+        let parked = Locked<[CheckedContinuation<Void, Never>]>([])
+        let stuck = ClosureStage(id: StageID("Stuck")!) { request, context, next in
+            await withCheckedContinuation { continuation in parked.withLock { $0.append(continuation) } }
+            return try await next(request, context)
+        }
+        let transport = MockTransport(.json("{}"))
+        let client = try makeClient(stages: [stuck], defaults: ServiceDefaults(deadline: .milliseconds(100)), transport: transport)
+        // Raced against a guard, so that a call the deadline fails to end makes this test fail, not hang.
+        let first = await withTaskGroup(of: String?.self) { group in
+            group.addTask {
+                do throws(SwitchyardError) {
+                    _ = try await client.send(.users, .get, "/a")
+                    return "success"
+                } catch {
+                    return "\(error.code)"
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(20))
+                return nil
+            }
+            let first = await group.next() ?? nil
+            // Released now, the abandoned run goes on to the transport, and its answer is dropped.
+            for continuation in parked.withLock({ $0 }) { continuation.resume() }
+            group.cancelAll()
+            return first
+        }
+        #expect(first == "\(SwitchyardError.Code.timeout)", "the call did not end at its deadline")
+        #expect(parked.withLock { $0.count } == 1)
+        #expect(client.callsInFlight.isEmpty)
+    }
 }
