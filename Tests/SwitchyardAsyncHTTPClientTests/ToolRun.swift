@@ -16,7 +16,7 @@ struct ToolRun: Sendable {
     let errors: String
 
     /// Runs `executable` (a path, or a name looked up in `PATH`) with `arguments` and collects its
-    /// output, up to 16 MiB of each stream.
+    /// output; a stream past 16 MiB fails the run (swift-subprocess's `outputLimitExceeded`).
     static func run(_ executable: String, _ arguments: [String]) async throws -> ToolRun {
         let result = try await Subprocess.run(
             executable.hasPrefix("/") ? .path(.init(executable)) : .name(executable),

@@ -11,13 +11,15 @@ public import Foundation
 /// ```
 public enum JSONMemberPath {
     /// The byte range of the value at `path` in `json`, or `nil` when the document is not a JSON
-    /// object or has no such member. The document is validated strictly first.
+    /// object, has no such member, or names a member twice with a `null` among its values in an
+    /// object on the way to it (readers disagree on which one counts). The document is validated
+    /// strictly first; names repeated elsewhere in it are not this lookup's concern.
     ///
     /// - Parameters:
     ///   - path: member names separated by dots, from the top-level object.
     ///   - json: a UTF-8 JSON document.
     /// - Returns: the range of the member's value (for a string, quotes included).
     public static func valueRange(of path: String, in json: Data) -> Range<Int>? {
-        (try? EnvelopeReader(json))?.range(at: path)
+        (try? EnvelopeReader(json, paths: [path]))?.range(at: path)
     }
 }

@@ -60,8 +60,9 @@ enum JSONMembers {
         let member: Member
     }
 
-    /// The top-level members of `data` in document order, duplicates included. `data` must be a
-    /// JSON object; `validated` says the caller has already checked it is well-formed.
+    /// The top-level members of `data` in document order, duplicates included and not judged (that
+    /// is ``topLevel(of:validated:)``'s business, or the caller's). `data` must be a JSON object;
+    /// `validated` says the caller has already checked it is well-formed.
     static func ordered(of data: Data, validated: Bool = false) throws(ScanError) -> [Entry] {
         // Strict validation in one byte-level pass (with a depth limit), then the scan may trust the shape.
         if !validated {

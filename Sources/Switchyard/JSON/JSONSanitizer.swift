@@ -128,15 +128,16 @@ public struct JSONSanitizer: Sendable, Hashable {
     }
 
     /// Checks that `json` is one well-formed JSON document nested no deeper than ``maximumDepth`` —
-    /// what ``stripNulls(_:)`` refuses as ``SwitchyardError/Code/invalidJSON`` — without producing a
+    /// what ``stripNulls(_:)`` refuses as ``SwitchyardError/Code/invalidJSON`` — without returning a
     /// copy or looking for ambiguous names: for readers that cut members out of the bytes as sent.
+    /// The pass still writes as it reads, into scratch space as large as the body (on the stack when
+    /// it is small), which is dropped.
     ///
     /// - Throws: ``SwitchyardError`` with the code ``SwitchyardError/Code/invalidJSON``.
     func validate(_ json: Data) throws(SwitchyardError) {
         let count = json.count
         guard count > 0 else { throw Self.error(.unexpectedEnd(at: 0, expected: .value)) }
         let maximumDepth = maximumDepth
-        // The pass writes as it reads; a small body's output lives on the stack and is dropped.
         let failure: JSONSanitizerFailure? = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { output in
             json.withUnsafeBytes { raw -> JSONSanitizerFailure? in
                 guard let input = raw.bindMemory(to: UInt8.self).baseAddress, let output = output.baseAddress else {

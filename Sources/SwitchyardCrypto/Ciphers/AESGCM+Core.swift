@@ -2,7 +2,8 @@ import COpenSSL
 import Foundation
 
 extension AESGCM {
-    /// Encrypts with a fresh EVP context and returns the ciphertext and the 16-byte tag.
+    /// Encrypts with a context keyed for `key` (see ``keyedContext(_:key:nonce:encrypt:)``) and
+    /// returns the ciphertext and the 16-byte tag.
     static func sealCore(
         _ cipher: OpaquePointer,
         key: SymmetricKey,
@@ -37,8 +38,8 @@ extension AESGCM {
         return (ciphertext, tag)
     }
 
-    /// Decrypts with a fresh EVP context; throws ``CryptoError/Code/authenticationFailed`` (and wipes
-    /// the decrypted bytes) unless the tag matches.
+    /// Decrypts with a context keyed for `key`; throws ``CryptoError/Code/authenticationFailed`` (and
+    /// wipes the decrypted bytes) unless the tag matches.
     static func openCore(
         _ cipher: OpaquePointer,
         key: SymmetricKey,
@@ -74,11 +75,14 @@ extension AESGCM {
         return plaintext
     }
 
-    /// Chooses the cipher and direction, the key and the nonce in one call: every nonce here is 12
-    /// bytes, GCM's default length, so no length needs setting first (each extra `EVP_CipherInit_ex`
-    /// initializes OpenSSL's cipher state again).
     /// A context for one seal or open under `key` with `nonce`: one the key has used before and
     /// gave back, given only the new nonce and direction, or a new one keyed now.
+    ///
+    /// Either way one `EVP_CipherInit_ex` call sets what it needs: every nonce here is 12 bytes,
+    /// GCM's default length, so no length needs setting first. A reused context keeps its cipher and
+    /// key schedule; the new nonce restarts its GCM state (the hash, the AAD and message lengths) at
+    /// the first update. It keeps the previous tag, which is harmless: a seal reads the tag only
+    /// after its own final step, and an open always sets the expected tag before its final step.
     private static func keyedContext(
         _ cipher: OpaquePointer,
         key: SymmetricKey,
@@ -117,6 +121,8 @@ extension AESGCM {
         }
     }
 
+    /// `EVP_CipherFinal_ex`: computes the tag when sealing, checks it when opening. GCM writes no bytes
+    /// here; the scratch block only gives OpenSSL a valid pointer.
     private static func finish(_ context: OpaquePointer, encrypt: Bool) throws(CryptoError) {
         var written: Int32 = 0
         let finished = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: EVPCipher.blockSize) { scratch in

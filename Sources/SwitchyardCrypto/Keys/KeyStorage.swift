@@ -1,7 +1,9 @@
 import COpenSSL
 
 /// The bytes of a ``SymmetricKey``: allocated once, never mutated after initialization, and wiped
-/// with `OPENSSL_cleanse` when the last copy of the key goes away.
+/// with `OPENSSL_cleanse` when the last copy of the key goes away — as are the AES-GCM contexts keyed
+/// with them (at most ``KeyedContextPool/limit`` idle, each holding the expanded key), which OpenSSL
+/// clears as it frees them.
 ///
 /// It is `@unchecked Sendable` because its state is an immutable buffer that is written during
 /// initialization and read-only afterwards, and a pool of contexts that guards itself.

@@ -78,6 +78,27 @@ struct WireFormatV2Tests {
         )
     }
 
+    @Test(
+        "the AAD's bytes are its lines' UTF-8 joined by newlines, whatever the lines hold: non-ASCII, percent escapes, empty parts",
+        arguments: [("GET", "/ä/%C3%A9", "k1", "n0"), ("POST", "/", "key-2", ""), ("DELETE", "/x y/ü", "k", "é")]
+    )
+    func aadBytes(method: String, path: String, keyID: String, nonce: String) {
+        let aad = EncryptionWireFormat.associatedData(
+            direction: .request,
+            scheme: .aes256GCM,
+            keyID: keyID,
+            method: method,
+            target: path,
+            requestNonce: nonce
+        )
+        let lines = ["switchyard/2", "request", EncryptionScheme.aes256GCM.name, keyID, method, path, "", nonce]
+        #expect(aad == Data(lines.joined(separator: "\n").utf8))
+        let v1 = EncryptionWireFormat.associatedData(direction: .response, scheme: .aes256GCM, keyID: keyID, method: method, path: path)
+        #expect(
+            v1 == Data(["switchyard/1", "response", EncryptionScheme.aes256GCM.name, keyID, method, path].joined(separator: "\n").utf8)
+        )
+    }
+
     @Test("every request carries a fresh nonce and names scheme and key id, even without a body")
     func nonceOnEveryRequest() async throws {
         let server = ReplayingServer(ring: Self.ring)

@@ -38,7 +38,7 @@ public struct LoggingStage: Stage {
     public let redaction: Redaction
     /// The longest body preview logged at debug, in bytes.
     public let bodyPreviewLimit: Int
-    /// Endpoint names as ``redaction`` renders them, shared by the stage's copies.
+    /// The endpoint names ``redaction`` leaves unchanged, shared by the stage's copies.
     private let endpointNames = RedactedNameCache()
 
     /// ``StageID/logging``.
