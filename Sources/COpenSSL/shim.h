@@ -181,29 +181,38 @@ static inline EVP_MAC_CTX *switchyard_hmac_context(const char *digest_name, int 
 }
 
 /*
- * One-shot HMAC over EVP_MAC. `digest_name` is an OpenSSL digest name such as "SHA256", "SHA1" or
- * "MD5". A zero-length key or message is allowed (a NULL pointer is accepted for a zero length).
- * Writes at most `out_capacity` bytes to `out` and the MAC length to `out_length`.
+ * An HMAC context keyed with `key` for `digest_name`, kept by the caller for
+ * switchyard_hmac_keyed; NULL when OpenSSL fails. Free it with EVP_MAC_CTX_free.
  */
-static inline int switchyard_hmac(const char *digest_name,
-                                  const unsigned char *key, size_t key_length,
-                                  const unsigned char *message, size_t message_length,
-                                  unsigned char *out, size_t out_capacity, size_t *out_length) {
+static inline EVP_MAC_CTX *switchyard_hmac_keyed_new(const char *digest_name,
+                                                     const unsigned char *key, size_t key_length) {
     unsigned char empty[1] = {0};
     int needs_digest = 1;
     EVP_MAC_CTX *ctx = switchyard_hmac_context(digest_name, &needs_digest);
     if (ctx == NULL) {
-        return 0;
+        return NULL;
     }
     OSSL_PARAM params[2];
     params[0] = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, (char *)digest_name, 0);
     params[1] = OSSL_PARAM_construct_end();
     /* HMAC needs a non-NULL key pointer even for an empty key, or it reports "no key set". */
-    int ok = EVP_MAC_init(ctx, key_length > 0 ? key : empty, key_length, needs_digest ? params : NULL) == 1
+    if (EVP_MAC_init(ctx, key_length > 0 ? key : empty, key_length, needs_digest ? params : NULL) != 1) {
+        EVP_MAC_CTX_free(ctx);
+        return NULL;
+    }
+    return ctx;
+}
+
+/*
+ * One HMAC with a context from switchyard_hmac_keyed_new: EVP_MAC_init without a key keeps the
+ * context's key and digest and starts the computation over, whatever the context did before.
+ */
+static inline int switchyard_hmac_keyed(EVP_MAC_CTX *ctx,
+                                        const unsigned char *message, size_t message_length,
+                                        unsigned char *out, size_t out_capacity, size_t *out_length) {
+    return EVP_MAC_init(ctx, NULL, 0, NULL) == 1
         && (message_length == 0 || EVP_MAC_update(ctx, message, message_length) == 1)
         && EVP_MAC_final(ctx, out, out_length, out_capacity) == 1;
-    EVP_MAC_CTX_free(ctx);
-    return ok;
 }
 
 /*

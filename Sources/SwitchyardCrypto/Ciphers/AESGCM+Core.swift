@@ -92,7 +92,7 @@ extension AESGCM {
         guard nonce.count == nonceByteCount else {
             throw CryptoError(code: .invalidNonceSize, message: "An AES-GCM nonce must be \(nonceByteCount) bytes; got \(nonce.count).")
         }
-        if let context = key.storage.gcmContexts.take() {
+        if let context = key.storage.contexts.take(.aesGCM) {
             // The cipher and key stay; the nonce and direction are new, and the GCM state starts over.
             guard EVP_CipherInit_ex(context, nil, nil, nil, nonce.bytePointer, encrypt ? 1 : 0) == 1 else {
                 EVP_CIPHER_CTX_free(context)
@@ -115,7 +115,7 @@ extension AESGCM {
     /// failed part-way (an authentication failure included), whose state is not worth trusting.
     private static func release(_ context: OpaquePointer, key: SymmetricKey, reusable: Bool) {
         if reusable {
-            key.storage.gcmContexts.giveBack(context)
+            key.storage.contexts.giveBack(context, .aesGCM)
         } else {
             EVP_CIPHER_CTX_free(context)
         }

@@ -39,6 +39,15 @@ public enum HMAC {
             case .md5: "MD5"
             }
         }
+
+        /// The kind of keyed context a key keeps for this algorithm.
+        var contextKind: KeyedContextPool.Kind {
+            switch self {
+            case .sha256: .hmacSHA256
+            case .sha1: .hmacSHA1
+            case .md5: .hmacMD5
+            }
+        }
     }
 
     /// Computes the HMAC of `message` under `key`.
@@ -58,25 +67,25 @@ public enum HMAC {
     ) throws(CryptoError) -> Data {
         var code = Data(count: algorithm.byteCount)
         try code.withMutableCryptoBytes { output throws(CryptoError) in
+            // A context this key was keyed into before, or a new one keyed now; either way one
+            // `EVP_MAC_init` without a key starts the computation over.
+            let kind = algorithm.contextKind
+            guard
+                let context = key.storage.contexts.take(kind)
+                    ?? key.withUnsafeBytes({ keyBytes in
+                        switchyard_hmac_keyed_new(algorithm.openSSLName, keyBytes.bytePointer, keyBytes.count)
+                    })
+            else { throw CryptoError.openSSL("HMAC-\(algorithm.openSSLName)") }
             var written = 0
             let status = message.withUnsafeBytes { messageBytes in
-                key.withUnsafeBytes { keyBytes in
-                    switchyard_hmac(
-                        algorithm.openSSLName,
-                        keyBytes.bytePointer,
-                        keyBytes.count,
-                        messageBytes.bytePointer,
-                        messageBytes.count,
-                        output.bytePointer,
-                        output.count,
-                        &written
-                    )
-                }
+                switchyard_hmac_keyed(context, messageBytes.bytePointer, messageBytes.count, output.bytePointer, output.count, &written)
             }
-            guard status == 1 else { throw CryptoError.openSSL("HMAC-\(algorithm.openSSLName)") }
-            guard written == algorithm.byteCount else {
+            guard status == 1, written == algorithm.byteCount else {
+                KeyedContextPool.free(context, kind)
+                guard status == 1 else { throw CryptoError.openSSL("HMAC-\(algorithm.openSSLName)") }
                 throw CryptoError.openSSL("HMAC-\(algorithm.openSSLName) (unexpected length \(written))")
             }
+            key.storage.contexts.giveBack(context, kind)
         }
         return code
     }

@@ -1,17 +1,17 @@
 import COpenSSL
 
 /// The bytes of a ``SymmetricKey``: allocated once, never mutated after initialization, and wiped
-/// with `OPENSSL_cleanse` when the last copy of the key goes away — as are the AES-GCM contexts keyed
-/// with them (at most ``KeyedContextPool/limit`` idle, each holding the expanded key), which OpenSSL
-/// clears as it frees them.
+/// with `OPENSSL_cleanse` when the last copy of the key goes away — as are the AES-GCM and HMAC
+/// contexts keyed with them (at most ``KeyedContextPool/limit`` idle of each kind, each holding the
+/// expanded key or the HMAC pads), which OpenSSL clears as it frees them.
 ///
 /// It is `@unchecked Sendable` because its state is an immutable buffer that is written during
 /// initialization and read-only afterwards, and a pool of contexts that guards itself.
 final class KeyStorage: @unchecked Sendable {
     /// The key bytes; valid for the lifetime of this object.
     let bytes: UnsafeMutableRawBufferPointer
-    /// AES-GCM contexts keyed with these bytes, for reuse (see ``KeyedContextPool``).
-    let gcmContexts = KeyedContextPool()
+    /// AES-GCM and HMAC contexts keyed with these bytes, for reuse (see ``KeyedContextPool``).
+    let contexts = KeyedContextPool()
 
     /// Copies `source` into fresh storage.
     init(copying source: UnsafeRawBufferPointer) {

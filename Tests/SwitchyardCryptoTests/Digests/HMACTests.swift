@@ -126,6 +126,34 @@ struct HMACTests {
         )
     }
 
+    @Test(
+        "one key used again and again — with every algorithm, from many tasks at once — gives the published code, and agrees with a fresh copy of the key on any message",
+        arguments: HMACVectors.all
+    )
+    func reusedKey(_ vector: HMACVector) async throws {
+        // A key keeps the contexts it was keyed into; each use must start the computation over.
+        let key = SymmetricKey(hex(vector.key))
+        let rounds = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    var matches = 0
+                    for _ in 0..<25 {
+                        let published = try HMAC.authenticationCode(for: hex(vector.message), using: key, algorithm: vector.algorithm)
+                        // Another algorithm under the same key in between: each kind keeps its own contexts.
+                        let between = ([.md5, .sha1, .sha256] as [HMAC.Algorithm]).randomElement()!
+                        let message = Data((0..<Int.random(in: 0...200)).map { _ in UInt8.random(in: 0...255) })
+                        let reused = try HMAC.authenticationCode(for: message, using: key, algorithm: between)
+                        let fresh = try HMAC.authenticationCode(for: message, using: SymmetricKey(hex(vector.key)), algorithm: between)
+                        if hexString(published) == vector.mac, reused == fresh { matches += 1 }
+                    }
+                    return matches
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        #expect(rounds == 8 * 25)
+    }
+
     /// RFC 4231 §4.6 publishes only the first 128 bits of this HMAC-SHA256.
     @Test("RFC 4231 test case 5 (from the RFC text; truncated to 128 bits)")
     func truncatedCase() throws {
