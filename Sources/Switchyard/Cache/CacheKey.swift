@@ -97,7 +97,9 @@ public struct CacheKey: Sendable, Hashable, Codable, CustomStringConvertible {
         if request.method == .post, let body = request.body?.bytes {
             lines.append(Substring("body:\(body.count):\(String(FNV1a.hash(body), radix: 16))"))
         }
-        let identity = joinedLines(lines)
+        let identity = String(unsafeUninitializedCapacity: UTF8Join.count(lines)) {
+            UTF8Join.write(lines, separator: UInt8(ascii: "\n"), into: $0)
+        }
         return CacheKey(
             canonicalServiceID: context.serviceID.canonicalName,
             endpoint: context.endpointName,
@@ -106,21 +108,4 @@ public struct CacheKey: Sendable, Hashable, Codable, CustomStringConvertible {
         )
     }
 
-    /// `lines` joined with `\n`, their UTF-8 copied once into a string of the exact size.
-    private static func joinedLines(_ lines: [Substring]) -> String {
-        var count = Swift.max(0, lines.count - 1)
-        for line in lines { count += line.utf8.count }
-        return String(unsafeUninitializedCapacity: count) { buffer in
-            var offset = 0
-            for (index, line) in lines.enumerated() {
-                if index > 0 {
-                    buffer[offset] = UInt8(ascii: "\n")
-                    offset += 1
-                }
-                var line = line  // a copy of the substring, not of the array
-                offset += line.withUTF8 { UnsafeMutableBufferPointer(rebasing: buffer[offset...]).initialize(fromContentsOf: $0) }
-            }
-            return offset
-        }
-    }
 }

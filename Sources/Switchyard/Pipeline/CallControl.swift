@@ -99,14 +99,7 @@ public final class CallControl: Sendable {
     /// - Parameter operation: the work.
     /// - Returns: what `operation` returns.
     public func runCancellable<Value: Sendable>(_ operation: @escaping @Sendable () async throws -> Value) async throws -> Value {
-        // Started on the caller's thread where the runtime allows, so work that never suspends costs
-        // no thread hop.
-        let task: Task<Value, any Error>
-        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-            task = Task.immediate { try await operation() }
-        } else {
-            task = Task { try await operation() }
-        }
+        let task = ImmediateTask.startThrowing(operation)
         return try await withCancellationHandler {
             try await task.value
         } onCancel: {

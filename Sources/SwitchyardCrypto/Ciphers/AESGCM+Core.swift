@@ -117,7 +117,7 @@ extension AESGCM {
         if reusable {
             key.storage.contexts.giveBack(context, .aesGCM)
         } else {
-            EVP_CIPHER_CTX_free(context)
+            KeyedContextPool.free(context, .aesGCM)
         }
     }
 

@@ -1,5 +1,6 @@
 import COpenSSL
 import Foundation
+import Switchyard
 
 extension ContiguousBytes {
     /// Runs `body` over the bytes and carries its typed error through Foundation's `rethrows` API.
@@ -24,23 +25,11 @@ extension ContiguousBytes {
 }
 
 extension Data {
-    /// The UTF-8 of `parts` joined by `separator`, written straight into one buffer: the bytes of
-    /// `parts.joined(separator:)`, without the joined string or a copy of it.
-    init(utf8Joining parts: [String], separator: UInt8) {
-        var count = Swift.max(0, parts.count - 1)
-        for part in parts { count += part.utf8.count }
-        self.init(count: count)
-        withUnsafeMutableBytes { raw in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            var offset = 0
-            for (index, part) in parts.enumerated() {
-                if index > 0 {
-                    bytes[offset] = separator
-                    offset += 1
-                }
-                offset += UnsafeMutableBufferPointer(rebasing: bytes[offset...]).initialize(from: part.utf8).1
-            }
-        }
+    /// The UTF-8 of `parts` joined by `separator`, written straight into one buffer (see
+    /// ``UTF8Join``): the bytes of `parts.joined(separator:)`, without the joined string.
+    init(utf8Joining parts: [Substring], separator: UInt8) {
+        self.init(count: UTF8Join.count(parts))
+        withUnsafeMutableBytes { raw in _ = UTF8Join.write(parts, separator: separator, into: raw.bindMemory(to: UInt8.self)) }
     }
 
     /// A buffer of `count` bytes that is *not* zero-filled, for outputs OpenSSL overwrites entirely

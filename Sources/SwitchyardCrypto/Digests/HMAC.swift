@@ -82,8 +82,7 @@ public enum HMAC {
             }
             guard status == 1, written == algorithm.byteCount else {
                 KeyedContextPool.free(context, kind)
-                guard status == 1 else { throw CryptoError.openSSL("HMAC-\(algorithm.openSSLName)") }
-                throw CryptoError.openSSL("HMAC-\(algorithm.openSSLName) (unexpected length \(written))")
+                throw CryptoError.openSSL("HMAC-\(algorithm.openSSLName)" + (status == 1 ? " (unexpected length \(written))" : ""))
             }
             key.storage.contexts.giveBack(context, kind)
         }

@@ -55,13 +55,13 @@ public enum EncryptionWireFormat {
         requestNonce: String?
     ) -> Data {
         let parts = Request.split(target: target)
-        let path = String(parts.path)
         guard let requestNonce else {
-            return associatedData(direction: direction, scheme: scheme, keyID: keyID, method: method, path: path)
+            return associatedData(direction: direction, scheme: scheme, keyID: keyID, method: method, path: String(parts.path))
         }
         let query = parts.query.map(String.init) ?? ""
-        let lines = [
-            "switchyard/2", direction.rawValue, scheme.name, keyID, method, path, SigningWireFormat.canonicalQuery(query), requestNonce,
+        let lines: [Substring] = [
+            "switchyard/2", Substring(direction.rawValue), Substring(scheme.name), Substring(keyID), Substring(method), parts.path,
+            Substring(SigningWireFormat.canonicalQuery(query)), Substring(requestNonce),
         ]
         return Data(utf8Joining: lines, separator: UInt8(ascii: "\n"))
     }
@@ -69,7 +69,10 @@ public enum EncryptionWireFormat {
     /// The associated data: `switchyard/1`, direction, scheme, key id, method and path (percent-encoded,
     /// without the query), joined with `\n`.
     public static func associatedData(direction: Direction, scheme: EncryptionScheme, keyID: String, method: String, path: String) -> Data {
-        Data(utf8Joining: ["switchyard/1", direction.rawValue, scheme.name, keyID, method, path], separator: UInt8(ascii: "\n"))
+        let lines: [Substring] = [
+            "switchyard/1", Substring(direction.rawValue), Substring(scheme.name), Substring(keyID), Substring(method), Substring(path),
+        ]
+        return Data(utf8Joining: lines, separator: UInt8(ascii: "\n"))
     }
 
     /// The value of ``encryptionHeader``: `<scheme>; kid=<key id>`.

@@ -15,20 +15,12 @@ enum DeadlineRun {
         _ operation: @escaping @Sendable () async throws -> Response
     ) async throws -> Response {
         let outcome = Outcome()
-        // Started on the caller's thread where the runtime allows, so a pipeline that never suspends
-        // costs no thread hop.
-        let body: @Sendable () async -> Void = {
+        let task = ImmediateTask.start {
             do {
                 outcome.settle(.success(try await operation()))
             } catch {
                 outcome.settle(.failure(error))
             }
-        }
-        let task: Task<Void, Never>
-        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-            task = Task.immediate { await body() }
-        } else {
-            task = Task { await body() }
         }
         return try await control.withCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in outcome.wait(continuation) }

@@ -46,12 +46,7 @@ final class Flight: Sendable {
             for waiter in waiters { waiter.resume(with: result.mapError { $0 as any Error }) }
             finished()
         }
-        let task: Task<Void, Never>
-        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-            task = Task.immediate { await run() }
-        } else {
-            task = Task { await run() }
-        }
+        let task = ImmediateTask.start(run)
         state.withLock { $0.task = task }
     }
 

@@ -48,8 +48,7 @@ struct EnvelopeReader {
 
     /// The member at `path`: resolved at creation, or looked up now (an ambiguity then reads as absent).
     private func lookup(_ path: String) -> Found? {
-        if let found = resolved[path] { return found }
-        return (try? member(at: path)) ?? nil
+        resolved[path] ?? (try? member(at: path)) ?? nil
     }
 
     /// The byte range of the value at `path` in the whole body.
