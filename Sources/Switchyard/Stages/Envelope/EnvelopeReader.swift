@@ -5,21 +5,22 @@ import Foundation
 ///
 /// The body is validated once. Each object a path passes through is scanned for its members, and a
 /// member named twice with a `null` among its values is refused there: readers disagree on which one
-/// counts. Paths named at creation are resolved then, so such an ambiguity fails the creation.
+/// counts. The paths it reads are named at creation and resolved then, once each, so such an
+/// ambiguity fails the creation.
 struct EnvelopeReader {
     /// A member found at a path, with the object it lives in and that object's offset in the body.
     private typealias Found = (member: JSONMembers.Member, data: Data, offset: Int)
 
     private let body: Data
     private let top: [String: JSONMembers.Member]
-    /// The paths named at creation, resolved; a path that leads nowhere is absent.
+    /// The paths named at creation, resolved; a path that leads nowhere, or was not named, is absent.
     private var resolved: [String: Found] = [:]
 
     /// Validates `body`, reads its top-level members and resolves `paths`.
     ///
     /// - Throws: ``JSONMembers/ScanError`` when `body` is not a JSON object, or when an object on
     ///   the way to one of `paths` names a member twice with a `null` among its values.
-    init(_ body: Data, paths: [String] = []) throws(JSONMembers.ScanError) {
+    init(_ body: Data, paths: [String]) throws(JSONMembers.ScanError) {
         self.body = body
         self.top = try JSONMembers.topLevel(of: body)
         for path in paths where resolved[path] == nil {
@@ -46,23 +47,18 @@ struct EnvelopeReader {
         return (current, data, offset)
     }
 
-    /// The member at `path`: resolved at creation, or looked up now (an ambiguity then reads as absent).
-    private func lookup(_ path: String) -> Found? {
-        resolved[path] ?? (try? member(at: path)) ?? nil
-    }
-
     /// The byte range of the value at `path` in the whole body.
     func range(at path: String) -> Range<Int>? {
-        lookup(path).map { ($0.offset + $0.member.valueRange.lowerBound)..<($0.offset + $0.member.valueRange.upperBound) }
+        resolved[path].map { ($0.offset + $0.member.valueRange.lowerBound)..<($0.offset + $0.member.valueRange.upperBound) }
     }
 
     /// A string's text, or a number's or boolean's literal, at `path`.
     func scalar(at path: String) -> String? {
-        lookup(path).flatMap { $0.member.scalarText(in: $0.data) }
+        resolved[path].flatMap { $0.member.scalarText(in: $0.data) }
     }
 
     /// The raw bytes of the value at `path`.
     func raw(at path: String) -> Data? {
-        lookup(path).map { $0.data.subdata(in: $0.member.valueRange) }
+        resolved[path].map { $0.data.subdata(in: $0.member.valueRange) }
     }
 }
