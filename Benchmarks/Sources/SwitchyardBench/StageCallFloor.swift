@@ -1,0 +1,32 @@
+import HTTPTypes
+import Switchyard
+
+/// The least a chain of N asynchronous stages can cost on `chain`'s work: the same request and
+/// context a pipeline call starts from, and the same N ``HeaderStage``s called one after another in
+/// a bare loop — no fold, no skip or timing checks, no error wrapping, no transport and no response.
+/// Measured in every round, between the contenders.
+struct StageCallFloor: Sendable {
+    let stages: [any RequestStage]
+
+    init(stages: Int) {
+        self.stages = (0..<stages).map { HeaderStage(index: $0) }
+    }
+
+    /// Nanoseconds per request over `requests` requests.
+    func measure(requests: Int) async throws -> Double {
+        let service = ServiceID("bench")!
+        var total = 0
+        let start = ContinuousClock.now
+        for index in 0..<requests {
+            var request = Switchyard.Request(
+                head: HTTPRequest(method: .get, scheme: "https", authority: "api.example.com", path: "/users/\(index & 1)")
+            )
+            let context = CallContext(serviceID: service)
+            for stage in stages { try await stage.prepare(&request, context: context) }
+            total &+= request.headerFields.count
+        }
+        let elapsed = ContinuousClock.now - start
+        precondition(total == stages.count &* requests)
+        return Statistics.seconds(elapsed) * 1e9 / Double(requests)
+    }
+}
