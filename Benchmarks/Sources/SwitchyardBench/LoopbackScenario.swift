@@ -49,6 +49,7 @@ struct LoopbackScenario: AsyncParsableCommand {
             let rawShop = try RawShopContender(client: httpClient, baseURL: backend.baseURL)
             let raw = RawContender(client: httpClient, url: url)
             let rawWithHeaders = RawContender(client: httpClient, url: url, headerCount: stages)
+            let rawDelegate = RawDelegateContender(client: httpClient, url: url)
             let ours = SwitchyardContender(client: client)
             let transport = AsyncHTTPClientTransport(client: httpClient)
             let prebuilt = Switchyard.Request(method: .get, url: URL(string: url)!)!
@@ -72,17 +73,20 @@ struct LoopbackScenario: AsyncParsableCommand {
             _ = try await Self.drive(concurrency: concurrency, requests: requests / 4, second)
             _ = try await Self.drive(concurrency: concurrency, requests: requests / 4, full.call)
             _ = try await Self.drive(concurrency: concurrency, requests: requests / 4, rawShop.call)
+            _ = try await Self.drive(concurrency: concurrency, requests: requests / 4, rawDelegate.call)
             var rawRates: [Double] = []
             var ourRates: [Double] = []
             var headerRates: [Double] = []
             var fullRates: [Double] = []
             var rawShopRates: [Double] = []
+            var delegateRates: [Double] = []
             for _ in 0..<rounds {
                 rawRates.append(try await Self.drive(concurrency: concurrency, requests: requests, raw.call))
                 ourRates.append(try await Self.drive(concurrency: concurrency, requests: requests, second))
                 headerRates.append(try await Self.drive(concurrency: concurrency, requests: requests, rawWithHeaders.call))
                 fullRates.append(try await Self.drive(concurrency: concurrency, requests: requests, full.call))
                 rawShopRates.append(try await Self.drive(concurrency: concurrency, requests: requests, rawShop.call))
+                delegateRates.append(try await Self.drive(concurrency: concurrency, requests: requests, rawDelegate.call))
             }
             let rawRate = Statistics.median(rawRates)
             let ourRate = Statistics.median(ourRates)
@@ -100,6 +104,10 @@ struct LoopbackScenario: AsyncParsableCommand {
             print("ratio switchyard-full/raw-ahc \(Statistics.format(fullRate / rawRate, decimals: 3))")
             print("ratio switchyard-full/raw-ahc-shop \(Statistics.format(fullRate / rawShopRate, decimals: 3))")
             print("ratio switchyard/raw-ahc+headers \(Statistics.format(ourRate / headerRate, decimals: 3))")
+            print("ratio raw-ahc+headers/raw-ahc \(Statistics.format(headerRate / rawRate, decimals: 3))")
+            let delegateRate = Statistics.median(delegateRates)
+            print("raw-ahc-delegate concurrency=\(concurrency) \(Statistics.format(delegateRate, decimals: 0)) requests/s")
+            print("ratio raw-ahc-delegate/raw-ahc \(Statistics.format(delegateRate / rawRate, decimals: 3))")
             print("rounds raw-ahc \(rawRates.map { Statistics.format($0, decimals: 0) }.joined(separator: " "))")
             print("rounds switchyard \(ourRates.map { Statistics.format($0, decimals: 0) }.joined(separator: " "))")
             print("rounds switchyard-full \(fullRates.map { Statistics.format($0, decimals: 0) }.joined(separator: " "))")
