@@ -38,8 +38,10 @@ struct ChainScenario: AsyncParsableCommand {
             var peer: [Double] = []
             var floor: [Double] = []
             var calls: [Double] = []
-            _ = fieldFloor.measure(requests: requestCount / 10)
-            _ = try await callFloor.measure(requests: requestCount / 10)
+            if !onlyOurs {
+                _ = fieldFloor.measure(requests: requestCount / 10)
+                _ = try await callFloor.measure(requests: requestCount / 10)
+            }
             for _ in 0..<roundCount {
                 ours.append(onlyClient ? .nan : try await switchyard.measurePipeline(requests: requestCount))
                 client.append(try await switchyard.measureClient(requests: requestCount))

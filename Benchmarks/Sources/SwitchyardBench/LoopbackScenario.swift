@@ -9,7 +9,8 @@ import SwitchyardAsyncHTTPClient
 /// `loopback --concurrency C --requests R`: throughput against the embedded sample backend on
 /// 127.0.0.1, raw AsyncHTTPClient against Switchyard with 8 header-setting stages and against
 /// Switchyard with the full pipeline (``FullPipelineContender``), all over the same `HTTPClient`,
-/// rounds interleaved so all see the same machine conditions.
+/// rounds interleaved so all see the same machine conditions (each round starts with the next
+/// contender, so that none always runs first).
 struct LoopbackScenario: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "loopback", abstract: "Requests per second against the sample backend.")
 
@@ -80,13 +81,22 @@ struct LoopbackScenario: AsyncParsableCommand {
             var fullRates: [Double] = []
             var rawShopRates: [Double] = []
             var delegateRates: [Double] = []
-            for _ in 0..<rounds {
-                rawRates.append(try await Self.drive(concurrency: concurrency, requests: requests, raw.call))
-                ourRates.append(try await Self.drive(concurrency: concurrency, requests: requests, second))
-                headerRates.append(try await Self.drive(concurrency: concurrency, requests: requests, rawWithHeaders.call))
-                fullRates.append(try await Self.drive(concurrency: concurrency, requests: requests, full.call))
-                rawShopRates.append(try await Self.drive(concurrency: concurrency, requests: requests, rawShop.call))
-                delegateRates.append(try await Self.drive(concurrency: concurrency, requests: requests, rawDelegate.call))
+            let contenders: [@Sendable () async throws -> Int] = [
+                raw.call, second, rawWithHeaders.call, full.call, rawShop.call, rawDelegate.call,
+            ]
+            for round in 0..<rounds {
+                // Each round starts with the next contender, so that none always runs first or last.
+                var rates = Array(repeating: 0.0, count: contenders.count)
+                for offset in contenders.indices {
+                    let index = (round + offset) % contenders.count
+                    rates[index] = try await Self.drive(concurrency: concurrency, requests: requests, contenders[index])
+                }
+                rawRates.append(rates[0])
+                ourRates.append(rates[1])
+                headerRates.append(rates[2])
+                fullRates.append(rates[3])
+                rawShopRates.append(rates[4])
+                delegateRates.append(rates[5])
             }
             let rawRate = Statistics.median(rawRates)
             let ourRate = Statistics.median(ourRates)
@@ -145,12 +155,19 @@ struct LoopbackScenario: AsyncParsableCommand {
 struct RawContender: Sendable {
     let client: HTTPClient
     let url: String
-    var headerCount = 0
+    /// The header fields sent, made once (as the stages make theirs once).
+    let headers: [(name: String, value: String)]
+
+    init(client: HTTPClient, url: String, headerCount: Int = 0) {
+        self.client = client
+        self.url = url
+        self.headers = (0..<headerCount).map { ("x-stage-\($0)", "value-\($0)") }
+    }
 
     func call() async throws -> Int {
         var request = HTTPClientRequest(url: url)
         request.method = .GET
-        for index in 0..<headerCount { request.headers.add(name: "x-stage-\(index)", value: "value-\(index)") }
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
         let response = try await client.execute(request, timeout: .seconds(30))
         let body = try await response.body.collect(upTo: 1 << 20)
         guard response.status == .ok else { throw ValidationError("unexpected status \(response.status)") }

@@ -12,13 +12,13 @@ struct RawDelegateContender: Sendable {
     let client: HTTPClient
     let url: String
 
-    /// Counts the body's bytes as they arrive.
-    private final class CountingDelegate: HTTPClientResponseDelegate, @unchecked Sendable {
+    /// Collects the body into one buffer, as the transport's delegate does.
+    private final class CollectingDelegate: HTTPClientResponseDelegate, @unchecked Sendable {
         // AsyncHTTPClient calls a delegate on its task's event loop only, one callback at a time.
         typealias Response = Int
 
         private var status: HTTPResponseStatus?
-        private var count = 0
+        private var body: ByteBuffer?
 
         func didReceiveHead(task: HTTPClient.Task<Int>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
             status = head.status
@@ -26,19 +26,24 @@ struct RawDelegateContender: Sendable {
         }
 
         func didReceiveBodyPart(task: HTTPClient.Task<Int>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
-            count += buffer.readableBytes
+            if body == nil {
+                body = buffer
+            } else {
+                var buffer = buffer
+                body?.writeBuffer(&buffer)
+            }
             return task.eventLoop.makeSucceededVoidFuture()
         }
 
         func didFinishRequest(task: HTTPClient.Task<Int>) throws -> Int {
             guard let status, status == .ok else { throw ValidationError("unexpected status \(status.map { "\($0)" } ?? "none")") }
-            return count
+            return body?.readableBytes ?? 0
         }
     }
 
     func call() async throws -> Int {
         let request = try HTTPClient.Request(url: url, method: .GET)
-        let task = client.execute(request: request, delegate: CountingDelegate(), deadline: .now() + .seconds(30))
+        let task = client.execute(request: request, delegate: CollectingDelegate(), deadline: .now() + .seconds(30))
         return try await task.futureResult.get()
     }
 }

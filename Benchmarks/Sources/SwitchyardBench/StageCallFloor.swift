@@ -1,10 +1,10 @@
 import HTTPTypes
 import Switchyard
 
-/// The least a chain of N asynchronous stages can cost on `chain`'s work: the same request and
-/// context a pipeline call starts from, and the same N ``HeaderStage``s called one after another in
-/// a bare loop — no fold, no skip or timing checks, no error wrapping, no transport and no response.
-/// Measured in every round, between the contenders.
+/// What calling `chain`'s stages costs with none of the pipeline's machinery: the same request and
+/// context a pipeline call starts from, and the same N ``HeaderStage``s called in place one after
+/// another, as the pipeline's run of request stages calls them — no fold, no skip or timing checks,
+/// no error wrapping, no transport and no response. Measured in every round, between the contenders.
 struct StageCallFloor: Sendable {
     let stages: [any RequestStage]
 
@@ -22,7 +22,7 @@ struct StageCallFloor: Sendable {
                 head: HTTPRequest(method: .get, scheme: "https", authority: "api.example.com", path: "/users/\(index & 1)")
             )
             let context = CallContext(serviceID: service)
-            for stage in stages { try await stage.prepare(&request, context: context) }
+            for index in stages.indices { try await stages[index].prepare(&request, context: context) }
             total &+= request.headerFields.count
         }
         let elapsed = ContinuousClock.now - start
