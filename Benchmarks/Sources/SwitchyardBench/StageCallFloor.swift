@@ -22,7 +22,7 @@ struct StageCallFloor: Sendable {
                 head: HTTPRequest(method: .get, scheme: "https", authority: "api.example.com", path: "/users/\(index & 1)")
             )
             let context = CallContext(serviceID: service)
-            for index in stages.indices { try await stages[index].prepare(&request, context: context) }
+            for position in stages.indices { try await stages[position].prepare(&request, context: context) }
             total &+= request.headerFields.count
         }
         let elapsed = ContinuousClock.now - start
