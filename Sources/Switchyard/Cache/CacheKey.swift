@@ -107,5 +107,4 @@ public struct CacheKey: Sendable, Hashable, Codable, CustomStringConvertible {
             partition: partition
         )
     }
-
 }

@@ -6,16 +6,16 @@ enum ImmediateTask {
     /// Starts `operation`, which cannot fail.
     static func start(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
         if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-            return Task.immediate { await operation() }
+            return Task.immediate(operation: operation)
         }
-        return Task { await operation() }
+        return Task(operation: operation)
     }
 
     /// Starts `operation`, whose value or error the task carries.
     static func startThrowing<Value: Sendable>(_ operation: @escaping @Sendable () async throws -> Value) -> Task<Value, any Error> {
         if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-            return Task.immediate { try await operation() }
+            return Task.immediate(operation: operation)
         }
-        return Task { try await operation() }
+        return Task(operation: operation)
     }
 }
