@@ -173,10 +173,17 @@ public struct APIClient: Sendable {
             throw SwitchyardError(code: .cancelled, message: "The call was cancelled before it was sent.").filling(from: context)
         }
 
-        let (response, control) = try await fly(request, spec: spec, context: context, options: callOptions, pipeline: entry.pipeline)
+        let (response, control) = try await fly(
+            consume request,
+            spec: spec,
+            context: context,
+            options: callOptions,
+            pipeline: entry.pipeline
+        )
 
         let acceptable = callOptions.acceptableStatusCodes ?? defaults.acceptableStatusCodes
-        guard acceptable.contains(response.status.code) else {
+        let code = response.status.code
+        guard code >= acceptable.lowerBound, code <= acceptable.upperBound else {
             let error = SwitchyardError(
                 code: .httpStatus,
                 message: "the server answered \(response.status.code) \(response.status.reasonPhrase), "

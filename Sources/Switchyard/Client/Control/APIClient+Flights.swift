@@ -14,7 +14,7 @@ extension APIClient {
     ///   call reports).
     @inline(__always)
     func fly(
-        _ request: Request,
+        _ request: consuming Request,
         spec: CallSpec,
         context: CallContext,
         options: CallOptions,
@@ -26,7 +26,7 @@ extension APIClient {
         }
         let policy = options.sameRequest ?? .allow
         if policy.action == .allow {
-            return (try await flyAlone(request, context: context, options: options, pipeline: pipeline), context.control)
+            return (try await flyAlone(consume request, context: context, options: options, pipeline: pipeline), context.control)
         }
         return try await flyShared(request, spec: spec, context: context, options: options, pipeline: pipeline, policy: policy)
     }
@@ -34,7 +34,7 @@ extension APIClient {
     /// The default path: the pipeline runs in the caller's task.
     @inline(__always)
     private func flyAlone(
-        _ request: Request,
+        _ request: consuming Request,
         context: CallContext,
         options: CallOptions,
         pipeline: Pipeline
@@ -49,7 +49,7 @@ extension APIClient {
             // A scope released as the call was admitted: it ends cancelled without starting.
             if let cancelled = control.cancellationError { throw cancelled }
             if context.deadline == nil {
-                response = try await pipeline.send(request, context: context, additionalStages: options.additionalStages)
+                response = try await pipeline.send(consume request, context: context, additionalStages: options.additionalStages)
             } else {
                 response = try await Self.sendUnderDeadline(request, context: context, stages: options.additionalStages, pipeline: pipeline)
             }
