@@ -17,6 +17,7 @@ struct ChainScenario: AsyncParsableCommand {
     @Flag(help: "Measure Switchyard only (for profiling).") var switchyardOnly = false
     @Flag(help: "Use stages that do nothing, to measure the chain's own cost (for profiling).") var noopStages = false
     @Flag(help: "Measure the whole client call only, not the pipeline alone nor the peer (for profiling).") var clientOnly = false
+    @Flag(help: "Register the header stages as async RequestStages instead of SynchronousRequestStages.") var asyncStages = false
 
     func run() async throws {
         let stageCount = stages
@@ -25,10 +26,11 @@ struct ChainScenario: AsyncParsableCommand {
         let onlyOurs = switchyardOnly || clientOnly
         let onlyClient = clientOnly
         let noop = noopStages
+        let asynchronous = asyncStages
         let fieldFloor = FieldFloor(stages: stageCount)
-        let callFloor = StageCallFloor(stages: stageCount)
+        let callFloor = StageCallFloor(stages: stageCount, asynchronous: asynchronous)
         let (ours, client, peer, floor, calls) = try await Task.detached {
-            let switchyard = try SwitchyardChain(stages: stageCount, noop: noop)
+            let switchyard = try SwitchyardChain(stages: stageCount, noop: noop, asynchronous: asynchronous)
             let openAPI = OpenAPIChain(stages: stageCount)
             if !onlyClient { _ = try await switchyard.measurePipeline(requests: requestCount / 10) }
             _ = try await switchyard.measureClient(requests: requestCount / 10)
@@ -56,7 +58,7 @@ struct ChainScenario: AsyncParsableCommand {
         }.value
         // Allocations per call, counted in a round of their own (counting costs time).
         let allocations = try await Task.detached {
-            let switchyard = try SwitchyardChain(stages: stageCount, noop: noop)
+            let switchyard = try SwitchyardChain(stages: stageCount, noop: noop, asynchronous: asynchronous)
             let openAPI = OpenAPIChain(stages: stageCount)
             return (
                 try await Allocations.perCall(requests: 10_000) { _ = try await switchyard.measureClient(requests: 10_000) },
@@ -91,13 +93,15 @@ struct SwitchyardChain: Sendable {
     let client: APIClient
     let pipeline: Pipeline
 
-    init(stages: Int, noop: Bool = false) throws {
+    init(stages: Int, noop: Bool = false, asynchronous: Bool = false) throws {
         let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, store: nil))
         try registry.register(
             Service(
                 ServiceID("bench")!,
                 baseURL: "https://api.example.com",
-                stages: (0..<stages).map { noop ? NoopStage() as any Stage : HeaderStage(index: $0) },
+                stages: (0..<stages).map {
+                    noop ? NoopStage() as any Stage : asynchronous ? AsyncHeaderStage(index: $0) as any Stage : HeaderStage(index: $0)
+                },
                 transport: SwitchyardInMemoryTransport()
             )
         )

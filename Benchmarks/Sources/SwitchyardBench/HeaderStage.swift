@@ -1,8 +1,9 @@
 import HTTPTypes
 import Switchyard
 
-/// The benchmarked Switchyard stage: sets one header field.
-struct HeaderStage: RequestStage {
+/// The benchmarked Switchyard stage: sets one header field, synchronously — as a user writes a stage
+/// that never waits.
+struct HeaderStage: SynchronousRequestStage {
     let field: HTTPField.Name
     let value: String
     let name: String
@@ -11,6 +12,22 @@ struct HeaderStage: RequestStage {
         field = HTTPField.Name("x-stage-\(index)")!
         value = "value-\(index)"
         name = "header-\(index)"
+    }
+
+    func prepare(_ request: inout Request, context: CallContext) throws {
+        request.headerFields[field] = value
+    }
+}
+
+/// The same stage written as an `async` ``RequestStage`` (`chain --async-stages`): what each stage's
+/// asynchronous frame costs.
+struct AsyncHeaderStage: RequestStage {
+    let field: HTTPField.Name
+    let value: String
+
+    init(index: Int) {
+        field = HTTPField.Name("x-stage-\(index)")!
+        value = "value-\(index)"
     }
 
     func prepare(_ request: inout Request, context: CallContext) async throws {

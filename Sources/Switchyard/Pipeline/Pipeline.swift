@@ -158,7 +158,8 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     /// methods in order and then `next` once; runs of ``ResponseStage``s into one link that calls
     /// `next` once and then their `process` methods in reverse order. The order and the results are
     /// exactly those of one link per stage, with fewer asynchronous frames and one copy of the
-    /// request instead of one per stage.
+    /// request instead of one per stage. Within a run, a ``SynchronousRequestStage`` or
+    /// ``SynchronousResponseStage`` is called as a plain function, with no asynchronous frame at all.
     fileprivate static func fold(_ links: [Link], around inner: @escaping NextStage, skippable: Bool) -> NextStage {
         var next = inner
         var index = links.count
@@ -228,15 +229,24 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     /// A run of request-only stages, outermost first.
     private static func requestLink(_ run: Run<any RequestStage>, rest: @escaping NextStage, skippable: Bool) -> NextStage {
         let stages = run.stages
+        // The synchronous stages, called as plain functions with no asynchronous frame, and where each
+        // stage sits among them (-1 for an asynchronous one).
+        let synchronous = stages.compactMap { $0 as? any SynchronousRequestStage }
+        let slots = slots(of: stages) { $0 is any SynchronousRequestStage }
         return { (request: consuming Request, context: CallContext) in
             let whole = run.runsWhole(in: context, skippable: skippable)
+            let timings = context.control.timings
             for index in stages.indices where whole || run.links[index].runs(in: context, skippable: skippable) {
                 do {
-                    if let timings = context.control.timings {
+                    if let timings {
+                        // Timed, each stage goes through its `async` requirement (which a synchronous
+                        // stage's `prepare` also satisfies).
                         let entry = timings.enter(run.links[index].id)
                         let start = CallClock.now
                         defer { timings.add(entry, inbound: CallClock.now - start) }
                         try await stages[index].prepare(&request, context: context)
+                    } else if slots[index] >= 0 {
+                        try synchronous[slots[index]].prepareNow(&request, context: context)
                     } else {
                         try await stages[index].prepare(&request, context: context)
                     }
@@ -251,6 +261,10 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     /// A run of response-only stages, outermost first; their `process` methods run innermost first.
     private static func responseLink(_ run: Run<any ResponseStage>, rest: @escaping NextStage, skippable: Bool) -> NextStage {
         let stages = run.stages
+        // The synchronous stages, called as plain functions with no asynchronous frame, and where each
+        // stage sits among them (-1 for an asynchronous one).
+        let synchronous = stages.compactMap { $0 as? any SynchronousResponseStage }
+        let slots = slots(of: stages) { $0 is any SynchronousResponseStage }
         return { (request: consuming Request, context: CallContext) in
             let sent = request
             let whole = run.runsWhole(in: context, skippable: skippable)
@@ -267,6 +281,8 @@ public struct Pipeline: Sendable, CustomStringConvertible {
                         let start = CallClock.now
                         defer { timings.add(entries[index], outbound: CallClock.now - start) }
                         try await stages[index].process(&response, for: sent, context: context)
+                    } else if slots[index] >= 0 {
+                        try synchronous[slots[index]].processNow(&response, for: sent, context: context)
                     } else {
                         try await stages[index].process(&response, for: sent, context: context)
                     }
@@ -275,6 +291,16 @@ public struct Pipeline: Sendable, CustomStringConvertible {
                 }
             }
             return response
+        }
+    }
+
+    /// For each of `stages`, its position among those `isSynchronous` selects, or -1.
+    private static func slots<Element>(of stages: [Element], _ isSynchronous: (Element) -> Bool) -> [Int] {
+        var next = 0
+        return stages.map { stage in
+            guard isSynchronous(stage) else { return -1 }
+            defer { next += 1 }
+            return next
         }
     }
 
@@ -312,7 +338,8 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     ) async throws -> Response {
         let response = try await sendOnce(request, transport: transport, observes: observes, context: context)
         // Most answers are not redirects: only a 3xx under a policy that follows goes further.
-        guard redirects.maximum > 0, (300...399).contains(response.status.code) else { return response }
+        let code = response.status.code
+        guard redirects.maximum > 0, code >= 300, code <= 399 else { return response }
         return try await followRedirects(
             from: response,
             for: request,

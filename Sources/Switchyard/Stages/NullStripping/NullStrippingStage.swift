@@ -24,7 +24,7 @@ import HTTPTypes
 /// ```
 ///
 /// The sanitizer's output is compact: insignificant whitespace is dropped along with the `null`s.
-public struct NullStrippingStage: ResponseStage {
+public struct NullStrippingStage: SynchronousResponseStage {
     /// The sanitizer applied to JSON bodies.
     public let sanitizer: JSONSanitizer
 
@@ -40,7 +40,7 @@ public struct NullStrippingStage: ResponseStage {
     }
 
     /// Strips the `null`s from a JSON body; leaves other bodies alone.
-    public func process(_ response: inout Response, for request: Request, context: CallContext) async throws {
+    public func process(_ response: inout Response, for request: Request, context: CallContext) throws {
         guard case .bytes(let body) = response.body, Self.isJSON(response) else { return }
         do throws(SwitchyardError) {
             response.body = .bytes(try sanitizer.stripNulls(body))

@@ -9,7 +9,7 @@ import Foundation
 ///
 /// Register it inside the envelope, null-stripping and decoding stages and outside decryption (so it
 /// sees the plaintext's content type, which the encryption stage restores).
-public struct ValidationStage: ResponseStage {
+public struct ValidationStage: SynchronousResponseStage {
     /// What a response must satisfy.
     public struct Rules: Sendable, Hashable {
         /// The acceptable statuses; by default 200...299.
@@ -50,7 +50,7 @@ public struct ValidationStage: ResponseStage {
     }
 
     /// Throws if the response breaks the call's rules.
-    public func process(_ response: inout Response, for request: Request, context: CallContext) async throws {
+    public func process(_ response: inout Response, for request: Request, context: CallContext) throws {
         let rules = context[CallRules.self] ?? rules
         guard rules.statuses.contains(response.status.code) else {
             let error = SwitchyardError(
