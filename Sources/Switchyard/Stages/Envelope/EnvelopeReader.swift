@@ -30,6 +30,8 @@ struct EnvelopeReader {
 
     /// The member at `path`; `nil` when the path leads nowhere.
     private func member(at path: String) throws(JSONMembers.ScanError) -> Found? {
+        // Most paths name a top-level member (`code`, `msg`, `data`): nothing to split.
+        if !path.isEmpty, !path.utf8.contains(UInt8(ascii: ".")) { return top[path].map { ($0, body, 0) } }
         var names = path.split(separator: ".").map(String.init)
         guard !names.isEmpty, var current = top[names.removeFirst()] else { return nil }
         var data = body
