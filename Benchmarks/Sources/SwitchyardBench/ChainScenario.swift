@@ -51,10 +51,7 @@ struct ChainScenario: AsyncParsableCommand {
                 floor.append(onlyOurs ? .nan : fieldFloor.measure(requests: requestCount))
                 calls.append(onlyOurs ? .nan : try await callFloor.measure(requests: requestCount))
             }
-            return (
-                Statistics.median(ours), Statistics.median(client), Statistics.median(peer), Statistics.median(floor),
-                Statistics.median(calls)
-            )
+            return (ours, client, peer, floor, calls)
         }.value
         // Allocations per call, counted in a round of their own (counting costs time).
         let allocations = try await Task.detached {
@@ -65,15 +62,20 @@ struct ChainScenario: AsyncParsableCommand {
                 onlyOurs ? nil : try await Allocations.perCall(requests: 10_000) { _ = try await openAPI.measure(requests: 10_000) }
             )
         }.value
-        print("switchyard stages=\(stages) \(Statistics.format(ours)) ns/request")
-        print("openapi-runtime stages=\(stages) \(Statistics.format(peer)) ns/request")
-        print("switchyard-client stages=\(stages) \(Statistics.format(client)) ns/request")
-        print("floor stages=\(stages) \(Statistics.format(floor)) ns/request")
-        print("stage-calls stages=\(stages) \(Statistics.format(calls)) ns/request")
-        print("ratio switchyard/openapi-runtime \(Statistics.format(ours / peer, decimals: 3))")
-        print("ratio floor/openapi-runtime \(Statistics.format(floor / peer, decimals: 3))")
-        print("ratio stage-calls/openapi-runtime \(Statistics.format(calls / peer, decimals: 3))")
-        print("ratio switchyard-client/openapi-runtime \(Statistics.format(client / peer, decimals: 3))")
+        print("switchyard stages=\(stages) \(Statistics.format(Statistics.median(ours))) ns/request")
+        print("openapi-runtime stages=\(stages) \(Statistics.format(Statistics.median(peer))) ns/request")
+        print("switchyard-client stages=\(stages) \(Statistics.format(Statistics.median(client))) ns/request")
+        print("floor stages=\(stages) \(Statistics.format(Statistics.median(floor))) ns/request")
+        print("stage-calls stages=\(stages) \(Statistics.format(Statistics.median(calls))) ns/request")
+        // Each ratio is the median of the rounds' own ratios: a round measures every contender within
+        // moments, so a slow spell of the shared machine moves both sides of its ratio together.
+        func ratio(_ ours: [Double]) -> String {
+            Statistics.format(Statistics.median(zip(ours, peer).map { $0 / $1 }), decimals: 3)
+        }
+        print("ratio switchyard/openapi-runtime \(ratio(ours))")
+        print("ratio floor/openapi-runtime \(ratio(floor))")
+        print("ratio stage-calls/openapi-runtime \(ratio(calls))")
+        print("ratio switchyard-client/openapi-runtime \(ratio(client))")
         if let ours = allocations.0 {
             print("switchyard-client allocations \(Statistics.format(ours)) mallocs/request")
             if let theirs = allocations.1 { print("openapi-runtime allocations \(Statistics.format(theirs)) mallocs/request") }

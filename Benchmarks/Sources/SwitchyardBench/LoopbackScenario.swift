@@ -21,6 +21,7 @@ struct LoopbackScenario: AsyncParsableCommand {
     @Flag(help: "Measure raw AsyncHTTPClient against itself, to see the harness's own bias.") var selfCheck = false
     @Flag(help: "Measure the AsyncHTTPClient transport alone, without the client and pipeline (for profiling).") var transportOnly = false
     @Flag(help: "Run only the full-pipeline contender and print its rate (for profiling).") var fullOnly = false
+    @Flag(help: "Run only the header-stages contender and print its rate (for profiling).") var headersOnly = false
     @Option(help: "Comma-separated stage names to leave out of the full pipeline (to attribute its cost).") var dropStages = ""
 
     func run() async throws {
@@ -60,11 +61,14 @@ struct LoopbackScenario: AsyncParsableCommand {
             }
             let second: @Sendable () async throws -> Int = selfCheck ? raw.call : transportOnly ? transportCall : ours.call
 
-            if fullOnly {
-                var fullRates: [Double] = []
-                for _ in 0..<rounds { fullRates.append(try await Self.drive(concurrency: concurrency, requests: requests, full.call)) }
+            if fullOnly || headersOnly {
+                var onlyRates: [Double] = []
+                for _ in 0..<rounds {
+                    onlyRates.append(try await Self.drive(concurrency: concurrency, requests: requests, fullOnly ? full.call : second))
+                }
                 print(
-                    "switchyard pipeline=full concurrency=\(concurrency) \(Statistics.format(Statistics.median(fullRates), decimals: 0)) requests/s"
+                    "switchyard pipeline=\(fullOnly ? "full" : "headers") concurrency=\(concurrency) "
+                        + "\(Statistics.format(Statistics.median(onlyRates), decimals: 0)) requests/s"
                 )
                 try await httpClient.shutdown()
                 try await backend.shutdown()
