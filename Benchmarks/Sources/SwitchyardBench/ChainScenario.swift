@@ -102,13 +102,23 @@ struct SwitchyardChain: Sendable {
                 ServiceID("bench")!,
                 baseURL: "https://api.example.com",
                 stages: (0..<stages).map {
-                    noop ? NoopStage() as any Stage : asynchronous ? AsyncHeaderStage(index: $0) as any Stage : HeaderStage(index: $0)
+                    Self.stage($0, noop: noop, asynchronous: asynchronous)
                 },
                 transport: SwitchyardInMemoryTransport()
             )
         )
         client = APIClient(registry: registry)
         pipeline = try registry.pipeline(for: ServiceID("bench")!)
+    }
+
+    /// Stage `index` of the chain: a header stage or a no-op, synchronous or `async`.
+    static func stage(_ index: Int, noop: Bool, asynchronous: Bool) -> any Stage {
+        switch (noop, asynchronous) {
+        case (true, true): AsyncNoopStage()
+        case (true, false): NoopStage()
+        case (false, true): AsyncHeaderStage(index: index)
+        case (false, false): HeaderStage(index: index)
+        }
     }
 
     /// Nanoseconds per request through the pipeline.

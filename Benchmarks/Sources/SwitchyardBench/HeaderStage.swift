@@ -14,7 +14,7 @@ struct HeaderStage: SynchronousRequestStage {
         name = "header-\(index)"
     }
 
-    func prepare(_ request: inout Request, context: CallContext) throws {
+    func prepareSynchronously(_ request: inout Request, context: CallContext) throws {
         request.headerFields[field] = value
     }
 }
@@ -36,6 +36,11 @@ struct AsyncHeaderStage: RequestStage {
 }
 
 /// A stage that does nothing: measures what the chain itself costs per stage.
-struct NoopStage: RequestStage {
+struct NoopStage: SynchronousRequestStage {
+    func prepareSynchronously(_ request: inout Request, context: CallContext) throws {}
+}
+
+/// ``NoopStage`` as an `async` ``RequestStage`` (`--noop-stages --async-stages`).
+struct AsyncNoopStage: RequestStage {
     func prepare(_ request: inout Request, context: CallContext) async throws {}
 }

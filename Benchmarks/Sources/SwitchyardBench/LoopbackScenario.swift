@@ -67,7 +67,8 @@ struct LoopbackScenario: AsyncParsableCommand {
                     onlyRates.append(try await Self.drive(concurrency: concurrency, requests: requests, fullOnly ? full.call : second))
                 }
                 print(
-                    "switchyard pipeline=\(fullOnly ? "full" : "headers") concurrency=\(concurrency) "
+                    "\(fullOnly ? "switchyard pipeline=full" : selfCheck ? "raw-ahc (self-check)" : transportOnly ? "transport" : "switchyard pipeline=headers") "
+                        + "concurrency=\(concurrency) "
                         + "\(Statistics.format(Statistics.median(onlyRates), decimals: 0)) requests/s"
                 )
                 try await httpClient.shutdown()

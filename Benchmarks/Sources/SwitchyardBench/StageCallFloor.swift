@@ -6,21 +6,16 @@ import Switchyard
 /// another, as the pipeline's run of request stages calls them — no fold, no skip or timing checks,
 /// no error wrapping, no transport and no response. Measured in every round, between the contenders.
 struct StageCallFloor: Sendable {
-    /// The stages as `chain` registers them, each called through its `async` requirement.
-    let stages: [any RequestStage]
-    /// The same stages as synchronous stages (`nil` with `--async-stages`), called as the pipeline
-    /// calls them: as plain functions.
-    let synchronous: [any SynchronousRequestStage]?
+    /// The stages as `chain --async-stages` registers them, each called through its `async`
+    /// requirement; empty for synchronous stages.
+    let asynchronous: [any RequestStage]
+    /// The stages as `chain` registers them by default, called as the pipeline calls them: through
+    /// their synchronous method, as plain functions; empty with `--async-stages`.
+    let synchronous: [any SynchronousRequestStage]
 
     init(stages: Int, asynchronous: Bool) {
-        if asynchronous {
-            self.stages = (0..<stages).map { AsyncHeaderStage(index: $0) }
-            self.synchronous = nil
-        } else {
-            let synchronous = (0..<stages).map { HeaderStage(index: $0) as any SynchronousRequestStage }
-            self.stages = synchronous
-            self.synchronous = synchronous
-        }
+        self.asynchronous = asynchronous ? (0..<stages).map { AsyncHeaderStage(index: $0) } : []
+        self.synchronous = asynchronous ? [] : (0..<stages).map { HeaderStage(index: $0) }
     }
 
     /// Nanoseconds per request over `requests` requests.
@@ -33,27 +28,12 @@ struct StageCallFloor: Sendable {
                 head: HTTPRequest(method: .get, scheme: "https", authority: "api.example.com", path: "/users/\(index & 1)")
             )
             let context = CallContext(serviceID: service)
-            if let synchronous {
-                for position in synchronous.indices { try Self.prepare(synchronous, position, &request, context) }
-            } else {
-                for position in stages.indices { try await stages[position].prepare(&request, context: context) }
-            }
+            for position in synchronous.indices { try synchronous[position].prepareSynchronously(&request, context: context) }
+            for position in asynchronous.indices { try await asynchronous[position].prepare(&request, context: context) }
             total &+= request.headerFields.count
         }
         let elapsed = ContinuousClock.now - start
-        precondition(total == stages.count &* requests)
+        precondition(total == (synchronous.count + asynchronous.count) &* requests)
         return Statistics.seconds(elapsed) * 1e9 / Double(requests)
-    }
-
-    /// Calls one synchronous stage in place, from a synchronous frame (so that its synchronous
-    /// `prepare` is the one called).
-    @inline(__always)
-    private static func prepare(
-        _ stages: [any SynchronousRequestStage],
-        _ position: Int,
-        _ request: inout Switchyard.Request,
-        _ context: CallContext
-    ) throws {
-        try stages[position].prepare(&request, context: context)
     }
 }

@@ -106,14 +106,25 @@ public struct Pipeline: Sendable, CustomStringConvertible {
         return "\(serviceID): " + (stages + ["transport \(transportName)"]).joined(separator: " → ")
     }
 
-    /// Runs one stage around `next` exactly as a pipeline does: a ``RequestStage``'s `prepare` then
-    /// `next`, `next` then a ``ResponseStage``'s `process`, or any other stage's `intercept`.
+    /// Runs one stage around `next` exactly as a pipeline does: a ``RequestStage``'s `prepare` (a
+    /// synchronous one's `prepareSynchronously`) then `next`, `next` then a ``ResponseStage``'s
+    /// `process` (a synchronous one's `processSynchronously`), or any other stage's `intercept`.
     /// ``OptInStage`` and the testing harness use it, so a stage behaves the same wherever it runs.
     static func run(_ stage: any Stage, _ request: Request, context: CallContext, next: NextStage) async throws -> Response {
+        if let stage = stage as? any SynchronousRequestStage {
+            var request = request
+            try stage.prepareSynchronously(&request, context: context)
+            return try await next(request, context)
+        }
         if let stage = stage as? any RequestStage {
             var request = request
             try await stage.prepare(&request, context: context)
             return try await next(request, context)
+        }
+        if let stage = stage as? any SynchronousResponseStage {
+            var response = try await next(request, context)
+            try stage.processSynchronously(&response, for: request, context: context)
+            return response
         }
         if let stage = stage as? any ResponseStage {
             var response = try await next(request, context)
@@ -158,8 +169,9 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     /// methods in order and then `next` once; runs of ``ResponseStage``s into one link that calls
     /// `next` once and then their `process` methods in reverse order. The order and the results are
     /// exactly those of one link per stage, with fewer asynchronous frames and one copy of the
-    /// request instead of one per stage. Within a run, a ``SynchronousRequestStage`` or
-    /// ``SynchronousResponseStage`` is called as a plain function, with no asynchronous frame at all.
+    /// request instead of one per stage. Within a run, a ``SynchronousRequestStage``'s or
+    /// ``SynchronousResponseStage``'s synchronous method is called as a plain function, with no
+    /// asynchronous frame of its own.
     fileprivate static func fold(_ links: [Link], around inner: @escaping NextStage, skippable: Bool) -> NextStage {
         var next = inner
         var index = links.count
@@ -229,24 +241,26 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     /// A run of request-only stages, outermost first.
     private static func requestLink(_ run: Run<any RequestStage>, rest: @escaping NextStage, skippable: Bool) -> NextStage {
         let stages = run.stages
-        // The synchronous stages, called as plain functions with no asynchronous frame, and where each
-        // stage sits among them (-1 for an asynchronous one).
+        // The synchronous stages, called as plain functions, and where each stage sits among them
+        // (-1 for an asynchronous one); `nil` when the run has none.
         let synchronous = stages.compactMap { $0 as? any SynchronousRequestStage }
-        let slots = slots(of: stages) { $0 is any SynchronousRequestStage }
+        let slots = synchronous.isEmpty ? nil : slots(of: stages) { $0 is any SynchronousRequestStage }
         return { (request: consuming Request, context: CallContext) in
             let whole = run.runsWhole(in: context, skippable: skippable)
             let timings = context.control.timings
             for index in stages.indices where whole || run.links[index].runs(in: context, skippable: skippable) {
                 do {
                     if let timings {
-                        // Timed, each stage goes through its `async` requirement (which a synchronous
-                        // stage's `prepare` also satisfies).
                         let entry = timings.enter(run.links[index].id)
                         let start = CallClock.now
                         defer { timings.add(entry, inbound: CallClock.now - start) }
-                        try await stages[index].prepare(&request, context: context)
-                    } else if slots[index] >= 0 {
-                        try synchronous[slots[index]].prepareNow(&request, context: context)
+                        if let slots, slots[index] >= 0 {
+                            try synchronous[slots[index]].prepareSynchronously(&request, context: context)
+                        } else {
+                            try await stages[index].prepare(&request, context: context)
+                        }
+                    } else if let slots, slots[index] >= 0 {
+                        try synchronous[slots[index]].prepareSynchronously(&request, context: context)
                     } else {
                         try await stages[index].prepare(&request, context: context)
                     }
@@ -261,10 +275,10 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     /// A run of response-only stages, outermost first; their `process` methods run innermost first.
     private static func responseLink(_ run: Run<any ResponseStage>, rest: @escaping NextStage, skippable: Bool) -> NextStage {
         let stages = run.stages
-        // The synchronous stages, called as plain functions with no asynchronous frame, and where each
-        // stage sits among them (-1 for an asynchronous one).
+        // The synchronous stages, called as plain functions, and where each stage sits among them
+        // (-1 for an asynchronous one); `nil` when the run has none.
         let synchronous = stages.compactMap { $0 as? any SynchronousResponseStage }
-        let slots = slots(of: stages) { $0 is any SynchronousResponseStage }
+        let slots = synchronous.isEmpty ? nil : slots(of: stages) { $0 is any SynchronousResponseStage }
         return { (request: consuming Request, context: CallContext) in
             let sent = request
             let whole = run.runsWhole(in: context, skippable: skippable)
@@ -280,9 +294,13 @@ public struct Pipeline: Sendable, CustomStringConvertible {
                     if let timings = context.control.timings, let entries {
                         let start = CallClock.now
                         defer { timings.add(entries[index], outbound: CallClock.now - start) }
-                        try await stages[index].process(&response, for: sent, context: context)
-                    } else if slots[index] >= 0 {
-                        try synchronous[slots[index]].processNow(&response, for: sent, context: context)
+                        if let slots, slots[index] >= 0 {
+                            try synchronous[slots[index]].processSynchronously(&response, for: sent, context: context)
+                        } else {
+                            try await stages[index].process(&response, for: sent, context: context)
+                        }
+                    } else if let slots, slots[index] >= 0 {
+                        try synchronous[slots[index]].processSynchronously(&response, for: sent, context: context)
                     } else {
                         try await stages[index].process(&response, for: sent, context: context)
                     }

@@ -10,7 +10,7 @@ private let trail = HTTPField.Name("X-Trail")!
 /// Appends its name to the request's trail, without waiting.
 private struct SyncMark: SynchronousRequestStage {
     let id: StageID
-    func prepare(_ request: inout Request, context: CallContext) throws {
+    func prepareSynchronously(_ request: inout Request, context: CallContext) throws {
         request.headerFields[trail] = (request.headerFields[trail] ?? "") + id.rawValue
     }
 }
@@ -27,7 +27,7 @@ private struct AsyncMark: RequestStage {
 /// Appends its name to the response's trail, without waiting.
 private struct SyncSeal: SynchronousResponseStage {
     let id: StageID
-    func process(_ response: inout Response, for request: Request, context: CallContext) throws {
+    func processSynchronously(_ response: inout Response, for request: Request, context: CallContext) throws {
         response.headerFields[trail] = (response.headerFields[trail] ?? "") + id.rawValue
     }
 }
@@ -44,7 +44,7 @@ private struct AsyncSeal: ResponseStage {
 /// Refuses every request, without waiting.
 private struct SyncRefusal: SynchronousRequestStage {
     var id: StageID { StageID("Refusal")! }
-    func prepare(_ request: inout Request, context: CallContext) throws {
+    func prepareSynchronously(_ request: inout Request, context: CallContext) throws {
         throw SwitchyardError(code: .invalidRequest, message: "refused")
     }
 }
@@ -52,8 +52,21 @@ private struct SyncRefusal: SynchronousRequestStage {
 /// Rejects every response, without waiting.
 private struct SyncRejection: SynchronousResponseStage {
     var id: StageID { StageID("Rejection")! }
-    func process(_ response: inout Response, for request: Request, context: CallContext) throws {
+    func processSynchronously(_ response: inout Response, for request: Request, context: CallContext) throws {
         throw SwitchyardError(code: .invalidResponse, message: "rejected")
+    }
+}
+
+/// Appends `s` from its synchronous method and `a` from an `async` one of its own, so a test can see
+/// which one ran.
+private struct Twofold: SynchronousRequestStage {
+    let id: StageID
+    func prepareSynchronously(_ request: inout Request, context: CallContext) throws {
+        request.headerFields[trail] = (request.headerFields[trail] ?? "") + "s"
+    }
+
+    func prepare(_ request: inout Request, context: CallContext) async throws {
+        request.headerFields[trail] = (request.headerFields[trail] ?? "") + "a"
     }
 }
 
@@ -121,10 +134,48 @@ struct SynchronousStageTests {
         #expect(result.headerFields[trail] == "C")
     }
 
-    @Test("the stage harness runs a synchronous stage exactly as the pipeline does")
-    func harnessRunsSynchronousStage() async throws {
-        let run = await StageHarness(SyncMark(id: id("A"))).run(try Request.fixture(.get, "https://api.test/a"), respond: .status(.ok))
-        #expect(run.forwardedRequest?.headerFields[trail] == "A")
-        #expect(run.response?.status == .ok)
+    @Test("the pipeline, timed or not, an opt-in wrapper and the stage harness all call the synchronous method")
+    func synchronousMethodIsTheOneCalled() async throws {
+        let transport = MockTransport(.status(.ok))
+        let client = try makeClient(stages: [Twofold(id: id("T1")).optIn(), Twofold(id: id("T2"))], transport: transport)
+        _ = try await client.send(.users, .get, "/")
+        var timed = CallOptions(enabledStages: [id("T1")])
+        timed.recordsStageTimings = true
+        _ = try await client.send(.users, .get, "/", options: timed)
+        #expect(transport.requests.map { $0.headerFields[trail] } == ["s", "ss"])
+        let harnessed = await StageHarness(Twofold(id: id("T"))).run(try Request.fixture(.get, "https://api.test/a"))
+        #expect(harnessed.forwardedRequest?.headerFields[trail] == "s")
+        let wrapped = try await Twofold(id: id("T")).optIn().intercept(
+            try Request.fixture(.get, "https://api.test/a"),
+            context: CallContext(serviceID: .users)
+        ) { request, _ in
+            Response(status: .ok, headerFields: [trail: request.headerFields[trail] ?? ""])
+        }
+        #expect(wrapped.headerFields[trail] == "s")
+    }
+
+    @Test("a call's own synchronous and asynchronous stages run in order, outside the service's")
+    func additionalStagesMixed() async throws {
+        let transport = MockTransport(.status(.ok))
+        let client = try makeClient(stages: [SyncMark(id: id("A"))], transport: transport)
+        let options = CallOptions(additionalStages: [SyncMark(id: id("X")), AsyncMark(id: id("Y")), SyncMark(id: id("Z"))])
+        _ = try await client.send(.users, .get, "/", options: options)
+        #expect(transport.requests.first?.headerFields[trail] == "XYZA")
+    }
+
+    @Test("an opt-in synchronous response stage among asynchronous ones runs only when enabled")
+    func optInResponseStage() async throws {
+        let stages: [any Stage] = [SyncSeal(id: id("A")), AsyncSeal(id: id("B")), SyncSeal(id: id("C")).optIn()]
+        let client = try makeClient(stages: stages, transport: MockTransport(.status(.ok)))
+        let plain = try await client.send(.users, .get, "/")
+        let enabled = try await client.send(.users, .get, "/", options: CallOptions(enabledStages: [id("C")]))
+        #expect(plain.headerFields[trail] == "BA")
+        #expect(enabled.headerFields[trail] == "CBA")
+    }
+
+    @Test("the validation and null-stripping stages are synchronous")
+    func builtInStagesAreSynchronous() {
+        let stages: [any Stage] = [ValidationStage(), NullStrippingStage(), EnvelopeStage(successCodes: [0])]
+        #expect(stages.map { $0 is any SynchronousResponseStage } == [true, true, false])
     }
 }

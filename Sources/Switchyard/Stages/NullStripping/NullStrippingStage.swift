@@ -40,7 +40,7 @@ public struct NullStrippingStage: SynchronousResponseStage {
     }
 
     /// Strips the `null`s from a JSON body; leaves other bodies alone.
-    public func process(_ response: inout Response, for request: Request, context: CallContext) throws {
+    public func processSynchronously(_ response: inout Response, for request: Request, context: CallContext) throws {
         guard case .bytes(let body) = response.body, Self.isJSON(response) else { return }
         do throws(SwitchyardError) {
             response.body = .bytes(try sanitizer.stripNulls(body))

@@ -50,7 +50,7 @@ public struct ValidationStage: SynchronousResponseStage {
     }
 
     /// Throws if the response breaks the call's rules.
-    public func process(_ response: inout Response, for request: Request, context: CallContext) throws {
+    public func processSynchronously(_ response: inout Response, for request: Request, context: CallContext) throws {
         let rules = context[CallRules.self] ?? rules
         guard rules.statuses.contains(response.status.code) else {
             let error = SwitchyardError(
