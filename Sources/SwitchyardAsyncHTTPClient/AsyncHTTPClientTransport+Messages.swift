@@ -52,7 +52,13 @@ extension AsyncHTTPClientTransport {
             if deadline != .distantFuture, NIODeadline.now() > deadline { throw HTTPClientError.deadlineExceeded }
             observer?.received(TransferProgress(completed: Int64(body?.readableBytes ?? 0), total: total))
         }
-        return body.map { Data($0.readableBytesView) } ?? Data()
+        return body.map(Self.data) ?? Data()
+    }
+
+    /// A buffer's readable bytes as `Data`, copied in one piece (the generic sequence initialiser
+    /// first tries dynamic casts to find contiguous storage).
+    static func data(_ buffer: ByteBuffer) -> Data {
+        buffer.withUnsafeReadableBytes { Data($0) }
     }
 
     /// The request for AsyncHTTPClient's delegate interface, its body in memory.

@@ -213,7 +213,7 @@ public struct AsyncHTTPClientTransport: Transport {
             let head = Self.makeHead(status: responseHead.status, headers: responseHead.headers)
             let coding = ContentCoding.coding(of: head.headerFields)
             let decoded = decodes && ContentCoding.hasContent(head, method: request.method) && (coding == "gzip" || coding == "deflate")
-            let body = request.method == .head ? Data() : buffer.map { Data($0.readableBytesView) } ?? Data()
+            let body = request.method == .head ? Data() : buffer.map(Self.data) ?? Data()
             return Response(head: decoded ? ContentCoding.decoded(head, byteCount: Int64(body.count)) : head, bytes: body)
         } catch {
             throw Self.translate(error, request: request, timeout: timeout, elapsed: CallClock.now - started)
