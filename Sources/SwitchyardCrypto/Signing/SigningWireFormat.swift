@@ -34,19 +34,16 @@ public enum SigningWireFormat {
         body: Data
     ) -> String {
         let parts = Request.split(target: target)
-        let path = String(parts.path)
-        let query = parts.query.map(String.init) ?? ""
-        return [
-            "switchyard/1 request", method, path, canonicalQuery(query), String(timestamp), nonce, keyID, Digest.hex(Digest.sha256(body)),
-        ].joined(separator: "\n")
+        let query = parts.query.map { canonicalQuery(String($0)) } ?? ""
+        return CanonicalText(["switchyard/1 request", method[...], parts.path, query[...], String(timestamp)[...], nonce[...], keyID[...]])
+            .finished(digesting: body)
     }
 
     /// The canonical response: `switchyard/1 response`, status code, timestamp, the *request's*
     /// nonce, key id and the hex SHA-256 of the body as received, joined with `\n`.
     public static func canonicalResponse(status: Int, timestamp: Int64, requestNonce: String, keyID: String, body: Data) -> String {
-        ["switchyard/1 response", String(status), String(timestamp), requestNonce, keyID, Digest.hex(Digest.sha256(body))].joined(
-            separator: "\n"
-        )
+        CanonicalText(["switchyard/1 response", String(status)[...], String(timestamp)[...], requestNonce[...], keyID[...]])
+            .finished(digesting: body)
     }
 
     /// A query in canonical form: pairs split at the first `=`, names and values percent-decoded and

@@ -1,0 +1,54 @@
+import COpenSSL
+import Foundation
+
+/// Writes a canonical string of the signing wire format — lines joined with `\n`, the last one the
+/// lower-case hex SHA-256 of a body — into one string allocated once at its exact length: no array of
+/// parts, no joined copies, no digest or hex string of its own.
+struct CanonicalText {
+    /// The lines before the body's digest.
+    private var lines: [Substring]
+
+    /// Starts with `lines`, in order.
+    init(_ lines: [Substring]) {
+        self.lines = lines
+    }
+
+    /// The lines, then the hex SHA-256 of `body`, joined with `\n`.
+    func finished(digesting body: Data) -> String {
+        let digestLength = 32
+        let length = lines.reduce(0) { $0 + $1.utf8.count + 1 } + 2 * digestLength
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: digestLength) { digest in
+            Self.sha256(body, into: UnsafeMutableRawBufferPointer(digest))
+            return String(unsafeUninitializedCapacity: length) { output in
+                var position = 0
+                for line in lines {
+                    for byte in line.utf8 {
+                        output[position] = byte
+                        position += 1
+                    }
+                    output[position] = UInt8(ascii: "\n")
+                    position += 1
+                }
+                let digits: StaticString = "0123456789abcdef"
+                digits.withUTF8Buffer { digits in
+                    for byte in digest {
+                        output[position] = digits[Int(byte >> 4)]
+                        output[position + 1] = digits[Int(byte & 0x0F)]
+                        position += 2
+                    }
+                }
+                return position
+            }
+        }
+    }
+
+    /// SHA-256 of `data` into the 32 bytes of `output`.
+    private static func sha256(_ data: Data, into output: UnsafeMutableRawBufferPointer) {
+        let succeeded = data.withUnsafeBytes { input in
+            var written: UInt32 = 0
+            let status = EVP_Digest(input.baseAddress, input.count, output.bytePointer, &written, switchyard_digest(SWITCHYARD_SHA256), nil)
+            return status == 1 && written == 32
+        }
+        guard succeeded else { preconditionFailure("\(CryptoError.openSSL("EVP_Digest SHA-256"))") }
+    }
+}
