@@ -152,7 +152,8 @@ public struct APIClient: Sendable {
                 callHeaderFields: callOptions.headerFields,
                 userAgent: userAgent,
                 encoding: encoding,
-                expectedStageFields: min(entry.pipeline.stageIDs.count + callOptions.additionalStages.count + 2, 32)
+                // Room for two fields a stage: a signing stage alone adds four.
+                expectedStageFields: min(2 * (entry.pipeline.stageIDs.count + callOptions.additionalStages.count) + 2, 32)
             )
         } catch {
             throw error.filling(from: context)
