@@ -50,19 +50,34 @@ public enum Digest {
         }
     }
 
+    /// The SHA-256 digest of `data` into the first 32 bytes of `output`, with no `Data` of its own.
+    static func sha256(_ data: some ContiguousBytes, into output: UnsafeMutableRawBufferPointer) {
+        hash(data, switchyard_digest(SWITCHYARD_SHA256), byteCount: 32, name: "SHA-256", into: output)
+    }
+
     /// One `EVP_Digest` call into a `byteCount`-byte result.
     private static func hash(_ data: some ContiguousBytes, _ type: OpaquePointer?, byteCount: Int, name: String) -> Data {
         var digest = Data(count: byteCount)
-        let succeeded = digest.withUnsafeMutableBytes { output in
-            data.withUnsafeBytes { input in
-                var written: UInt32 = 0
-                let status = EVP_Digest(input.baseAddress, input.count, output.bytePointer, &written, type, nil)
-                return status == 1 && Int(written) == byteCount
-            }
+        digest.withUnsafeMutableBytes { output in hash(data, type, byteCount: byteCount, name: name, into: output) }
+        return digest
+    }
+
+    /// One `EVP_Digest` call into the first `byteCount` bytes of `output`.
+    private static func hash(
+        _ data: some ContiguousBytes,
+        _ type: OpaquePointer?,
+        byteCount: Int,
+        name: String,
+        into output: UnsafeMutableRawBufferPointer
+    ) {
+        precondition(output.count >= byteCount, "a \(name) digest needs \(byteCount) bytes")
+        let succeeded = data.withUnsafeBytes { input in
+            var written: UInt32 = 0
+            let status = EVP_Digest(input.baseAddress, input.count, output.bytePointer, &written, type, nil)
+            return status == 1 && Int(written) == byteCount
         }
         guard succeeded else {
             preconditionFailure("\(CryptoError.openSSL("EVP_Digest \(name)"))")
         }
-        return digest
     }
 }

@@ -1,12 +1,12 @@
-import COpenSSL
 import Foundation
 
 /// Writes a canonical string of the signing wire format — lines joined with `\n`, the last one the
-/// lower-case hex SHA-256 of a body — into one string allocated once at its exact length: no array of
-/// parts, no joined copies, no digest or hex string of its own.
+/// lower-case hex SHA-256 of a body — into one string allocated once at its exact length: no joined
+/// copies growing as they go, no digest `Data` or hex string of its own (the lines themselves come
+/// as one small array).
 struct CanonicalText {
     /// The lines before the body's digest.
-    private var lines: [Substring]
+    private let lines: [Substring]
 
     /// Starts with `lines`, in order.
     init(_ lines: [Substring]) {
@@ -18,7 +18,7 @@ struct CanonicalText {
         let digestLength = 32
         let length = lines.reduce(0) { $0 + $1.utf8.count + 1 } + 2 * digestLength
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: digestLength) { digest in
-            Self.sha256(body, into: UnsafeMutableRawBufferPointer(digest))
+            Digest.sha256(body, into: UnsafeMutableRawBufferPointer(digest))
             return String(unsafeUninitializedCapacity: length) { output in
                 var position = 0
                 for line in lines {
@@ -40,15 +40,5 @@ struct CanonicalText {
                 return position
             }
         }
-    }
-
-    /// SHA-256 of `data` into the 32 bytes of `output`.
-    private static func sha256(_ data: Data, into output: UnsafeMutableRawBufferPointer) {
-        let succeeded = data.withUnsafeBytes { input in
-            var written: UInt32 = 0
-            let status = EVP_Digest(input.baseAddress, input.count, output.bytePointer, &written, switchyard_digest(SWITCHYARD_SHA256), nil)
-            return status == 1 && written == 32
-        }
-        guard succeeded else { preconditionFailure("\(CryptoError.openSSL("EVP_Digest SHA-256"))") }
     }
 }

@@ -35,6 +35,28 @@ struct SigningStageTests {
         )
     }
 
+    @Test("the canonical strings keep multi-byte text, a bare trailing ?, an empty body and a sliced body exactly")
+    func canonicalEdgeCases() {
+        let request = SigningWireFormat.canonicalRequest(
+            method: "GET",
+            target: "/caf%C3%A9/ü?",
+            timestamp: 1,
+            nonce: "n",
+            keyID: "k-é",
+            body: Data()
+        )
+        #expect(
+            request == "switchyard/1 request\nGET\n/caf%C3%A9/ü\n\n1\nn\nk-é\n"
+                + "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        )
+        let sliced = Data("xxabcxx".utf8)[2..<5]
+        let response = SigningWireFormat.canonicalResponse(status: 200, timestamp: 2, requestNonce: "ñ", keyID: "k1", body: sliced)
+        #expect(
+            response == "switchyard/1 response\n200\n2\nñ\nk1\n"
+                + "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        )
+    }
+
     @Test("the published WeChat Pay v2 examples (MD5 and HMAC-SHA256)")
     func weChatPayV2() throws {
         let parameters: [(name: String, value: String)] = [
