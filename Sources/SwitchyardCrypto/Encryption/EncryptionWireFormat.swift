@@ -77,31 +77,42 @@ public enum EncryptionWireFormat {
 
     /// The value of ``encryptionHeader``: `<scheme>; kid=<key id>`.
     public static func headerValue(scheme: EncryptionScheme, keyID: String) -> String {
-        "\(scheme.name); kid=\(keyID)"
+        var value = ""
+        value.reserveCapacity(scheme.name.utf8.count + 6 + keyID.utf8.count)  // one allocation, no regrowth
+        value += scheme.name
+        value += "; kid="
+        value += keyID
+        return value
     }
 
     /// Parses the value of ``encryptionHeader``.
     ///
     /// - Throws: ``CryptoError/Code/invalidInput`` when it is not `<scheme>; kid=<valid key id>`.
     public static func parseHeader(_ value: String) throws(CryptoError) -> (scheme: String, keyID: String) {
-        // Byte-level: `<scheme>; kid=<id>`, spaces and tabs around either part allowed.
-        let utf8 = Array(value.utf8)
-        func trimmed(_ range: Range<Int>) -> ArraySlice<UInt8> {
-            var lower = range.lowerBound
-            var upper = range.upperBound
-            while lower < upper, utf8[lower] == 0x20 || utf8[lower] == 0x09 { lower += 1 }
-            while upper > lower, utf8[upper - 1] == 0x20 || utf8[upper - 1] == 0x09 { upper -= 1 }
-            return utf8[lower..<upper]
+        // Byte-level: `<scheme>; kid=<id>`, spaces and tabs around either part allowed; read in place.
+        var text = value
+        let split: (scheme: String, keyID: String)? = text.withUTF8 { utf8 in
+            func trimmed(_ range: Range<Int>) -> Slice<UnsafeBufferPointer<UInt8>> {
+                var lower = range.lowerBound
+                var upper = range.upperBound
+                while lower < upper, utf8[lower] == 0x20 || utf8[lower] == 0x09 { lower += 1 }
+                while upper > lower, utf8[upper - 1] == 0x20 || utf8[upper - 1] == 0x09 { upper -= 1 }
+                return utf8[lower..<upper]
+            }
+            guard let separator = utf8.firstIndex(of: UInt8(ascii: ";")),
+                utf8[(separator + 1)...].firstIndex(of: UInt8(ascii: ";")) == nil
+            else { return nil }
+            let scheme = trimmed(0..<separator)
+            let key = trimmed((separator + 1)..<utf8.count)
+            guard key.starts(with: "kid=".utf8), !scheme.isEmpty else { return nil }
+            return (String(decoding: scheme, as: UTF8.self), String(decoding: key.dropFirst(4), as: UTF8.self))
         }
-        let separators = utf8.indices.filter { utf8[$0] == UInt8(ascii: ";") }
-        let parts = separators.count == 1 ? [trimmed(0..<separators[0]), trimmed((separators[0] + 1)..<utf8.count)] : []
-        guard parts.count == 2, parts[1].starts(with: "kid=".utf8), !parts[0].isEmpty else {
+        guard let (scheme, keyID) = split else {
             throw CryptoError(code: .invalidInput, message: "the X-Switchyard-Encryption header '\(value)' is not '<scheme>; kid=<key id>'")
         }
-        let keyID = String(decoding: parts[1].dropFirst(4), as: UTF8.self)
         guard KeyRing.isValidID(keyID) else {
             throw CryptoError(code: .invalidInput, message: "the key id '\(keyID)' in X-Switchyard-Encryption is not valid")
         }
-        return (String(decoding: parts[0], as: UTF8.self), keyID)
+        return (scheme, keyID)
     }
 }

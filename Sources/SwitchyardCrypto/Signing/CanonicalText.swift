@@ -1,4 +1,5 @@
 import Foundation
+import Switchyard
 
 /// Writes a canonical string of the signing wire format — lines joined with `\n`, the last one the
 /// lower-case hex SHA-256 of a body — into one string allocated once at its exact length: no joined
@@ -16,19 +17,13 @@ struct CanonicalText {
     /// The lines, then the hex SHA-256 of `body`, joined with `\n`.
     func finished(digesting body: Data) -> String {
         let digestLength = 32
-        let length = lines.reduce(0) { $0 + $1.utf8.count + 1 } + 2 * digestLength
+        let length = UTF8Join.count(lines) + 1 + 2 * digestLength
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: digestLength) { digest in
             Digest.sha256(body, into: UnsafeMutableRawBufferPointer(digest))
             return String(unsafeUninitializedCapacity: length) { output in
-                var position = 0
-                for line in lines {
-                    for byte in line.utf8 {
-                        output[position] = byte
-                        position += 1
-                    }
-                    output[position] = UInt8(ascii: "\n")
-                    position += 1
-                }
+                var position = UTF8Join.write(lines, separator: UInt8(ascii: "\n"), into: output)
+                output[position] = UInt8(ascii: "\n")
+                position += 1
                 let digits: StaticString = "0123456789abcdef"
                 digits.withUTF8Buffer { digits in
                     for byte in digest {
