@@ -6,12 +6,10 @@ import Switchyard
 struct HeaderStage: SynchronousRequestStage {
     let field: HTTPField.Name
     let value: String
-    let name: String
 
     init(index: Int) {
         field = HTTPField.Name("x-stage-\(index)")!
         value = "value-\(index)"
-        name = "header-\(index)"
     }
 
     func prepareSynchronously(_ request: inout Request, context: CallContext) throws {
@@ -22,16 +20,14 @@ struct HeaderStage: SynchronousRequestStage {
 /// The same stage written as an `async` ``RequestStage`` (`chain --async-stages`): what each stage's
 /// asynchronous frame costs.
 struct AsyncHeaderStage: RequestStage {
-    let field: HTTPField.Name
-    let value: String
+    let stage: HeaderStage
 
     init(index: Int) {
-        field = HTTPField.Name("x-stage-\(index)")!
-        value = "value-\(index)"
+        stage = HeaderStage(index: index)
     }
 
     func prepare(_ request: inout Request, context: CallContext) async throws {
-        request.headerFields[field] = value
+        request.headerFields[stage.field] = stage.value
     }
 }
 

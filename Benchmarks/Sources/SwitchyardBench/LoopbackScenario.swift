@@ -59,7 +59,11 @@ struct LoopbackScenario: AsyncParsableCommand {
                 let context = CallContext(serviceID: ServiceID("bench")!, timeout: .seconds(30))
                 return try await transport.send(prebuilt, context: context).body.count
             }
-            let second: @Sendable () async throws -> Int = selfCheck ? raw.call : transportOnly ? transportCall : ours.call
+            // What runs against raw in each round, and its name when it runs alone.
+            let (second, secondName): (@Sendable () async throws -> Int, String) =
+                selfCheck
+                ? (raw.call, "raw-ahc (self-check)")
+                : transportOnly ? (transportCall, "transport") : (ours.call, "switchyard pipeline=headers")
 
             if fullOnly || headersOnly {
                 var onlyRates: [Double] = []
@@ -67,8 +71,7 @@ struct LoopbackScenario: AsyncParsableCommand {
                     onlyRates.append(try await Self.drive(concurrency: concurrency, requests: requests, fullOnly ? full.call : second))
                 }
                 print(
-                    "\(fullOnly ? "switchyard pipeline=full" : selfCheck ? "raw-ahc (self-check)" : transportOnly ? "transport" : "switchyard pipeline=headers") "
-                        + "concurrency=\(concurrency) "
+                    "\(fullOnly ? "switchyard pipeline=full" : secondName) concurrency=\(concurrency) "
                         + "\(Statistics.format(Statistics.median(onlyRates), decimals: 0)) requests/s"
                 )
                 try await httpClient.shutdown()

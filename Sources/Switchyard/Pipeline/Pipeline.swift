@@ -241,10 +241,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     /// A run of request-only stages, outermost first.
     private static func requestLink(_ run: Run<any RequestStage>, rest: @escaping NextStage, skippable: Bool) -> NextStage {
         let stages = run.stages
-        // The synchronous stages, called as plain functions, and where each stage sits among them
-        // (-1 for an asynchronous one); `nil` when the run has none.
-        let synchronous = stages.compactMap { $0 as? any SynchronousRequestStage }
-        let slots = synchronous.isEmpty ? nil : slots(of: stages) { $0 is any SynchronousRequestStage }
+        let (synchronous, slots) = synchronousSlots(of: stages, as: (any SynchronousRequestStage).self)
         return { (request: consuming Request, context: CallContext) in
             let whole = run.runsWhole(in: context, skippable: skippable)
             let timings = context.control.timings
@@ -254,15 +251,9 @@ public struct Pipeline: Sendable, CustomStringConvertible {
                         let entry = timings.enter(run.links[index].id)
                         let start = CallClock.now
                         defer { timings.add(entry, inbound: CallClock.now - start) }
-                        if let slots, slots[index] >= 0 {
-                            try synchronous[slots[index]].prepareSynchronously(&request, context: context)
-                        } else {
-                            try await stages[index].prepare(&request, context: context)
-                        }
-                    } else if let slots, slots[index] >= 0 {
-                        try synchronous[slots[index]].prepareSynchronously(&request, context: context)
+                        try await prepare(index, stages, synchronous, slots, &request, context: context)
                     } else {
-                        try await stages[index].prepare(&request, context: context)
+                        try await prepare(index, stages, synchronous, slots, &request, context: context)
                     }
                 } catch {
                     throw SwitchyardError.wrapping(error, stage: run.links[index].id, in: context)
@@ -275,10 +266,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     /// A run of response-only stages, outermost first; their `process` methods run innermost first.
     private static func responseLink(_ run: Run<any ResponseStage>, rest: @escaping NextStage, skippable: Bool) -> NextStage {
         let stages = run.stages
-        // The synchronous stages, called as plain functions, and where each stage sits among them
-        // (-1 for an asynchronous one); `nil` when the run has none.
-        let synchronous = stages.compactMap { $0 as? any SynchronousResponseStage }
-        let slots = synchronous.isEmpty ? nil : slots(of: stages) { $0 is any SynchronousResponseStage }
+        let (synchronous, slots) = synchronousSlots(of: stages, as: (any SynchronousResponseStage).self)
         return { (request: consuming Request, context: CallContext) in
             let sent = request
             let whole = run.runsWhole(in: context, skippable: skippable)
@@ -294,15 +282,9 @@ public struct Pipeline: Sendable, CustomStringConvertible {
                     if let timings = context.control.timings, let entries {
                         let start = CallClock.now
                         defer { timings.add(entries[index], outbound: CallClock.now - start) }
-                        if let slots, slots[index] >= 0 {
-                            try synchronous[slots[index]].processSynchronously(&response, for: sent, context: context)
-                        } else {
-                            try await stages[index].process(&response, for: sent, context: context)
-                        }
-                    } else if let slots, slots[index] >= 0 {
-                        try synchronous[slots[index]].processSynchronously(&response, for: sent, context: context)
+                        try await process(index, stages, synchronous, slots, &response, for: sent, context: context)
                     } else {
-                        try await stages[index].process(&response, for: sent, context: context)
+                        try await process(index, stages, synchronous, slots, &response, for: sent, context: context)
                     }
                 } catch {
                     throw SwitchyardError.wrapping(error, stage: run.links[index].id, in: context).carrying(response)
@@ -312,14 +294,60 @@ public struct Pipeline: Sendable, CustomStringConvertible {
         }
     }
 
-    /// For each of `stages`, its position among those `isSynchronous` selects, or -1.
-    private static func slots<Element>(of stages: [Element], _ isSynchronous: (Element) -> Bool) -> [Int] {
-        var next = 0
-        return stages.map { stage in
-            guard isSynchronous(stage) else { return -1 }
-            defer { next += 1 }
-            return next
+    /// Runs request stage `index` of a run: in place as a plain function when it is synchronous (it
+    /// has a slot), through its `async` requirement otherwise. Inlined, so a synchronous stage costs
+    /// no asynchronous frame.
+    @inline(__always)
+    private static func prepare(
+        _ index: Int,
+        _ stages: [any RequestStage],
+        _ synchronous: [any SynchronousRequestStage],
+        _ slots: [Int]?,
+        _ request: inout Request,
+        context: CallContext
+    ) async throws {
+        if let slots, slots[index] >= 0 {
+            try synchronous[slots[index]].prepareSynchronously(&request, context: context)
+        } else {
+            try await stages[index].prepare(&request, context: context)
         }
+    }
+
+    /// Runs response stage `index` of a run, as `prepare` runs a request stage.
+    @inline(__always)
+    private static func process(
+        _ index: Int,
+        _ stages: [any ResponseStage],
+        _ synchronous: [any SynchronousResponseStage],
+        _ slots: [Int]?,
+        _ response: inout Response,
+        for request: Request,
+        context: CallContext
+    ) async throws {
+        if let slots, slots[index] >= 0 {
+            try synchronous[slots[index]].processSynchronously(&response, for: request, context: context)
+        } else {
+            try await stages[index].process(&response, for: request, context: context)
+        }
+    }
+
+    /// The stages of a run that are `Synchronous` (called as plain functions), and for each stage of
+    /// the run its position among them, or -1 for an asynchronous one; no positions when none is.
+    private static func synchronousSlots<Element, Synchronous>(
+        of stages: [Element],
+        as _: Synchronous.Type
+    ) -> (stages: [Synchronous], slots: [Int]?) {
+        var synchronous: [Synchronous] = []
+        var slots: [Int] = []
+        for stage in stages {
+            if let stage = stage as? Synchronous {
+                slots.append(synchronous.count)
+                synchronous.append(stage)
+            } else {
+                slots.append(-1)
+            }
+        }
+        return (synchronous, synchronous.isEmpty ? nil : slots)
     }
 
     /// The innermost link: counts the send, calls the transport, and follows redirects by `redirects`.

@@ -36,18 +36,24 @@ public enum Digest {
     /// Digest.hex(Data([0x9a, 0x0a]), uppercase: true)   // "9A0A"
     /// ```
     public static func hex(_ data: Data, uppercase: Bool = false) -> String {
-        let digits: StaticString = uppercase ? "0123456789ABCDEF" : "0123456789abcdef"
-        return data.withUnsafeBytes { bytes in
+        data.withUnsafeBytes { bytes in
             String(unsafeUninitializedCapacity: bytes.count * 2) { output in
-                digits.withUTF8Buffer { digits in
-                    for (index, byte) in bytes.enumerated() {
-                        output[2 * index] = digits[Int(byte >> 4)]
-                        output[2 * index + 1] = digits[Int(byte & 0x0F)]
-                    }
-                }
-                return bytes.count * 2
+                writeHex(bytes, into: UnsafeMutableBufferPointer(rebasing: output[...]), uppercase: uppercase)
             }
         }
+    }
+
+    /// Writes `bytes` as hexadecimal, two digits per byte, at the start of `output` (which has room
+    /// for them); returns the number of digits written.
+    static func writeHex(_ bytes: UnsafeRawBufferPointer, into output: UnsafeMutableBufferPointer<UInt8>, uppercase: Bool = false) -> Int {
+        let digits: StaticString = uppercase ? "0123456789ABCDEF" : "0123456789abcdef"
+        digits.withUTF8Buffer { digits in
+            for (index, byte) in bytes.enumerated() {
+                output[2 * index] = digits[Int(byte >> 4)]
+                output[2 * index + 1] = digits[Int(byte & 0x0F)]
+            }
+        }
+        return bytes.count * 2
     }
 
     /// The SHA-256 digest of `data` into the first 32 bytes of `output`, with no `Data` of its own.

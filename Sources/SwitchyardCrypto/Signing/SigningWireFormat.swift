@@ -35,15 +35,19 @@ public enum SigningWireFormat {
     ) -> String {
         let parts = Request.split(target: target)
         let query = parts.query.map { canonicalQuery(String($0)) } ?? ""
-        return CanonicalText(["switchyard/1 request", method[...], parts.path, query[...], String(timestamp)[...], nonce[...], keyID[...]])
-            .finished(digesting: body)
+        return CanonicalText.joining(
+            ["switchyard/1 request", method[...], parts.path, query[...], String(timestamp)[...], nonce[...], keyID[...]],
+            digesting: body
+        )
     }
 
     /// The canonical response: `switchyard/1 response`, status code, timestamp, the *request's*
     /// nonce, key id and the hex SHA-256 of the body as received, joined with `\n`.
     public static func canonicalResponse(status: Int, timestamp: Int64, requestNonce: String, keyID: String, body: Data) -> String {
-        CanonicalText(["switchyard/1 response", String(status)[...], String(timestamp)[...], requestNonce[...], keyID[...]])
-            .finished(digesting: body)
+        CanonicalText.joining(
+            ["switchyard/1 response", String(status)[...], String(timestamp)[...], requestNonce[...], keyID[...]],
+            digesting: body
+        )
     }
 
     /// A query in canonical form: pairs split at the first `=`, names and values percent-decoded and
