@@ -57,16 +57,20 @@ public struct APIClient: Sendable {
     }
 
     /// Sends a call under an id chosen before it starts (a ``CallHandle``'s).
-    func send<E: Endpoint>(_ endpoint: E, options: CallOptions?, requestID: RequestID) async throws(SwitchyardError) -> CallResult<E.Output>
-    {
+    nonisolated(nonsending) func send<E: Endpoint>(
+        _ endpoint: E,
+        options: CallOptions?,
+        requestID: RequestID
+    ) async throws(SwitchyardError) -> CallResult<E.Output> {
         // Only reading the endpoint and decoding depend on its type; the rest is shared, non-generic code.
         let exchange = try await perform(CallSpec(endpoint), options: options, requestID: requestID)
-        let response = exchange.response
         let value: E.Output
         do {
-            value = try endpoint.decode(response, decoder: exchange.decoder)
+            // The response is lent to the decoder, not copied out of the exchange first.
+            value = try endpoint.decode(exchange.response, decoder: exchange.decoder)
         } catch {
-            throw DecodingFailureMessage.error(for: error, output: E.Output.self, response: response).filling(from: exchange.context)
+            throw DecodingFailureMessage.error(for: error, output: E.Output.self, response: exchange.response)
+                .filling(from: exchange.context)
         }
         return exchange.result(value)
     }
@@ -81,8 +85,9 @@ public struct APIClient: Sendable {
         /// When the call started, on ``CallClock``.
         let start: Duration
 
-        /// The call's result carrying `value`, with the response's and the call's metadata.
-        func result<Value>(_ value: Value) -> CallResult<Value> {
+        /// The call's result carrying `value`, with the response's and the call's metadata. The
+        /// exchange is consumed, so its response's fields are handed to the result, not copied.
+        consuming func result<Value>(_ value: Value) -> CallResult<Value> {
             var result = CallResult(
                 value: value,
                 status: response.status,
@@ -106,7 +111,11 @@ public struct APIClient: Sendable {
     }
 
     /// Resolves the service, builds the request, runs the pipeline and checks the status.
-    func perform(_ spec: CallSpec, options: CallOptions?, requestID: RequestID = .next()) async throws(SwitchyardError) -> Exchange {
+    nonisolated(nonsending) func perform(
+        _ spec: CallSpec,
+        options: CallOptions?,
+        requestID: RequestID = .next()
+    ) async throws(SwitchyardError) -> Exchange {
         let start = CallClock.now
         let resolution: ServiceRegistry.Resolution
         do {

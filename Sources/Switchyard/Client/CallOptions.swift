@@ -261,6 +261,9 @@ public struct CallOptions: Sendable {
                 && cachePolicy == nil)
     }
 
+    /// Whether the options name a scope, released since or not (read without loading the scope).
+    var namesScope: Bool { weakScope != nil }
+
     /// Whether the options named a scope that has since been released: the call must not start.
     var scopeWasReleased: Bool { weakScope != nil && weakScope?.scope == nil }
 

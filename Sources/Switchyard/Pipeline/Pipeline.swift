@@ -63,13 +63,20 @@ public struct Pipeline: Sendable, CustomStringConvertible {
 
     /// Sends a request through the stages and the transport.
     ///
+    /// It is `nonisolated(nonsending)`: the pipeline's links, its synchronous stages and a
+    /// `nonisolated(nonsending)` transport run on the caller's executor, with no hop into the
+    /// pipeline nor between its links. A stage's `async` method runs where its own declaration says
+    /// (off every actor unless it is `nonisolated(nonsending)`), and the pipeline comes back after
+    /// it. ``APIClient`` calls the pipeline off every actor, so a call made from the main actor does
+    /// not run its stages there; call the pipeline directly from an actor and they run on that actor.
+    ///
     /// - Parameters:
     ///   - request: the request.
     ///   - context: the call's context.
     ///   - additionalStages: stages for this call only, run outside the service's stages.
     /// - Returns: the response as the outermost stage returned it.
     /// - Throws: a ``SwitchyardError`` naming the failing stage.
-    public func send(
+    nonisolated(nonsending) public func send(
         _ request: consuming Request,
         context: CallContext,
         additionalStages: [any Stage] = []
@@ -84,7 +91,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
 
     /// Runs the chain (with the call's own stages around it, if any), converting what it throws.
     @inline(__always)
-    private func run(
+    nonisolated(nonsending) private func run(
         _ request: consuming Request,
         context: CallContext,
         additionalStages: [any Stage]
@@ -110,7 +117,12 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     /// synchronous one's `prepareSynchronously`) then `next`, `next` then a ``ResponseStage``'s
     /// `process` (a synchronous one's `processSynchronously`), or any other stage's `intercept`.
     /// ``OptInStage`` and the testing harness use it, so a stage behaves the same wherever it runs.
-    static func run(_ stage: any Stage, _ request: Request, context: CallContext, next: NextStage) async throws -> Response {
+    nonisolated(nonsending) static func run(
+        _ stage: any Stage,
+        _ request: Request,
+        context: CallContext,
+        next: NextStage
+    ) async throws -> Response {
         if let stage = stage as? any SynchronousRequestStage {
             var request = request
             try stage.prepareSynchronously(&request, context: context)
@@ -298,7 +310,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     /// has a slot), through its `async` requirement otherwise. Inlined, so a synchronous stage costs
     /// no asynchronous frame.
     @inline(__always)
-    private static func prepare(
+    nonisolated(nonsending) private static func prepare(
         _ index: Int,
         _ stages: [any RequestStage],
         _ synchronous: [any SynchronousRequestStage],
@@ -315,7 +327,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
 
     /// Runs response stage `index` of a run, as `prepare` runs a request stage.
     @inline(__always)
-    private static func process(
+    nonisolated(nonsending) private static func process(
         _ index: Int,
         _ stages: [any ResponseStage],
         _ synchronous: [any SynchronousResponseStage],
@@ -375,7 +387,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     /// One attempt's exchange: the transport's answer, and the redirects it starts when the policy
     /// follows them. Inlined into both the plain and the timed path.
     @inline(__always)
-    private static func exchange(
+    nonisolated(nonsending) private static func exchange(
         _ request: Request,
         transport: any Transport,
         observes: Bool,
@@ -397,7 +409,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     }
 
     /// The exchange with the transport's time recorded as its own entry.
-    private static func timedExchange(
+    nonisolated(nonsending) private static func timedExchange(
         _ request: Request,
         transport: any Transport,
         observes: Bool,
@@ -412,7 +424,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     }
 
     /// Follows the redirects `response` starts, within `redirects`' limits.
-    private static func followRedirects(
+    nonisolated(nonsending) private static func followRedirects(
         from response: Response,
         for request: Request,
         transport: any Transport,
@@ -436,7 +448,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     /// One exchange with the transport: in the caller's task when the transport observes call
     /// cancellation, else in a task the call's cancellation can cancel.
     @inline(__always)
-    private static func sendOnce(
+    nonisolated(nonsending) private static func sendOnce(
         _ request: Request,
         transport: any Transport,
         observes: Bool,

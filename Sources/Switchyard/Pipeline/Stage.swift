@@ -4,7 +4,10 @@
 /// The request parameter is `consuming`: the pipeline hands the request from link to link without
 /// copying it, so stages that change header fields change them in place. Calling `next(request,
 /// context)` from your stage is written as usual.
-public typealias NextStage = @Sendable (consuming Request, CallContext) async throws -> Response
+///
+/// It is `nonisolated(nonsending)`: the rest of the pipeline runs on the executor your stage runs
+/// on, with no hop between links.
+public typealias NextStage = nonisolated(nonsending) @Sendable (consuming Request, CallContext) async throws -> Response
 
 /// One stage of a service's pipeline: a value that sees every request on its way in and every
 /// response on its way out.

@@ -22,11 +22,15 @@ public protocol Transport: Sendable {
 
     /// Sends a request and returns its response.
     ///
+    /// The requirement is `nonisolated(nonsending)`: it runs on the executor of the pipeline that
+    /// calls it, with no hop. Declare your implementation `nonisolated(nonsending)` too; one that is
+    /// not still conforms, and pays a hop to the global executor and back on every send.
+    ///
     /// - Parameters:
     ///   - request: the request, with scheme, authority and path set.
     ///   - context: the call's context (timeout, request id, logger).
     /// - Returns: the response with its whole body.
-    func send(_ request: Request, context: CallContext) async throws -> Response
+    nonisolated(nonsending) func send(_ request: Request, context: CallContext) async throws -> Response
 }
 
 extension Transport {

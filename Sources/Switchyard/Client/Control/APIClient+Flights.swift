@@ -13,7 +13,7 @@ extension APIClient {
     /// - Returns: the response, and the control that ran the pipeline (whose counts and timings the
     ///   call reports).
     @inline(__always)
-    func fly(
+    nonisolated(nonsending) func fly(
         _ request: consuming Request,
         spec: CallSpec,
         context: CallContext,
@@ -33,7 +33,7 @@ extension APIClient {
 
     /// The default path: the pipeline runs in the caller's task.
     @inline(__always)
-    private func flyAlone(
+    nonisolated(nonsending) private func flyAlone(
         _ request: consuming Request,
         context: CallContext,
         options: CallOptions,
@@ -43,7 +43,7 @@ extension APIClient {
         let control = context.control
         tracker.admitAlone(id, control: control, serviceID: context.serviceID, tags: context.tags, account: context.account)
         let watch = watchCall(id, context: context, options: options)
-        defer { watch.end() }
+        defer { watch?.end() }
         let response: Response
         do throws(SwitchyardError) {
             // A scope released as the call was admitted: it ends cancelled without starting.
@@ -144,7 +144,7 @@ extension APIClient {
             )
         }
         let watch = watchCall(id, context: context, options: options)
-        defer { watch.end() }
+        defer { watch?.end() }
         let control = context.control
         let outcome: Result<Response, any Error>
         do {
@@ -168,8 +168,10 @@ extension APIClient {
         }
     }
 
-    /// Links a call to its scope and its deadline until ``CallWatch/end()``.
-    private func watchCall(_ id: RequestID, context: CallContext, options: CallOptions) -> CallWatch {
+    /// Links a call to its scope and its deadline until ``CallWatch/end()``; `nil` for a call with
+    /// neither, which most calls are: nothing then watches it.
+    private func watchCall(_ id: RequestID, context: CallContext, options: CallOptions) -> CallWatch? {
+        guard options.namesScope || context.deadlineOffset != nil else { return nil }
         let tracker = self.tracker
         // Only a weak reference is kept across the call: releasing the scope must be able to end it.
         // Most calls have no scope: they keep no weak reference at all. A scope released since the
