@@ -61,7 +61,9 @@ struct TransferScenario: AsyncParsableCommand {
 
         // The upload's source file, written in 1 MB pieces; a warm-up call on the same client.
         let file = directory.appendingPathComponent("upload.bin")
-        FileManager.default.createFile(atPath: file.path, contents: nil)
+        guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
+            throw ValidationError("cannot create \(file.path)")
+        }
         let handle = try FileHandle(forWritingTo: file)
         var written: Int64 = 0
         while written < size {
