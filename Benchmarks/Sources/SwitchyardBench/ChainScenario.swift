@@ -17,14 +17,16 @@ struct ChainScenario: AsyncParsableCommand {
     @Flag(help: "Measure Switchyard only (for profiling).") var switchyardOnly = false
     @Flag(help: "Use stages that do nothing, to measure the chain's own cost (for profiling).") var noopStages = false
     @Flag(help: "Measure the whole client call only, not the pipeline alone nor the peer (for profiling).") var clientOnly = false
+    @Flag(help: "Measure the pipeline only, not the whole client call nor the peer (for profiling).") var pipelineOnly = false
     @Flag(help: "Register the header stages as async RequestStages instead of SynchronousRequestStages.") var asyncStages = false
 
     func run() async throws {
         let stageCount = stages
         let requestCount = requests
         let roundCount = rounds
-        let onlyOurs = switchyardOnly || clientOnly
+        let onlyOurs = switchyardOnly || clientOnly || pipelineOnly
         let onlyClient = clientOnly
+        let onlyPipeline = pipelineOnly
         let noop = noopStages
         let asynchronous = asyncStages
         let fieldFloor = FieldFloor(stages: stageCount)
@@ -33,7 +35,7 @@ struct ChainScenario: AsyncParsableCommand {
             let switchyard = try SwitchyardChain(stages: stageCount, noop: noop, asynchronous: asynchronous)
             let openAPI = OpenAPIChain(stages: stageCount)
             if !onlyClient { _ = try await switchyard.measurePipeline(requests: requestCount / 10) }
-            _ = try await switchyard.measureClient(requests: requestCount / 10)
+            if !onlyPipeline { _ = try await switchyard.measureClient(requests: requestCount / 10) }
             if !onlyOurs { _ = try await openAPI.measure(requests: requestCount / 10) }
             var ours: [Double] = []
             var client: [Double] = []
@@ -46,7 +48,7 @@ struct ChainScenario: AsyncParsableCommand {
             }
             for _ in 0..<roundCount {
                 ours.append(onlyClient ? .nan : try await switchyard.measurePipeline(requests: requestCount))
-                client.append(try await switchyard.measureClient(requests: requestCount))
+                client.append(onlyPipeline ? .nan : try await switchyard.measureClient(requests: requestCount))
                 peer.append(onlyOurs ? .nan : try await openAPI.measure(requests: requestCount))
                 floor.append(onlyOurs ? .nan : fieldFloor.measure(requests: requestCount))
                 calls.append(onlyOurs ? .nan : try await callFloor.measure(requests: requestCount))
