@@ -52,7 +52,10 @@ public struct APIClient: Sendable {
     ///   - options: adjustments for this call, applied on top of the endpoint's own options.
     /// - Returns: the decoded output with the call's metadata.
     /// - Throws: ``SwitchyardError``.
-    public func send<E: Endpoint>(_ endpoint: E, options: CallOptions? = nil) async throws(SwitchyardError) -> CallResult<E.Output> {
+    @concurrent public func send<E: Endpoint>(
+        _ endpoint: E,
+        options: CallOptions? = nil
+    ) async throws(SwitchyardError) -> CallResult<E.Output> {
         try await send(endpoint, options: options, requestID: .next())
     }
 

@@ -96,10 +96,11 @@ public struct Request: Sendable {
     package static func split(target: String) -> (path: Substring, query: Substring?) {
         let utf8 = target.utf8
         // A native string's bytes are scanned as a buffer (the generic view's search is several times slower).
-        let offset =
-            utf8.withContiguousStorageIfAvailable { $0.firstIndex(of: UInt8(ascii: "?")) }
-            ?? utf8.firstIndex(of: UInt8(ascii: "?")).map { utf8.distance(from: utf8.startIndex, to: $0) }
-        guard let offset else { return (target[...], nil) }
+        guard let found = utf8.withContiguousStorageIfAvailable({ $0.firstIndex(of: UInt8(ascii: "?")) }) else {
+            guard let mark = utf8.firstIndex(of: UInt8(ascii: "?")) else { return (target[...], nil) }
+            return (target[..<mark], target[utf8.index(after: mark)...])
+        }
+        guard let offset = found else { return (target[...], nil) }
         let mark = utf8.index(utf8.startIndex, offsetBy: offset)
         return (target[..<mark], target[utf8.index(after: mark)...])
     }

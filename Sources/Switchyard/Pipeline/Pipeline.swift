@@ -63,12 +63,14 @@ public struct Pipeline: Sendable, CustomStringConvertible {
 
     /// Sends a request through the stages and the transport.
     ///
-    /// It is `nonisolated(nonsending)`: the pipeline's links, its synchronous stages and a
-    /// `nonisolated(nonsending)` transport run on the caller's executor, with no hop into the
-    /// pipeline nor between its links. A stage's `async` method runs where its own declaration says
-    /// (off every actor unless it is `nonisolated(nonsending)`), and the pipeline comes back after
-    /// it. ``APIClient`` calls the pipeline off every actor, so a call made from the main actor does
-    /// not run its stages there; call the pipeline directly from an actor and they run on that actor.
+    /// It is `nonisolated(nonsending)`: the pipeline's links and its synchronous stages run on the
+    /// caller's executor, with no hop into the pipeline nor between its links, and so does a
+    /// `nonisolated(nonsending)` transport that observes the call's control (any other runs in a
+    /// task of its own). A stage's `async` method (`prepare`, `process`, `intercept`) runs off every
+    /// actor; the pipeline comes back to the caller's executor after a `prepare` or `process`, while
+    /// the links inside a general stage run where its `next` runs them: off every actor.
+    /// ``APIClient`` calls the pipeline off every actor, so a call made from the main actor does not
+    /// run its stages there; call the pipeline directly from an actor and its links run on that actor.
     ///
     /// - Parameters:
     ///   - request: the request.
@@ -234,11 +236,18 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     }
 
     /// One general stage.
-    private static func link(_ link: Link, rest: @escaping NextStage, skippable: Bool) -> NextStage {
+    ///
+    /// The stage's `next` leaves whatever actor the stage calls it from, as a `@concurrent`
+    /// function does: a stage that passes the request on from inside an actor (a token refresher,
+    /// say) never pulls the links inside it, nor the transport, onto that actor.
+    private static func link(_ link: Link, rest inner: @escaping NextStage, skippable: Bool) -> NextStage {
         let stage = link.stage
         let id = link.id
+        let rest: NextStage = { (request: consuming Request, context: CallContext) in
+            try await passOffActor(request, context: context, to: inner)
+        }
         return { (request: consuming Request, context: CallContext) in
-            guard link.runs(in: context, skippable: skippable) else { return try await rest(request, context) }
+            guard link.runs(in: context, skippable: skippable) else { return try await inner(request, context) }
             do {
                 if let timings = context.control.timings {
                     return try await timed(stage, id: id, request, context: context, next: rest, timings: timings)
@@ -248,6 +257,15 @@ public struct Pipeline: Sendable, CustomStringConvertible {
                 throw SwitchyardError.wrapping(error, stage: id, in: context)
             }
         }
+    }
+
+    /// Calls `next` off every actor.
+    @concurrent private static func passOffActor(
+        _ request: consuming Request,
+        context: CallContext,
+        to next: NextStage
+    ) async throws -> Response {
+        try await next(request, context)
     }
 
     /// A run of request-only stages, outermost first.

@@ -38,7 +38,7 @@ extension APIClient {
         return try await reformed(CallSpec(endpoint), reformer: reformer, options: options)
     }
 
-    private func reformed<R: Reformer>(
+    @concurrent private func reformed<R: Reformer>(
         _ spec: CallSpec,
         reformer: R,
         options: CallOptions?

@@ -97,7 +97,7 @@ extension APIClient {
     }
 
     /// The download loop: resume what is on disk, send, resume after interruptions, verify, rename.
-    private func performDownload(
+    @concurrent private func performDownload(
         _ spec: CallSpec,
         to destination: URL,
         download: DownloadOptions,

@@ -40,37 +40,84 @@ private struct LateMark: RequestStage {
     }
 }
 
+/// Marks the response without waiting, and after a suspension.
+private struct Seal: SynchronousResponseStage {
+    var id: StageID { StageID("Seal")! }
+    func processSynchronously(_ response: inout Response, for request: Request, context: CallContext) throws {
+        response.headerFields[HTTPField.Name("X-Sync")!] = "1"
+    }
+}
+
+private struct LateSeal: ResponseStage {
+    var id: StageID { StageID("LateSeal")! }
+    func process(_ response: inout Response, for request: Request, context: CallContext) async throws {
+        await Task.yield()
+        response.headerFields[HTTPField.Name("X-Async")!] = "1"
+    }
+}
+
+/// A general stage that is an actor and passes the request on from inside its own isolation, as a
+/// token refresher that holds its state in an actor would.
+private actor Refresher: Stage {
+    nonisolated var id: StageID { StageID("Refresher")! }
+
+    nonisolated func intercept(_ request: Request, context: CallContext, next: NextStage) async throws -> Response {
+        try await passOn(request, context: context, next: next)
+    }
+
+    private func passOn(_ request: Request, context: CallContext, next: NextStage) async throws -> Response {
+        try await next(request, context)
+    }
+}
+
 /// An actor that sends through a pipeline and through a client from its own isolation.
 private actor Caller {
-    func sendThroughPipeline(_ pipeline: Pipeline) async throws {
-        _ = try await pipeline.send(
-            Request(head: HTTPRequest(method: .get, scheme: "https", authority: "api.test", path: "/")),
-            context: CallContext(serviceID: .users)
-        )
+    func sendThroughPipeline(_ pipeline: Pipeline, timed: Bool = false) async throws {
+        var context = CallContext(serviceID: .users)
+        if timed { context.control = CallControl(recordsTimings: true) }
+        let request = Request(head: HTTPRequest(method: .get, scheme: "https", authority: "api.test", path: "/"))
+        _ = try await pipeline.send(request, context: context)
     }
 
     func sendThroughClient(_ client: APIClient) async throws {
         _ = try await client.send(.users, .get, "/")
+    }
+
+    func startThroughClient(_ client: APIClient) async throws {
+        _ = try await client.start(DynamicEndpoint<Response>(service: .users, method: .get, path: "/")).value
     }
 }
 
 @Suite("Pipeline isolation")
 struct PipelineIsolationTests {
     /// A pipeline called from an actor runs its links and transport on that actor, and comes back
-    /// to it after an `async` stage that ran elsewhere.
-    @Test func pipelineRunsOnItsCallersActor() async throws {
+    /// to it after `async` request and response stages that ran elsewhere; timed or not.
+    @Test(arguments: [false, true])
+    func pipelineRunsOnItsCallersActor(timed: Bool) async throws {
         let probe = IsolationProbe()
-        let pipeline = Pipeline(serviceID: .users, stages: [Marks(), LateMark()], transport: probe)
+        let pipeline = Pipeline(serviceID: .users, stages: [Seal(), LateSeal(), Marks(), LateMark()], transport: probe)
         let caller = Caller()
-        try await caller.sendThroughPipeline(pipeline)
+        try await caller.sendThroughPipeline(pipeline, timed: timed)
         #expect(probe.isolations == [ObjectIdentifier(caller)])
     }
 
-    /// A client call runs its pipeline off every actor, even when it is made from one.
+    /// A general stage that passes the request on from inside an actor does not pull the rest of the
+    /// pipeline onto that actor: the transport runs off every actor.
+    @Test func actorStageDoesNotPullThePipelineOntoItself() async throws {
+        let probe = IsolationProbe()
+        let pipeline = Pipeline(serviceID: .users, stages: [Refresher(), Marks()], transport: probe)
+        try await Caller().sendThroughPipeline(pipeline)
+        #expect(probe.isolations == [nil])
+    }
+
+    /// A client call runs its pipeline off every actor, even when it is made from one: sent, or
+    /// started as a handle.
     @Test func clientCallLeavesItsCallersActor() async throws {
         let probe = IsolationProbe()
         let client = try makeClient(transport: probe)
-        try await Caller().sendThroughClient(client)
-        #expect(probe.isolations == [nil])
+        let caller = Caller()
+        try await caller.sendThroughClient(client)
+        try await caller.startThroughClient(client)
+        #expect(probe.isolations == [nil, nil])
     }
 }
