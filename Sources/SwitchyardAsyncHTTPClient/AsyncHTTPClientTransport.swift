@@ -179,7 +179,7 @@ public struct AsyncHTTPClientTransport: Transport {
     public var observesCallCancellation: Bool { true }
 
     /// Sends the request and collects the whole response body.
-    nonisolated(nonsending) public func send(_ request: Request, context: CallContext) async throws -> Response {
+    public func send(_ request: Request, context: CallContext) async throws -> Response {
         // The common call — a body in memory, no progress, no download, no pinning — goes through a
         // task of AsyncHTTPClient's own, which a cancelled call aborts; the others run in a task the
         // call's cancellation can cancel.
@@ -190,7 +190,7 @@ public struct AsyncHTTPClientTransport: Transport {
     }
 
     /// The common call, collected in memory by a ``CollectingDelegate``.
-    nonisolated(nonsending) private func sendCollecting(_ request: Request, context: CallContext) async throws -> Response {
+    private func sendCollecting(_ request: Request, context: CallContext) async throws -> Response {
         let timeout = context.effectiveTimeout ?? configuration.fallbackTimeout
         let started = CallClock.now
         let deadline: NIODeadline = timeout.map { .now() + TimeAmount($0) } ?? .distantFuture

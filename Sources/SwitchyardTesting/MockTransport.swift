@@ -47,7 +47,7 @@ public final class MockTransport: Transport {
     }
 
     /// Records the request and answers it.
-    nonisolated(nonsending) public func send(_ request: Request, context: CallContext) async throws -> Response {
+    public func send(_ request: Request, context: CallContext) async throws -> Response {
         let index = log.withLock { log in
             log.requests.append(request)
             log.contexts.append(context)

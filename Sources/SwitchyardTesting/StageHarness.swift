@@ -59,7 +59,7 @@ private final class ForwardingTransport: Transport {
 
     var calls: [HarnessRun.ForwardedCall] { recorded.withLock { $0 } }
 
-    nonisolated(nonsending) func send(_ request: Request, context: CallContext) async throws -> Response {
+    func send(_ request: Request, context: CallContext) async throws -> Response {
         recorded.withLock { $0.append(HarnessRun.ForwardedCall(request: request, context: context)) }
         return try await respond.respond(request, context)
     }

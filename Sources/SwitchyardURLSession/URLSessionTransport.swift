@@ -97,7 +97,7 @@ public struct URLSessionTransport: Transport {
     }
 
     /// Sends the request and collects the response.
-    nonisolated(nonsending) public func send(_ request: Request, context: CallContext) async throws -> Response {
+    public func send(_ request: Request, context: CallContext) async throws -> Response {
         guard let url = request.url else {
             throw SwitchyardError(code: .invalidRequest, message: "the request has no scheme or authority, so it cannot be sent")
         }

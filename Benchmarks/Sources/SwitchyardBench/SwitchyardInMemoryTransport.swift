@@ -7,7 +7,7 @@ struct SwitchyardInMemoryTransport: Switchyard.Transport {
     // It answers at once: there is nothing a cancellation could abort.
     var observesCallCancellation: Bool { true }
 
-    nonisolated(nonsending) func send(_ request: Switchyard.Request, context: Switchyard.CallContext) async throws -> Switchyard.Response {
+    func send(_ request: Switchyard.Request, context: Switchyard.CallContext) async throws -> Switchyard.Response {
         Switchyard.Response(status: .ok, headerFields: [.contentType: "application/json"], body: InMemoryPayload.data)
     }
 }

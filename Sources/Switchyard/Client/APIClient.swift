@@ -60,11 +60,8 @@ public struct APIClient: Sendable {
     }
 
     /// Sends a call under an id chosen before it starts (a ``CallHandle``'s).
-    nonisolated(nonsending) func send<E: Endpoint>(
-        _ endpoint: E,
-        options: CallOptions?,
-        requestID: RequestID
-    ) async throws(SwitchyardError) -> CallResult<E.Output> {
+    func send<E: Endpoint>(_ endpoint: E, options: CallOptions?, requestID: RequestID) async throws(SwitchyardError) -> CallResult<E.Output>
+    {
         // Only reading the endpoint and decoding depend on its type; the rest is shared, non-generic code.
         let exchange = try await perform(CallSpec(endpoint), options: options, requestID: requestID)
         let value: E.Output
@@ -114,11 +111,7 @@ public struct APIClient: Sendable {
     }
 
     /// Resolves the service, builds the request, runs the pipeline and checks the status.
-    nonisolated(nonsending) func perform(
-        _ spec: CallSpec,
-        options: CallOptions?,
-        requestID: RequestID = .next()
-    ) async throws(SwitchyardError) -> Exchange {
+    func perform(_ spec: CallSpec, options: CallOptions?, requestID: RequestID = .next()) async throws(SwitchyardError) -> Exchange {
         let start = CallClock.now
         let resolution: ServiceRegistry.Resolution
         do {
@@ -222,7 +215,7 @@ public struct APIClient: Sendable {
     ///   - options: further adjustments.
     /// - Returns: the response with the call's metadata.
     /// - Throws: ``SwitchyardError``.
-    public func send(
+    @concurrent public func send(
         _ service: ServiceID,
         _ method: HTTPRequest.Method,
         _ path: String,
@@ -263,7 +256,7 @@ public struct APIClient: Sendable {
     ///   - type: the output type.
     /// - Returns: the decoded output with the call's metadata.
     /// - Throws: ``SwitchyardError``.
-    public func send<Output: Decodable & Sendable>(
+    @concurrent public func send<Output: Decodable & Sendable>(
         _ service: ServiceID,
         _ method: HTTPRequest.Method,
         _ path: String,

@@ -13,7 +13,7 @@ import Synchronization
 /// ```swift
 /// struct MyTransport: Transport {
 ///     var observesCallCancellation: Bool { true }
-///     nonisolated(nonsending) func send(_ request: Request, context: CallContext) async throws -> Response {
+///     func send(_ request: Request, context: CallContext) async throws -> Response {
 ///         let exchange = Exchange(request)  // some cancellable work of the transport's own
 ///         return try await context.control.withCancellationHandler {
 ///             try await exchange.response()

@@ -63,22 +63,13 @@ public struct Pipeline: Sendable, CustomStringConvertible {
 
     /// Sends a request through the stages and the transport.
     ///
-    /// It is `nonisolated(nonsending)`: the pipeline's links and its synchronous stages run on the
-    /// caller's executor, with no hop into the pipeline nor between its links, and so does a
-    /// `nonisolated(nonsending)` transport that observes the call's control (any other runs in a
-    /// task of its own). A stage's `async` method (`prepare`, `process`, `intercept`) runs off every
-    /// actor; the pipeline comes back to the caller's executor after a `prepare` or `process`, while
-    /// the links inside a general stage run where its `next` runs them: off every actor.
-    /// ``APIClient`` calls the pipeline off every actor, so a call made from the main actor does not
-    /// run its stages there; call the pipeline directly from an actor and its links run on that actor.
-    ///
     /// - Parameters:
     ///   - request: the request.
     ///   - context: the call's context.
     ///   - additionalStages: stages for this call only, run outside the service's stages.
     /// - Returns: the response as the outermost stage returned it.
     /// - Throws: a ``SwitchyardError`` naming the failing stage.
-    nonisolated(nonsending) public func send(
+    public func send(
         _ request: consuming Request,
         context: CallContext,
         additionalStages: [any Stage] = []
@@ -93,7 +84,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
 
     /// Runs the chain (with the call's own stages around it, if any), converting what it throws.
     @inline(__always)
-    nonisolated(nonsending) private func run(
+    private func run(
         _ request: consuming Request,
         context: CallContext,
         additionalStages: [any Stage]
@@ -119,12 +110,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     /// synchronous one's `prepareSynchronously`) then `next`, `next` then a ``ResponseStage``'s
     /// `process` (a synchronous one's `processSynchronously`), or any other stage's `intercept`.
     /// ``OptInStage`` and the testing harness use it, so a stage behaves the same wherever it runs.
-    nonisolated(nonsending) static func run(
-        _ stage: any Stage,
-        _ request: Request,
-        context: CallContext,
-        next: NextStage
-    ) async throws -> Response {
+    static func run(_ stage: any Stage, _ request: Request, context: CallContext, next: NextStage) async throws -> Response {
         if let stage = stage as? any SynchronousRequestStage {
             var request = request
             try stage.prepareSynchronously(&request, context: context)
@@ -236,18 +222,11 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     }
 
     /// One general stage.
-    ///
-    /// The stage's `next` leaves whatever actor the stage calls it from, as a `@concurrent`
-    /// function does: a stage that passes the request on from inside an actor (a token refresher,
-    /// say) never pulls the links inside it, nor the transport, onto that actor.
-    private static func link(_ link: Link, rest inner: @escaping NextStage, skippable: Bool) -> NextStage {
+    private static func link(_ link: Link, rest: @escaping NextStage, skippable: Bool) -> NextStage {
         let stage = link.stage
         let id = link.id
-        let rest: NextStage = { (request: consuming Request, context: CallContext) in
-            try await passOffActor(request, context: context, to: inner)
-        }
         return { (request: consuming Request, context: CallContext) in
-            guard link.runs(in: context, skippable: skippable) else { return try await inner(request, context) }
+            guard link.runs(in: context, skippable: skippable) else { return try await rest(request, context) }
             do {
                 if let timings = context.control.timings {
                     return try await timed(stage, id: id, request, context: context, next: rest, timings: timings)
@@ -257,15 +236,6 @@ public struct Pipeline: Sendable, CustomStringConvertible {
                 throw SwitchyardError.wrapping(error, stage: id, in: context)
             }
         }
-    }
-
-    /// Calls `next` off every actor.
-    @concurrent private static func passOffActor(
-        _ request: consuming Request,
-        context: CallContext,
-        to next: NextStage
-    ) async throws -> Response {
-        try await next(request, context)
     }
 
     /// A run of request-only stages, outermost first.
@@ -328,7 +298,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     /// has a slot), through its `async` requirement otherwise. Inlined, so a synchronous stage costs
     /// no asynchronous frame.
     @inline(__always)
-    nonisolated(nonsending) private static func prepare(
+    private static func prepare(
         _ index: Int,
         _ stages: [any RequestStage],
         _ synchronous: [any SynchronousRequestStage],
@@ -345,7 +315,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
 
     /// Runs response stage `index` of a run, as `prepare` runs a request stage.
     @inline(__always)
-    nonisolated(nonsending) private static func process(
+    private static func process(
         _ index: Int,
         _ stages: [any ResponseStage],
         _ synchronous: [any SynchronousResponseStage],
@@ -405,7 +375,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     /// One attempt's exchange: the transport's answer, and the redirects it starts when the policy
     /// follows them. Inlined into both the plain and the timed path.
     @inline(__always)
-    nonisolated(nonsending) private static func exchange(
+    private static func exchange(
         _ request: Request,
         transport: any Transport,
         observes: Bool,
@@ -427,7 +397,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     }
 
     /// The exchange with the transport's time recorded as its own entry.
-    nonisolated(nonsending) private static func timedExchange(
+    private static func timedExchange(
         _ request: Request,
         transport: any Transport,
         observes: Bool,
@@ -442,7 +412,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     }
 
     /// Follows the redirects `response` starts, within `redirects`' limits.
-    nonisolated(nonsending) private static func followRedirects(
+    private static func followRedirects(
         from response: Response,
         for request: Request,
         transport: any Transport,
@@ -466,7 +436,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     /// One exchange with the transport: in the caller's task when the transport observes call
     /// cancellation, else in a task the call's cancellation can cancel.
     @inline(__always)
-    nonisolated(nonsending) private static func sendOnce(
+    private static func sendOnce(
         _ request: Request,
         transport: any Transport,
         observes: Bool,

@@ -4,12 +4,7 @@
 /// The request parameter is `consuming`: the pipeline hands the request from link to link without
 /// copying it, so stages that change header fields change them in place. Calling `next(request,
 /// context)` from your stage is written as usual.
-///
-/// It is `nonisolated(nonsending)`, so the links of a pipeline pass the request on without a hop.
-/// The `next` a general stage's ``Stage/intercept(_:context:next:)`` receives leaves whatever actor
-/// it is called from, so a stage that passes the request on from inside an actor does not pull the
-/// rest of the pipeline onto it.
-public typealias NextStage = nonisolated(nonsending) @Sendable (consuming Request, CallContext) async throws -> Response
+public typealias NextStage = @Sendable (consuming Request, CallContext) async throws -> Response
 
 /// One stage of a service's pipeline: a value that sees every request on its way in and every
 /// response on its way out.

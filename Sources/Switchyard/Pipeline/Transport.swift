@@ -22,17 +22,11 @@ public protocol Transport: Sendable {
 
     /// Sends a request and returns its response.
     ///
-    /// The requirement is `nonisolated(nonsending)`: a transport that observes the call's control
-    /// (``observesCallCancellation``) is called on the executor of the pipeline's innermost link,
-    /// with no hop. Declare your implementation `nonisolated(nonsending)` too; one that is not still
-    /// conforms, and pays a hop to the global executor and back on every send. Any other transport
-    /// runs in a task of its own, whatever its declaration.
-    ///
     /// - Parameters:
     ///   - request: the request, with scheme, authority and path set.
     ///   - context: the call's context (timeout, request id, logger).
     /// - Returns: the response with its whole body.
-    nonisolated(nonsending) func send(_ request: Request, context: CallContext) async throws -> Response
+    func send(_ request: Request, context: CallContext) async throws -> Response
 }
 
 extension Transport {

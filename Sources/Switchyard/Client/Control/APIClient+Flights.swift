@@ -13,7 +13,7 @@ extension APIClient {
     /// - Returns: the response, and the control that ran the pipeline (whose counts and timings the
     ///   call reports).
     @inline(__always)
-    nonisolated(nonsending) func fly(
+    func fly(
         _ request: consuming Request,
         spec: CallSpec,
         context: CallContext,
@@ -33,7 +33,7 @@ extension APIClient {
 
     /// The default path: the pipeline runs in the caller's task.
     @inline(__always)
-    nonisolated(nonsending) private func flyAlone(
+    private func flyAlone(
         _ request: consuming Request,
         context: CallContext,
         options: CallOptions,

@@ -3,7 +3,7 @@ import Synchronization
 extension Pipeline {
     /// Runs a general stage for a call that records timings: its own time before each hand-over
     /// counts as inbound, after the last response came back as outbound.
-    nonisolated(nonsending) static func timed(
+    static func timed(
         _ stage: any Stage,
         id: StageID,
         _ request: consuming Request,
