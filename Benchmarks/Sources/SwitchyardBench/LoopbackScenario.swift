@@ -22,6 +22,8 @@ struct LoopbackScenario: AsyncParsableCommand {
     @Flag(help: "Measure the AsyncHTTPClient transport alone, without the client and pipeline (for profiling).") var transportOnly = false
     @Flag(help: "Run only the full-pipeline contender and print its rate (for profiling).") var fullOnly = false
     @Flag(help: "Run only the header-stages contender and print its rate (for profiling).") var headersOnly = false
+    @Flag(help: "Run only raw AsyncHTTPClient, or with --transport-only its delegate interface, and print its rate (for profiling).")
+    var rawOnly = false
     @Option(help: "Comma-separated stage names to leave out of the full pipeline (to attribute its cost).") var dropStages = ""
 
     func run() async throws {
@@ -65,6 +67,21 @@ struct LoopbackScenario: AsyncParsableCommand {
                 ? (raw.call, "raw-ahc (self-check)")
                 : transportOnly ? (transportCall, "transport") : (ours.call, "switchyard pipeline=headers")
 
+            if rawOnly {
+                var onlyRates: [Double] = []
+                for _ in 0..<rounds {
+                    onlyRates.append(
+                        try await Self.drive(concurrency: concurrency, requests: requests, transportOnly ? rawDelegate.call : raw.call)
+                    )
+                }
+                print(
+                    "\(transportOnly ? "raw-ahc-delegate" : "raw-ahc") concurrency=\(concurrency) "
+                        + "\(Statistics.format(Statistics.median(onlyRates), decimals: 0)) requests/s"
+                )
+                try await httpClient.shutdown()
+                try await backend.shutdown()
+                return
+            }
             if fullOnly || headersOnly {
                 var onlyRates: [Double] = []
                 for _ in 0..<rounds {
