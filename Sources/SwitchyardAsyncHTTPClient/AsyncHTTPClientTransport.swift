@@ -74,6 +74,8 @@ public struct AsyncHTTPClientTransport: Transport {
     let tunnels: PinnedTunnels?
     /// Whether the client decodes gzip and deflate bodies.
     let decodes: Bool
+    /// Ends the common call's exchanges at their deadlines, from one timer for all of them.
+    let sweeper: DeadlineSweeper
 
     /// A client for the whole process (never shut down), configured like `HTTPClient.shared` except
     /// that it never follows redirects itself — every `3xx` answer comes back to the pipeline, which
@@ -91,14 +93,20 @@ public struct AsyncHTTPClientTransport: Transport {
 
     /// `configuration` with what Switchyard relies on: redirects left to the pipeline, gzip and
     /// deflate bodies decoded up to ``decompressionLimit`` (whatever the configuration said, so that
-    /// this transport decodes what the URLSession transport decodes), and TLS 1.2 as the oldest
-    /// version accepted (unless the configuration already asks for a newer one).
+    /// this transport decodes what the URLSession transport decodes), TLS 1.2 as the oldest
+    /// version accepted (unless the configuration already asks for a newer one), and a connection
+    /// that cannot be made failing its calls at once with the reason — a refused connection is a
+    /// ``Switchyard/SwitchyardError/Code/transport`` error when it happens, not a timeout at the
+    /// call's deadline (the pipeline's retry stage decides whether to try again).
     ///
     /// - Parameter configuration: an AsyncHTTPClient configuration.
     /// - Returns: the configuration to build a client for this transport from.
     public static func switchyardConfiguration(_ configuration: HTTPClient.Configuration) -> HTTPClient.Configuration {
         var configuration = configuration
         configuration.redirectConfiguration = .disallow
+        // A connection that cannot be made fails its calls at once, with the reason (as URLSession's
+        // does), instead of being retried until each call's deadline.
+        configuration.connectionPool.retryConnectionEstablishment = false
         configuration.decompression = .enabled(limit: .size(decompressionLimit))
         var tls = configuration.tlsConfiguration ?? TLSConfiguration.makeClientConfiguration()
         if tls.minimumTLSVersion == .tlsv1 || tls.minimumTLSVersion == .tlsv11 { tls.minimumTLSVersion = .tlsv12 }
@@ -124,6 +132,7 @@ public struct AsyncHTTPClientTransport: Transport {
         self.pinning = pinning
         self.tunnels = pinning.map(PinnedTunnels.init(pinning:))
         self.decodes = Self.decodesContent(client)
+        self.sweeper = DeadlineSweeper(eventLoop: client.eventLoopGroup.next())
     }
 
     /// Whether `client` decodes gzip and deflate bodies, read from its configuration (which
@@ -204,7 +213,12 @@ public struct AsyncHTTPClientTransport: Transport {
                 request: request,
                 deadline: deadline
             )
-            let task = client.execute(request: clientRequest, delegate: delegate, deadline: deadline, logger: context.logger)
+            // The deadline is the sweeper's to keep, not a timer of AsyncHTTPClient's per request.
+            let task = client.execute(request: clientRequest, delegate: delegate, deadline: nil, logger: context.logger)
+            let watch =
+                deadline == .distantFuture
+                ? nil : sweeper.watch(until: deadline) { task.fail(reason: HTTPClientError.deadlineExceeded) }
+            defer { watch.map(sweeper.end) }
             let (responseHead, buffer) = try await context.control.withCancellationHandler {
                 try await task.get()
             } onCancel: {
