@@ -21,9 +21,13 @@ public import Switchyard
 ///
 /// ## Timeouts and cancellation
 ///
-/// ``Switchyard/CallContext/timeout`` bounds the attempt through AsyncHTTPClient's own per-request
-/// deadline: connecting, sending and waiting for the response head fail with
-/// ``Switchyard/SwitchyardError/Code/timeout`` the moment it passes. The body is then read against the
+/// ``Switchyard/CallContext/timeout`` bounds the attempt: connecting, sending and waiting for the
+/// response head fail with ``Switchyard/SwitchyardError/Code/timeout`` once it passes — within 10 ms
+/// of it for a call collected in memory on a client that does not retry failed connections (one
+/// made from ``switchyardConfiguration(_:)``), whose deadlines one sweep of the calls in flight keeps
+/// instead of a timer of AsyncHTTPClient's per call, and at once for the others, whose deadline
+/// AsyncHTTPClient keeps (it then reports a call that ran out of time waiting for a connection with
+/// the reason the connection failed). The body is then read against the
 /// same deadline, checked as each chunk arrives; a connection that goes completely silent mid-body is
 /// ended by the client's read timeout (90 s for `HTTPClient.shared`; set `timeout.read` in your
 /// configuration for another bound). Checking per chunk costs nothing per call, where a timer per call
@@ -76,11 +80,16 @@ public struct AsyncHTTPClientTransport: Transport {
     let decodes: Bool
     /// Ends the common call's exchanges at their deadlines, from one timer for all of them.
     let sweeper: DeadlineSweeper
+    /// Whether the sweeper keeps the common call's deadline: only when the client does not retry
+    /// failed connections, whose queued calls AsyncHTTPClient's own deadline reports with the reason
+    /// the last connection failed.
+    let sweepsDeadlines: Bool
 
     /// A client for the whole process (never shut down), configured like `HTTPClient.shared` except
     /// that it never follows redirects itself — every `3xx` answer comes back to the pipeline, which
     /// follows it by the service's ``Switchyard/RedirectPolicy``, the same rules as with the URLSession
-    /// transport — and accepts nothing older than TLS 1.2.
+    /// transport — accepts nothing older than TLS 1.2, and does not retry a connection that failed
+    /// (see ``switchyardConfiguration(_:)``).
     public static let sharedClient = HTTPClient(
         eventLoopGroup: HTTPClient.defaultEventLoopGroup,
         configuration: switchyardConfiguration(HTTPClient.Configuration.singletonConfiguration)
@@ -94,10 +103,14 @@ public struct AsyncHTTPClientTransport: Transport {
     /// `configuration` with what Switchyard relies on: redirects left to the pipeline, gzip and
     /// deflate bodies decoded up to ``decompressionLimit`` (whatever the configuration said, so that
     /// this transport decodes what the URLSession transport decodes), TLS 1.2 as the oldest
-    /// version accepted (unless the configuration already asks for a newer one), and a connection
-    /// that cannot be made failing its calls at once with the reason — a refused connection is a
-    /// ``Switchyard/SwitchyardError/Code/transport`` error when it happens, not a timeout at the
-    /// call's deadline (the pipeline's retry stage decides whether to try again).
+    /// version accepted (unless the configuration already asks for a newer one), and no retry of a
+    /// connection that failed (`connectionPool.retryConnectionEstablishment` off). A connection that
+    /// cannot be made — refused, unresolved, a TLS failure, a connect timeout — then fails every call
+    /// waiting for a connection to that host at once, with the reason (a
+    /// ``Switchyard/SwitchyardError/Code/transport`` error, or a timeout for a connect timeout), as
+    /// URLSession does, instead of AsyncHTTPClient retrying with backoff until each call's deadline
+    /// and then reporting the reason. The pipeline's retry stage decides whether to try again. It
+    /// also lets the transport keep deadlines with one sweep instead of a timer per call.
     ///
     /// - Parameter configuration: an AsyncHTTPClient configuration.
     /// - Returns: the configuration to build a client for this transport from.
@@ -133,6 +146,13 @@ public struct AsyncHTTPClientTransport: Transport {
         self.tunnels = pinning.map(PinnedTunnels.init(pinning:))
         self.decodes = Self.decodesContent(client)
         self.sweeper = DeadlineSweeper(eventLoop: client.eventLoopGroup.next())
+        self.sweepsDeadlines = !Self.retriesConnections(client)
+    }
+
+    /// Whether `client` retries failed connections, read from its configuration (which
+    /// AsyncHTTPClient does not publish); assumed when it cannot be read.
+    static func retriesConnections(_ client: HTTPClient) -> Bool {
+        Mirror(reflecting: client).descendant("configuration", "connectionPool", "retryConnectionEstablishment") as? Bool ?? true
     }
 
     /// Whether `client` decodes gzip and deflate bodies, read from its configuration (which
@@ -213,11 +233,12 @@ public struct AsyncHTTPClientTransport: Transport {
                 request: request,
                 deadline: deadline
             )
-            // The deadline is the sweeper's to keep, not a timer of AsyncHTTPClient's per request.
-            let task = client.execute(request: clientRequest, delegate: delegate, deadline: nil, logger: context.logger)
-            let watch =
-                deadline == .distantFuture
-                ? nil : sweeper.watch(until: deadline) { task.fail(reason: HTTPClientError.deadlineExceeded) }
+            // The deadline is the sweeper's to keep, not a timer of AsyncHTTPClient's per request,
+            // unless the client retries failed connections (see `sweepsDeadlines`).
+            let swept = sweepsDeadlines && deadline != .distantFuture
+            if swept, deadline <= .now() { throw HTTPClientError.deadlineExceeded }
+            let task = client.execute(request: clientRequest, delegate: delegate, deadline: swept ? nil : deadline, logger: context.logger)
+            let watch = swept ? sweeper.watch(until: deadline) { task.fail(reason: HTTPClientError.deadlineExceeded) } : nil
             defer { watch.map(sweeper.end) }
             let (responseHead, buffer) = try await context.control.withCancellationHandler {
                 try await task.get()

@@ -65,18 +65,30 @@ final class DeadlineSweeper: Sendable {
     var isChecking: Bool { state.withLock { $0.ticking } }
 
     private func scheduleCheck() {
-        eventLoop.scheduleTask(in: Self.interval) { self.check() }
+        let scheduled = eventLoop.scheduleTask(in: Self.interval) { self.check() }
+        // An event loop that has shut down runs no check: expire everything rather than leave the
+        // watched exchanges, and the next ones, without a deadline.
+        scheduled.futureResult.whenFailure { _ in self.expireAll() }
+    }
+
+    /// Expires every watched exchange and stops checking.
+    private func expireAll() {
+        let expired = state.withLock { state -> [@Sendable () -> Void] in
+            let expired = state.entries.values.map(\.expire)
+            state.entries.removeAll()
+            state.ticking = false
+            return expired
+        }
+        for expire in expired { expire() }
     }
 
     /// Expires the exchanges past their deadline, and schedules the next check while any remain.
     private func check() {
         let now = self.now()
         let (expired, continues) = state.withLock { state -> ([@Sendable () -> Void], Bool) in
-            var expired: [@Sendable () -> Void] = []
-            for (id, entry) in state.entries where entry.deadline <= now {
-                expired.append(entry.expire)
-                state.entries[id] = nil
-            }
+            // The ids first, then the removals: removing while iterating would copy the table.
+            let due = state.entries.compactMap { $0.value.deadline <= now ? $0.key : nil }
+            let expired = due.compactMap { state.entries.removeValue(forKey: $0)?.expire }
             state.ticking = !state.entries.isEmpty
             return (expired, state.ticking)
         }
