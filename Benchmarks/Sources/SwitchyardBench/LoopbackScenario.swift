@@ -31,6 +31,12 @@ struct LoopbackScenario: AsyncParsableCommand {
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = concurrency
         let httpClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        // Switchyard's transports run over a client configured as its documentation asks (as its
+        // shared client is); the raw contenders over AsyncHTTPClient's defaults. Same pool limits.
+        let switchyardClient = HTTPClient(
+            eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+            configuration: AsyncHTTPClientTransport.switchyardConfiguration(configuration)
+        )
         do {
             let url = backend.baseURL + "/bench"
             let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, store: nil))
@@ -39,13 +45,13 @@ struct LoopbackScenario: AsyncParsableCommand {
                     ServiceID("bench")!,
                     baseURL: backend.baseURL,
                     stages: (0..<stages).map { HeaderStage(index: $0) },
-                    transport: AsyncHTTPClientTransport(client: httpClient)
+                    transport: AsyncHTTPClientTransport(client: switchyardClient)
                 )
             )
             try FullPipelineContender.register(
                 in: registry,
                 baseURL: backend.baseURL,
-                transport: AsyncHTTPClientTransport(client: httpClient),
+                transport: AsyncHTTPClientTransport(client: switchyardClient),
                 dropping: Set(dropStages.split(separator: ",").map(String.init))
             )
             let client = APIClient(registry: registry)
@@ -55,7 +61,7 @@ struct LoopbackScenario: AsyncParsableCommand {
             let rawWithHeaders = RawContender(client: httpClient, url: url, headerCount: stages)
             let rawDelegate = RawDelegateContender(client: httpClient, url: url)
             let ours = SwitchyardContender(client: client)
-            let transport = AsyncHTTPClientTransport(client: httpClient)
+            let transport = AsyncHTTPClientTransport(client: switchyardClient)
             let prebuilt = Switchyard.Request(method: .get, url: URL(string: url)!)!
             let transportCall: @Sendable () async throws -> Int = {
                 let context = CallContext(serviceID: ServiceID("bench")!, timeout: .seconds(30))
@@ -79,6 +85,7 @@ struct LoopbackScenario: AsyncParsableCommand {
                         + "\(Statistics.format(Statistics.median(onlyRates), decimals: 0)) requests/s"
                 )
                 try await httpClient.shutdown()
+                try await switchyardClient.shutdown()
                 try await backend.shutdown()
                 return
             }
@@ -92,6 +99,7 @@ struct LoopbackScenario: AsyncParsableCommand {
                         + "\(Statistics.format(Statistics.median(onlyRates), decimals: 0)) requests/s"
                 )
                 try await httpClient.shutdown()
+                try await switchyardClient.shutdown()
                 try await backend.shutdown()
                 return
             }
@@ -148,10 +156,12 @@ struct LoopbackScenario: AsyncParsableCommand {
             print("rounds switchyard-full \(fullRates.map { Statistics.format($0, decimals: 0) }.joined(separator: " "))")
         } catch {
             try? await httpClient.shutdown()
+            try? await switchyardClient.shutdown()
             try? await backend.shutdown()
             throw error
         }
         try await httpClient.shutdown()
+        try await switchyardClient.shutdown()
         try await backend.shutdown()
     }
 
