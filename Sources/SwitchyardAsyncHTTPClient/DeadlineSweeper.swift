@@ -68,31 +68,27 @@ final class DeadlineSweeper: Sendable {
         let scheduled = eventLoop.scheduleTask(in: Self.interval) { self.check() }
         // An event loop that has shut down runs no check: expire everything rather than leave the
         // watched exchanges, and the next ones, without a deadline.
-        scheduled.futureResult.whenFailure { _ in self.expireAll() }
-    }
-
-    /// Expires every watched exchange and stops checking.
-    private func expireAll() {
-        let expired = state.withLock { state -> [@Sendable () -> Void] in
-            let expired = state.entries.values.map(\.expire)
-            state.entries.removeAll()
-            state.ticking = false
-            return expired
-        }
-        for expire in expired { expire() }
+        scheduled.futureResult.whenFailure { _ in _ = self.expire { _ in true } }
     }
 
     /// Expires the exchanges past their deadline, and schedules the next check while any remain.
     private func check() {
         let now = self.now()
-        let (expired, continues) = state.withLock { state -> ([@Sendable () -> Void], Bool) in
+        if expire(where: { $0 <= now }) { scheduleCheck() }
+    }
+
+    /// Expires the exchanges whose deadline is `due`, outside the lock.
+    ///
+    /// - Returns: whether exchanges remain, and so checks go on.
+    private func expire(where due: (NIODeadline) -> Bool) -> Bool {
+        let (expired, remain) = state.withLock { state -> ([@Sendable () -> Void], Bool) in
             // The ids first, then the removals: removing while iterating would copy the table.
-            let due = state.entries.compactMap { $0.value.deadline <= now ? $0.key : nil }
-            let expired = due.compactMap { state.entries.removeValue(forKey: $0)?.expire }
+            let ids = state.entries.compactMap { due($0.value.deadline) ? $0.key : nil }
+            let expired = ids.compactMap { state.entries.removeValue(forKey: $0)?.expire }
             state.ticking = !state.entries.isEmpty
             return (expired, state.ticking)
         }
         for expire in expired { expire() }
-        if continues { scheduleCheck() }
+        return remain
     }
 }

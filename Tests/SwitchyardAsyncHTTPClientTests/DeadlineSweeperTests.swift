@@ -5,15 +5,27 @@ import Testing
 
 @testable import SwitchyardAsyncHTTPClient
 
-/// A clock the test moves by hand, together with the event loop's.
-private final class ManualClock: Sendable {
-    private let current = Mutex(NIODeadline.uptimeNanoseconds(1_000_000_000))
+/// A sweeper on an embedded event loop, and a clock the test moves by hand together with the loop's.
+private struct SweeperUnderTest {
+    private final class Clock: Sendable {
+        let current = Mutex(NIODeadline.uptimeNanoseconds(1_000_000_000))
+    }
 
-    var now: NIODeadline { current.withLock { $0 } }
+    private let loop = EmbeddedEventLoop()
+    private let clock = Clock()
+    let sweeper: DeadlineSweeper
 
-    /// Moves this clock and the loop's by `amount`, running the checks that fall due.
-    func advance(by amount: TimeAmount, loop: EmbeddedEventLoop) {
-        current.withLock { $0 = $0 + amount }
+    init() {
+        let clock = self.clock
+        sweeper = DeadlineSweeper(eventLoop: loop, now: { clock.current.withLock { $0 } })
+    }
+
+    var now: NIODeadline { clock.current.withLock { $0 } }
+
+    /// Moves the clock and the loop's by `amount` (one check interval unless told), running the
+    /// checks that fall due.
+    func advance(by amount: TimeAmount = DeadlineSweeper.interval) {
+        clock.current.withLock { $0 = $0 + amount }
         loop.advanceTime(by: amount)
     }
 }
@@ -29,45 +41,42 @@ private final class Expiries: Sendable {
 struct DeadlineSweeperTests {
     /// An exchange is expired at the first check past its deadline, once, and then forgotten.
     @Test func expiresAtTheFirstCheckPastItsDeadline() {
-        let loop = EmbeddedEventLoop()
-        let clock = ManualClock()
-        let sweeper = DeadlineSweeper(eventLoop: loop, now: { clock.now })
+        let test = SweeperUnderTest()
+        let sweeper = test.sweeper
         let expiries = Expiries()
-        _ = sweeper.watch(until: clock.now + .milliseconds(25)) { expiries.record() }
-        clock.advance(by: DeadlineSweeper.interval, loop: loop)
-        clock.advance(by: DeadlineSweeper.interval, loop: loop)
+        _ = sweeper.watch(until: test.now + .milliseconds(25)) { expiries.record() }
+        test.advance()
+        test.advance()
         #expect(expiries.value == 0)
-        clock.advance(by: DeadlineSweeper.interval, loop: loop)
+        test.advance()
         #expect(expiries.value == 1)
         #expect(sweeper.count == 0)
-        clock.advance(by: .milliseconds(100), loop: loop)
+        test.advance(by: .milliseconds(100))
         #expect(expiries.value == 1)
     }
 
     /// An exchange that ended before its deadline is never expired.
     @Test func endedExchangeIsNeverExpired() {
-        let loop = EmbeddedEventLoop()
-        let clock = ManualClock()
-        let sweeper = DeadlineSweeper(eventLoop: loop, now: { clock.now })
+        let test = SweeperUnderTest()
+        let sweeper = test.sweeper
         let expiries = Expiries()
-        let id = sweeper.watch(until: clock.now + .milliseconds(15)) { expiries.record() }
-        clock.advance(by: DeadlineSweeper.interval, loop: loop)
+        let id = sweeper.watch(until: test.now + .milliseconds(15)) { expiries.record() }
+        test.advance()
         sweeper.end(id)
-        clock.advance(by: .milliseconds(100), loop: loop)
+        test.advance(by: .milliseconds(100))
         #expect(expiries.value == 0)
         #expect(sweeper.count == 0)
     }
 
     /// Only the exchanges past their deadline are expired; the others stay watched.
     @Test func expiresOnlyThoseDue() {
-        let loop = EmbeddedEventLoop()
-        let clock = ManualClock()
-        let sweeper = DeadlineSweeper(eventLoop: loop, now: { clock.now })
+        let test = SweeperUnderTest()
+        let sweeper = test.sweeper
         let early = Expiries()
         let late = Expiries()
-        _ = sweeper.watch(until: clock.now + .milliseconds(5)) { early.record() }
-        _ = sweeper.watch(until: clock.now + .seconds(5)) { late.record() }
-        clock.advance(by: DeadlineSweeper.interval, loop: loop)
+        _ = sweeper.watch(until: test.now + .milliseconds(5)) { early.record() }
+        _ = sweeper.watch(until: test.now + .seconds(5)) { late.record() }
+        test.advance()
         #expect(early.value == 1)
         #expect(late.value == 0)
         #expect(sweeper.count == 1)
@@ -76,19 +85,18 @@ struct DeadlineSweeperTests {
 
     /// The sweeper checks only while something is watched, and starts again with the next exchange.
     @Test func checksOnlyWhileWatching() {
-        let loop = EmbeddedEventLoop()
-        let clock = ManualClock()
-        let sweeper = DeadlineSweeper(eventLoop: loop, now: { clock.now })
+        let test = SweeperUnderTest()
+        let sweeper = test.sweeper
         #expect(!sweeper.isChecking)
-        let id = sweeper.watch(until: clock.now + .seconds(5)) {}
+        let id = sweeper.watch(until: test.now + .seconds(5)) {}
         #expect(sweeper.isChecking)
         sweeper.end(id)
-        clock.advance(by: DeadlineSweeper.interval, loop: loop)
+        test.advance()
         #expect(!sweeper.isChecking)
         let expiries = Expiries()
-        _ = sweeper.watch(until: clock.now + .milliseconds(1)) { expiries.record() }
+        _ = sweeper.watch(until: test.now + .milliseconds(1)) { expiries.record() }
         #expect(sweeper.isChecking)
-        clock.advance(by: DeadlineSweeper.interval, loop: loop)
+        test.advance()
         #expect(expiries.value == 1)
         #expect(!sweeper.isChecking)
     }

@@ -95,13 +95,13 @@ public struct Request: Sendable {
     /// names, redaction, signing and sealing.
     package static func split(target: String) -> (path: Substring, query: Substring?) {
         let utf8 = target.utf8
-        // A native string's bytes are scanned as a buffer (the generic view's search is several times slower).
-        guard let found = utf8.withContiguousStorageIfAvailable({ $0.firstIndex(of: UInt8(ascii: "?")) }) else {
-            guard let mark = utf8.firstIndex(of: UInt8(ascii: "?")) else { return (target[...], nil) }
-            return (target[..<mark], target[utf8.index(after: mark)...])
+        let question = UInt8(ascii: "?")
+        // A native string's bytes are scanned as a buffer (the generic view's search is several times
+        // slower); any other string walks its view.
+        let found = utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.firstIndex(of: question).map { utf8.index(utf8.startIndex, offsetBy: $0) }
         }
-        guard let offset = found else { return (target[...], nil) }
-        let mark = utf8.index(utf8.startIndex, offsetBy: offset)
+        guard let mark = found ?? utf8.firstIndex(of: question) else { return (target[...], nil) }
         return (target[..<mark], target[utf8.index(after: mark)...])
     }
 
