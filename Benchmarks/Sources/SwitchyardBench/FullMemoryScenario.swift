@@ -29,10 +29,15 @@ struct FullMemoryScenario: AsyncParsableCommand {
         .value
         print("switchyard fullmem \(Statistics.format(report.clientNanoseconds)) ns/request")
         print("fullmem server (subtracted) \(Statistics.format(report.serverNanoseconds)) ns/request")
-        if let mallocs = report.clientMallocs {
+        print(
+            "fullmem hand-written \(Statistics.format(report.handWrittenNanoseconds)) ns/request (the same exchange with no pipeline: the floor)"
+        )
+        print("ratio fullmem/hand-written \(Statistics.format(report.clientNanoseconds / report.handWrittenNanoseconds, decimals: 2))")
+        if let mallocs = report.clientMallocs, let handWritten = report.handWrittenMallocs {
             print(
                 "fullmem allocations \(Statistics.format(mallocs)) mallocs/request (server's \(Statistics.format(report.serverMallocs)) subtracted)"
             )
+            print("fullmem hand-written allocations \(Statistics.format(handWritten)) mallocs/request")
         } else {
             print("fullmem allocations not counted: run with LD_PRELOAD=<Benchmarks/.build/release>/libMallocInterposerSwift.so")
         }
@@ -50,7 +55,9 @@ struct FullMemoryRun: Sendable {
     struct Report {
         var clientNanoseconds: Double
         var serverNanoseconds: Double
+        var handWrittenNanoseconds: Double
         var clientMallocs: Double?
+        var handWrittenMallocs: Double?
         var serverMallocs: Double
         var timedClientNanoseconds: Double
         var stages: [(String, Double)]
@@ -58,47 +65,62 @@ struct FullMemoryRun: Sendable {
 
     let transport = InProcessShopTransport()
     let contender: FullPipelineContender
+    let handWritten: HandWrittenShopClient
 
     init(dropping: Set<String>) throws {
         let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, store: nil))
         try FullPipelineContender.register(in: registry, baseURL: "https://shop.example.com", transport: transport, dropping: dropping)
         contender = FullPipelineContender(client: APIClient(registry: registry))
+        handWritten = HandWrittenShopClient(transport: transport, baseURL: "https://shop.example.com")
     }
 
     func measure(requests: Int, rounds: Int) async throws -> Report {
-        _ = try await round(requests: requests / 10)
+        _ = try await round(requests: requests / 10, contender.call)
+        _ = try await round(requests: requests / 10, handWritten.call)
         var client: [Double] = []
         var server: [Double] = []
+        var floor: [Double] = []
         for _ in 0..<rounds {
-            let (total, serverShare) = try await round(requests: requests)
+            let (total, serverShare) = try await round(requests: requests, contender.call)
             client.append(total - serverShare)
             server.append(serverShare)
+            let (handTotal, handServer) = try await round(requests: requests, handWritten.call)
+            floor.append(handTotal - handServer)
         }
         // Allocations: one more round with counting on (the counter costs time, so it is not timed).
-        let serverBefore = transport.serverMallocs.load(ordering: .relaxed)
-        MallocInterposerSwift.reset()
-        MallocInterposerSwift.hook()
-        _ = try await round(requests: requests)
-        MallocInterposerSwift.unhook()
-        let total = Double(MallocInterposerSwift.getStatistics().mallocCount)
-        let serverMallocs = Double(transport.serverMallocs.load(ordering: .relaxed) - serverBefore)
+        let (total, serverMallocs) = try await countedRound(requests: requests, contender.call)
+        let (handTotal, handServerMallocs) = try await countedRound(requests: requests, handWritten.call)
         let (timedTotal, timedServer, stages) = try await timedRound(requests: requests)
         return Report(
             clientNanoseconds: Statistics.median(client),
             serverNanoseconds: Statistics.median(server),
+            handWrittenNanoseconds: Statistics.median(floor),
             clientMallocs: total > 0 ? (total - serverMallocs) / Double(requests) : nil,
+            handWrittenMallocs: handTotal > 0 ? (handTotal - handServerMallocs) / Double(requests) : nil,
             serverMallocs: serverMallocs / Double(requests),
             timedClientNanoseconds: timedTotal - timedServer,
             stages: stages
         )
     }
 
-    /// Nanoseconds per call, in all and the server's share.
-    private func round(requests: Int) async throws -> (Double, Double) {
+    /// Mallocs in a round of `call`, in all and the server's share (counting costs time, so the round
+    /// is not timed).
+    private func countedRound(requests: Int, _ call: () async throws -> Int) async throws -> (Double, Double) {
+        let serverBefore = transport.serverMallocs.load(ordering: .relaxed)
+        MallocInterposerSwift.reset()
+        MallocInterposerSwift.hook()
+        for _ in 0..<requests { _ = try await call() }
+        MallocInterposerSwift.unhook()
+        let total = Double(MallocInterposerSwift.getStatistics().mallocCount)
+        return (total, Double(transport.serverMallocs.load(ordering: .relaxed) - serverBefore))
+    }
+
+    /// Nanoseconds per call of `call`, in all and the server's share.
+    private func round(requests: Int, _ call: () async throws -> Int) async throws -> (Double, Double) {
         let serverBefore = transport.serverNanoseconds.load(ordering: .relaxed)
         var done = 0
         let start = ContinuousClock.now
-        for _ in 0..<requests { done += try await contender.call() }
+        for _ in 0..<requests { done += try await call() }
         let elapsed = Statistics.seconds(ContinuousClock.now - start) * 1e9
         precondition(done == requests)
         let server = Double(transport.serverNanoseconds.load(ordering: .relaxed) - serverBefore)

@@ -22,8 +22,12 @@ struct LoopbackScenario: AsyncParsableCommand {
     @Flag(help: "Measure the AsyncHTTPClient transport alone, without the client and pipeline (for profiling).") var transportOnly = false
     @Flag(help: "Run only the full-pipeline contender and print its rate (for profiling).") var fullOnly = false
     @Flag(help: "Run only the header-stages contender and print its rate (for profiling).") var headersOnly = false
+    @Flag(help: "Run only the hand-written shop client (the full pipeline's floor) and print its rate (for profiling).")
+    var handWrittenOnly = false
     @Flag(help: "Run only raw AsyncHTTPClient, or with --transport-only its delegate interface, and print its rate (for profiling).")
     var rawOnly = false
+    @Flag(help: "With --raw-only: raw AsyncHTTPClient sending the stages' header fields (raw-ahc+headers).") var withHeaders = false
+    @Flag(help: "With --raw-only: raw AsyncHTTPClient sending the pre-sealed, pre-signed order (raw-ahc-shop).") var shop = false
     @Option(help: "Comma-separated stage names to leave out of the full pipeline (to attribute its cost).") var dropStages = ""
 
     func run() async throws {
@@ -56,6 +60,7 @@ struct LoopbackScenario: AsyncParsableCommand {
             )
             let client = APIClient(registry: registry)
             let full = FullPipelineContender(client: client)
+            let handWritten = HandWrittenShopClient(transport: AsyncHTTPClientTransport(client: switchyardClient), baseURL: backend.baseURL)
             let rawShop = try RawShopContender(client: httpClient, baseURL: backend.baseURL)
             let raw = RawContender(client: httpClient, url: url)
             let rawWithHeaders = RawContender(client: httpClient, url: url, headerCount: stages)
@@ -74,30 +79,28 @@ struct LoopbackScenario: AsyncParsableCommand {
                 : transportOnly ? (transportCall, "transport") : (ours.call, "switchyard pipeline=headers")
 
             if rawOnly {
+                let (call, name): (@Sendable () async throws -> Int, String) =
+                    shop
+                    ? (rawShop.call, "raw-ahc-shop")
+                    : withHeaders
+                        ? (rawWithHeaders.call, "raw-ahc+headers")
+                        : transportOnly ? (rawDelegate.call, "raw-ahc-delegate") : (raw.call, "raw-ahc")
                 var onlyRates: [Double] = []
-                for _ in 0..<rounds {
-                    onlyRates.append(
-                        try await Self.drive(concurrency: concurrency, requests: requests, transportOnly ? rawDelegate.call : raw.call)
-                    )
-                }
-                print(
-                    "\(transportOnly ? "raw-ahc-delegate" : "raw-ahc") concurrency=\(concurrency) "
-                        + "\(Statistics.format(Statistics.median(onlyRates), decimals: 0)) requests/s"
-                )
+                for _ in 0..<rounds { onlyRates.append(try await Self.drive(concurrency: concurrency, requests: requests, call)) }
+                print("\(name) concurrency=\(concurrency) \(Statistics.format(Statistics.median(onlyRates), decimals: 0)) requests/s")
                 try await httpClient.shutdown()
                 try await switchyardClient.shutdown()
                 try await backend.shutdown()
                 return
             }
-            if fullOnly || headersOnly {
+            if fullOnly || headersOnly || handWrittenOnly {
+                let (call, name): (@Sendable () async throws -> Int, String) =
+                    fullOnly
+                    ? (full.call, "switchyard pipeline=full")
+                    : handWrittenOnly ? (handWritten.call, "hand-written-shop") : (second, secondName)
                 var onlyRates: [Double] = []
-                for _ in 0..<rounds {
-                    onlyRates.append(try await Self.drive(concurrency: concurrency, requests: requests, fullOnly ? full.call : second))
-                }
-                print(
-                    "\(fullOnly ? "switchyard pipeline=full" : secondName) concurrency=\(concurrency) "
-                        + "\(Statistics.format(Statistics.median(onlyRates), decimals: 0)) requests/s"
-                )
+                for _ in 0..<rounds { onlyRates.append(try await Self.drive(concurrency: concurrency, requests: requests, call)) }
+                print("\(name) concurrency=\(concurrency) \(Statistics.format(Statistics.median(onlyRates), decimals: 0)) requests/s")
                 try await httpClient.shutdown()
                 try await switchyardClient.shutdown()
                 try await backend.shutdown()
@@ -108,6 +111,8 @@ struct LoopbackScenario: AsyncParsableCommand {
             _ = try await Self.drive(concurrency: concurrency, requests: requests / 4, full.call)
             _ = try await Self.drive(concurrency: concurrency, requests: requests / 4, rawShop.call)
             _ = try await Self.drive(concurrency: concurrency, requests: requests / 4, rawDelegate.call)
+            _ = try await Self.drive(concurrency: concurrency, requests: requests / 4, handWritten.call)
+            var handWrittenRates: [Double] = []
             var rawRates: [Double] = []
             var ourRates: [Double] = []
             var headerRates: [Double] = []
@@ -115,7 +120,7 @@ struct LoopbackScenario: AsyncParsableCommand {
             var rawShopRates: [Double] = []
             var delegateRates: [Double] = []
             let contenders: [@Sendable () async throws -> Int] = [
-                raw.call, second, rawWithHeaders.call, full.call, rawShop.call, rawDelegate.call,
+                raw.call, second, rawWithHeaders.call, full.call, rawShop.call, rawDelegate.call, handWritten.call,
             ]
             for round in 0..<rounds {
                 // Each round starts with the next contender, so that none always runs first or last.
@@ -130,6 +135,7 @@ struct LoopbackScenario: AsyncParsableCommand {
                 fullRates.append(rates[3])
                 rawShopRates.append(rates[4])
                 delegateRates.append(rates[5])
+                handWrittenRates.append(rates[6])
             }
             let rawRate = Statistics.median(rawRates)
             let ourRate = Statistics.median(ourRates)
@@ -146,6 +152,12 @@ struct LoopbackScenario: AsyncParsableCommand {
             )
             print("ratio switchyard-full/raw-ahc \(Statistics.format(fullRate / rawRate, decimals: 3))")
             print("ratio switchyard-full/raw-ahc-shop \(Statistics.format(fullRate / rawShopRate, decimals: 3))")
+            let handWrittenRate = Statistics.median(handWrittenRates)
+            print(
+                "hand-written-shop concurrency=\(concurrency) \(Statistics.format(handWrittenRate, decimals: 0)) requests/s (the same exchange, no pipeline)"
+            )
+            print("ratio hand-written-shop/raw-ahc-shop \(Statistics.format(handWrittenRate / rawShopRate, decimals: 3))")
+            print("ratio switchyard-full/hand-written-shop \(Statistics.format(fullRate / handWrittenRate, decimals: 3))")
             print("ratio switchyard/raw-ahc+headers \(Statistics.format(ourRate / headerRate, decimals: 3))")
             print("ratio raw-ahc+headers/raw-ahc \(Statistics.format(headerRate / rawRate, decimals: 3))")
             let delegateRate = Statistics.median(delegateRates)
