@@ -40,6 +40,7 @@ struct HandWrittenShopClient: Sendable {
         encryptionKey = SymmetricKey(SampleBackend.shopKey)
         signingKey = SymmetricKey(SampleBackend.shopSigningKey)
         fixedFields = [
+            .userAgent: UserAgent.default.value,
             .accept: "application/json",
             HTTPField.Name("X-App-Version")!: "2.1.0",
             .acceptLanguage: "en",
