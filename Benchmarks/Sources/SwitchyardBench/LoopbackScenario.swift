@@ -30,6 +30,16 @@ struct LoopbackScenario: AsyncParsableCommand {
     @Flag(help: "With --raw-only: raw AsyncHTTPClient sending the pre-sealed, pre-signed order (raw-ahc-shop).") var shop = false
     @Option(help: "Comma-separated stage names to leave out of the full pipeline (to attribute its cost).") var dropStages = ""
 
+    func validate() throws {
+        if (withHeaders || shop) && !rawOnly { throw ValidationError("--with-headers and --shop choose what --raw-only runs") }
+        if rawOnly && [withHeaders, shop, transportOnly].filter({ $0 }).count > 1 {
+            throw ValidationError("--raw-only runs one of raw-ahc, --transport-only, --with-headers or --shop")
+        }
+        if [fullOnly, headersOnly, handWrittenOnly, rawOnly].filter({ $0 }).count > 1 {
+            throw ValidationError("--full-only, --headers-only, --hand-written-only and --raw-only each run one contender alone")
+        }
+    }
+
     func run() async throws {
         let backend = try await SampleBackend.start()
         var configuration = HTTPClient.Configuration()
@@ -111,6 +121,7 @@ struct LoopbackScenario: AsyncParsableCommand {
             _ = try await Self.drive(concurrency: concurrency, requests: requests / 4, full.call)
             _ = try await Self.drive(concurrency: concurrency, requests: requests / 4, rawShop.call)
             _ = try await Self.drive(concurrency: concurrency, requests: requests / 4, rawDelegate.call)
+            _ = try await Self.drive(concurrency: concurrency, requests: requests / 4, rawWithHeaders.call)
             _ = try await Self.drive(concurrency: concurrency, requests: requests / 4, handWritten.call)
             var handWrittenRates: [Double] = []
             var rawRates: [Double] = []
@@ -166,6 +177,7 @@ struct LoopbackScenario: AsyncParsableCommand {
             print("rounds raw-ahc \(rawRates.map { Statistics.format($0, decimals: 0) }.joined(separator: " "))")
             print("rounds switchyard \(ourRates.map { Statistics.format($0, decimals: 0) }.joined(separator: " "))")
             print("rounds switchyard-full \(fullRates.map { Statistics.format($0, decimals: 0) }.joined(separator: " "))")
+            print("rounds hand-written-shop \(handWrittenRates.map { Statistics.format($0, decimals: 0) }.joined(separator: " "))")
         } catch {
             try? await httpClient.shutdown()
             try? await switchyardClient.shutdown()
