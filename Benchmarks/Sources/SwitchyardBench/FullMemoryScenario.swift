@@ -85,18 +85,15 @@ struct FullMemoryRun: Sendable {
         var handServerShares: [Double] = []
         for index in 0..<rounds {
             // Each round starts with the other contender than the last one did.
-            if index % 2 == 1 {
-                let (handTotal, handServer) = try await round(requests: requests, handWritten.call)
-                floor.append(handTotal - handServer)
-                handServerShares.append(handServer)
-            }
-            let (total, serverShare) = try await round(requests: requests, contender.call)
-            client.append(total - serverShare)
-            server.append(serverShare)
-            if index % 2 == 0 {
-                let (handTotal, handServer) = try await round(requests: requests, handWritten.call)
-                floor.append(handTotal - handServer)
-                handServerShares.append(handServer)
+            for byHand in index.isMultiple(of: 2) ? [false, true] : [true, false] {
+                let (total, serverShare) = try await round(requests: requests, byHand ? handWritten.call : contender.call)
+                if byHand {
+                    floor.append(total - serverShare)
+                    handServerShares.append(serverShare)
+                } else {
+                    client.append(total - serverShare)
+                    server.append(serverShare)
+                }
             }
         }
         // Allocations: one more round with counting on (the counter costs time, so it is not timed).

@@ -51,6 +51,14 @@ struct LoopbackScenario: AsyncParsableCommand {
             eventLoopGroup: HTTPClient.defaultEventLoopGroup,
             configuration: AsyncHTTPClientTransport.switchyardConfiguration(configuration)
         )
+        // Shuts all three down, even when one fails; throws the first failure.
+        func shutDown() async throws {
+            var failure: (any Error)?
+            do { try await httpClient.shutdown() } catch { failure = error }
+            do { try await switchyardClient.shutdown() } catch { failure = failure ?? error }
+            do { try await backend.shutdown() } catch { failure = failure ?? error }
+            if let failure { throw failure }
+        }
         do {
             let url = backend.baseURL + "/bench"
             let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, store: nil))
@@ -88,32 +96,28 @@ struct LoopbackScenario: AsyncParsableCommand {
                 ? (raw.call, "raw-ahc (self-check)")
                 : transportOnly ? (transportCall, "transport") : (ours.call, "switchyard pipeline=headers")
 
-            if rawOnly {
-                let (call, name): (@Sendable () async throws -> Int, String) =
+            // One contender alone, for profiling and CPU per request.
+            let alone: (call: @Sendable () async throws -> Int, name: String)? =
+                if rawOnly {
                     shop
-                    ? (rawShop.call, "raw-ahc-shop")
-                    : withHeaders
-                        ? (rawWithHeaders.call, "raw-ahc+headers")
-                        : transportOnly ? (rawDelegate.call, "raw-ahc-delegate") : (raw.call, "raw-ahc")
+                        ? (rawShop.call, "raw-ahc-shop")
+                        : withHeaders
+                            ? (rawWithHeaders.call, "raw-ahc+headers")
+                            : transportOnly ? (rawDelegate.call, "raw-ahc-delegate") : (raw.call, "raw-ahc")
+                } else if fullOnly {
+                    (full.call, "switchyard pipeline=full")
+                } else if handWrittenOnly {
+                    (handWritten.call, "hand-written-shop")
+                } else if headersOnly {
+                    (second, secondName)
+                } else {
+                    nil
+                }
+            if let alone {
                 var onlyRates: [Double] = []
-                for _ in 0..<rounds { onlyRates.append(try await Self.drive(concurrency: concurrency, requests: requests, call)) }
-                print("\(name) concurrency=\(concurrency) \(Statistics.format(Statistics.median(onlyRates), decimals: 0)) requests/s")
-                try await httpClient.shutdown()
-                try await switchyardClient.shutdown()
-                try await backend.shutdown()
-                return
-            }
-            if fullOnly || headersOnly || handWrittenOnly {
-                let (call, name): (@Sendable () async throws -> Int, String) =
-                    fullOnly
-                    ? (full.call, "switchyard pipeline=full")
-                    : handWrittenOnly ? (handWritten.call, "hand-written-shop") : (second, secondName)
-                var onlyRates: [Double] = []
-                for _ in 0..<rounds { onlyRates.append(try await Self.drive(concurrency: concurrency, requests: requests, call)) }
-                print("\(name) concurrency=\(concurrency) \(Statistics.format(Statistics.median(onlyRates), decimals: 0)) requests/s")
-                try await httpClient.shutdown()
-                try await switchyardClient.shutdown()
-                try await backend.shutdown()
+                for _ in 0..<rounds { onlyRates.append(try await Self.drive(concurrency: concurrency, requests: requests, alone.call)) }
+                print("\(alone.name) concurrency=\(concurrency) \(Statistics.format(Statistics.median(onlyRates), decimals: 0)) requests/s")
+                try await shutDown()
                 return
             }
             _ = try await Self.drive(concurrency: concurrency, requests: requests / 4, raw.call)
@@ -179,14 +183,10 @@ struct LoopbackScenario: AsyncParsableCommand {
             print("rounds switchyard-full \(fullRates.map { Statistics.format($0, decimals: 0) }.joined(separator: " "))")
             print("rounds hand-written-shop \(handWrittenRates.map { Statistics.format($0, decimals: 0) }.joined(separator: " "))")
         } catch {
-            try? await httpClient.shutdown()
-            try? await switchyardClient.shutdown()
-            try? await backend.shutdown()
+            try? await shutDown()
             throw error
         }
-        try await httpClient.shutdown()
-        try await switchyardClient.shutdown()
-        try await backend.shutdown()
+        try await shutDown()
     }
 
     /// Runs `requests` calls with `concurrency` workers and returns requests per second.
