@@ -11,10 +11,12 @@ import SwitchyardCrypto
 /// switchyard-crypto-tool sign-request <key> <kid> <method> <target> <timestamp> <nonce> <body>  → signature
 /// switchyard-crypto-tool verify-response <key> <kid> <status> <timestamp> <nonce> <body> <signature>  → ok
 /// switchyard-crypto-tool sign-legacy <md5|hmac-sha256> <secret> <name=value&…>  → signature
+/// switchyard-crypto-tool aad <request|response> <scheme> <kid> <method> <target> [<request nonce>]  → AAD
 /// ```
 ///
 /// Keys, AAD, bodies and legacy secrets are hex; method, target, key id, timestamp, nonce, status and
-/// signatures are text.
+/// signatures are text. `aad` prints the associated data of wire format 2, or of version 1 without a
+/// request nonce.
 ///
 /// Errors print `error <code>` on standard output and exit 1.
 @main
@@ -23,6 +25,7 @@ struct CryptoTool {
         let arguments = Array(CommandLine.arguments.dropFirst())
         switch arguments.first {
         case "sign-request", "verify-response", "sign-legacy": signing(arguments)
+        case "aad": associatedData(arguments)
         default: sealing(arguments)
         }
     }
@@ -75,6 +78,21 @@ struct CryptoTool {
             print("error \(error.code)")
             exit(1)
         }
+    }
+
+    static func associatedData(_ arguments: [String]) {
+        guard arguments.count == 6 || arguments.count == 7, let direction = EncryptionWireFormat.Direction(rawValue: arguments[1]),
+            let scheme = scheme(named: arguments[2], iv: nil)
+        else { usage() }
+        let aad = EncryptionWireFormat.associatedData(
+            direction: direction,
+            scheme: scheme,
+            keyID: arguments[3],
+            method: arguments[4],
+            target: arguments[5],
+            requestNonce: arguments.count == 7 ? arguments[6] : nil
+        )
+        print(aad.map { String(format: "%02x", $0) }.joined())
     }
 
     static func usage() -> Never {
