@@ -11,9 +11,10 @@ public import Foundation
 /// ```
 public enum JSONMemberPath {
     /// The byte range of the value at `path` in `json`, or `nil` when the document is not a JSON
-    /// object, has no such member, or names a member twice with a `null` among its values in an
-    /// object on the way to it (readers disagree on which one counts). The document is validated
-    /// strictly first; names repeated elsewhere in it are not this lookup's concern.
+    /// object, has no such member, or is ambiguous on the way to it: an object there names the
+    /// member the path reads twice (whatever its values), or names any member twice with a `null`
+    /// among its values — readers disagree on which one counts. The document is validated strictly
+    /// first; names repeated elsewhere in it are not this lookup's concern.
     ///
     /// - Parameters:
     ///   - path: member names separated by dots, from the top-level object.

@@ -33,14 +33,24 @@ enum JSONMembers {
     /// that appears more than once). The document is validated first (by ``JSONSanitizer``'s strict
     /// pass) unless `validated` says a caller already did, so the scan may assume well-formed input.
     ///
-    /// - Throws: ``ScanError`` for a document that is not a JSON object, and for a name that appears
-    ///   more than once with a `null` among its values: readers disagree on which one counts.
-    static func topLevel(of data: Data, validated: Bool = false) throws(ScanError) -> [String: Member] {
+    /// - Parameters:
+    ///   - data: the document.
+    ///   - validated: whether the caller has already checked that `data` is well-formed.
+    ///   - unique: names the caller reads, which must appear at most once whatever their values:
+    ///     Foundation's `JSONSerialization` reads the last of a repeated name and this scan the first,
+    ///     so a reader that picked one would disagree with another.
+    /// - Throws: ``ScanError`` for a document that is not a JSON object, for a name that appears more
+    ///   than once with a `null` among its values (readers disagree on which one counts), and for a
+    ///   name of `unique` that appears more than once.
+    static func topLevel(of data: Data, validated: Bool = false, unique: Set<String> = []) throws(ScanError) -> [String: Member] {
         var members: [String: Member] = [:]
         for entry in try ordered(of: data, validated: validated) {
             guard let first = members[entry.name] else {
                 members[entry.name] = entry.member
                 continue
+            }
+            if unique.contains(entry.name) {
+                throw ScanError(message: "ambiguous JSON: the member '\(entry.name)' appears more than once at byte \(entry.start)")
             }
             if first.isNull(in: data) || entry.member.isNull(in: data) {
                 throw ScanError(

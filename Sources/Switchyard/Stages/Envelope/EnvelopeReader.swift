@@ -3,10 +3,11 @@ import Foundation
 /// Reads members of a JSON envelope by dot-separated key paths (`status.code`), scanning bytes
 /// without building a tree; the payload is cut out exactly as sent.
 ///
-/// The body is validated once. Each object a path passes through is scanned for its members, and a
-/// member named twice with a `null` among its values is refused there: readers disagree on which one
-/// counts. The paths it reads are named at creation and resolved then, once each, so such an
-/// ambiguity fails the creation.
+/// The body is validated once. Each object a path passes through is scanned for its members; a name
+/// the path reads there that appears twice is refused, whatever its values (Foundation's
+/// `JSONSerialization` reads the last, a byte scan the first: the reader refuses to pick), and so is
+/// any name of that object repeated with a `null` among its values. The paths it reads are named at
+/// creation and resolved then, once each, so such an ambiguity fails the creation.
 struct EnvelopeReader {
     /// A member found at a path, with the object it lives in and that object's offset in the body.
     private typealias Found = (member: JSONMembers.Member, data: Data, offset: Int)
@@ -18,11 +19,13 @@ struct EnvelopeReader {
 
     /// Validates `body`, reads its top-level members and resolves `paths`.
     ///
-    /// - Throws: ``JSONMembers/ScanError`` when `body` is not a JSON object, or when an object on
-    ///   the way to one of `paths` names a member twice with a `null` among its values.
+    /// - Throws: ``JSONMembers/ScanError`` when `body` is not a JSON object, when an object on the
+    ///   way to one of `paths` names the member the path reads there twice, or names any member twice
+    ///   with a `null` among its values.
     init(_ body: Data, paths: [String]) throws(JSONMembers.ScanError) {
         self.body = body
-        self.top = try JSONMembers.topLevel(of: body)
+        let firstNames = paths.compactMap { $0.split(separator: ".", maxSplits: 1).first.map(String.init) }
+        self.top = try JSONMembers.topLevel(of: body, unique: Set(firstNames))
         for path in paths where resolved[path] == nil {
             if let found = try member(at: path) { resolved[path] = found }
         }
@@ -39,7 +42,9 @@ struct EnvelopeReader {
         for name in names {
             let inner = data.subdata(in: current.valueRange)
             // Part of the validated body: only its own members need scanning.
-            guard inner.first == UInt8(ascii: "{"), let next = try JSONMembers.topLevel(of: inner, validated: true)[name] else {
+            guard inner.first == UInt8(ascii: "{"),
+                let next = try JSONMembers.topLevel(of: inner, validated: true, unique: [name])[name]
+            else {
                 return nil
             }
             offset += current.valueRange.lowerBound
@@ -57,6 +62,12 @@ struct EnvelopeReader {
     /// A string's text, or a number's or boolean's literal, at `path`.
     func scalar(at path: String) -> String? {
         resolved[path].flatMap { $0.member.scalarText(in: $0.data) }
+    }
+
+    /// Whether the value at `path` is the JSON literal `true` (not the string `"true"`, not `1`).
+    func isTrue(at path: String) -> Bool {
+        guard let found = resolved[path], !found.member.isString else { return false }
+        return found.member.scalarText(in: found.data) == "true"
     }
 
     /// The raw bytes of the value at `path`.

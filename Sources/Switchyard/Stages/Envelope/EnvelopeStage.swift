@@ -29,6 +29,18 @@ import Foundation
 /// 503 page — passes on unchanged, so the status check and a ``RetryStage`` outside see the HTTP
 /// status. An error status that does carry an envelope is checked like any other; its business
 /// error keeps the status in its response, so a retry policy decides on the status as usual.
+///
+/// The stage reads only the service's own words:
+/// - An answer a signing or encryption stage let through unverified (``Response/isUnverified``: an
+///   unsigned or unsealed `401` from an auth proxy, say) is never read as an envelope. With an error
+///   status it passes on unchanged and fails the call as ``SwitchyardError/Code/httpStatus``, its body
+///   readable in ``SwitchyardError/response``; a `2xx` is refused as
+///   ``SwitchyardError/Code/invalidResponse``. A ``SwitchyardError/Code/business`` error therefore
+///   always carries a code the service itself sent.
+/// - A member the stage reads (the code, message, data or flag, or an object on the way to one) named
+///   twice is refused as ``SwitchyardError/Code/invalidResponse``, with or without a `null`: readers
+///   disagree on which one counts.
+/// - `204`, `205`, `304` and answers to `HEAD` have no body by HTTP's rules and pass on untouched.
 public struct EnvelopeStage: ResponseStage {
     /// The key paths of the envelope's members: dot-separated member names from the top-level
     /// object (`code`, `status.code`, `result.data`).
@@ -52,8 +64,9 @@ public struct EnvelopeStage: ResponseStage {
     public enum SuccessRule: Sendable, Hashable {
         /// The code member (``Keys/code``) holds one of these codes, as text.
         case codes(Set<String>)
-        /// The member at this path is the boolean `true`; `false` (or a missing member) is a failure,
-        /// whose code is the code member's when there is one, else `false`.
+        /// The member at this path is the JSON literal `true`; anything else — `false`, a missing
+        /// member, the string `"true"`, `1` — is a failure, whose code is the code member's when there
+        /// is one, else `false`.
         case flag(String)
         /// Every envelope is a success: the stage only unwraps the data.
         case always
@@ -137,9 +150,20 @@ public struct EnvelopeStage: ResponseStage {
     /// Checks the envelope and replaces the body with the payload.
     public func process(_ response: inout Response, for request: Request, context: CallContext) async throws {
         guard case .bytes(let body) = response.body else { return }  // a download written to a file carries no envelope
+        // HTTP says these carry no body: there is no envelope to read.
+        if [204, 205, 304].contains(response.status.code) || request.method == .head { return }
         // An error status without an envelope (a proxy's 503 page) passes on as it is, so that the
         // status check and a retry stage outside see the HTTP status, not a malformed envelope.
         let errorStatus = !(200...299).contains(response.status.code)
+        // An answer nobody vouched for is not the service's: its code and message are the sender's choice.
+        if response.isUnverified {
+            if errorStatus { return }
+            throw SwitchyardError(
+                code: .invalidResponse,
+                message: "the response was not verified, so its envelope is not read as the service's",
+                response: response
+            )
+        }
         let envelope: EnvelopeReader
         do {
             var paths = [keys.code, keys.message, keys.data]
@@ -164,7 +188,7 @@ public struct EnvelopeStage: ResponseStage {
             }
             failedCode = codes.contains(code) ? nil : code
         case .flag(let path):
-            failedCode = envelope.scalar(at: path) == "true" ? nil : code ?? "false"
+            failedCode = envelope.isTrue(at: path) ? nil : code ?? "false"
         case .always:
             failedCode = nil
         }

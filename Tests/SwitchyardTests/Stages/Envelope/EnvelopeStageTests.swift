@@ -71,9 +71,9 @@ struct EnvelopeStageTests {
         #expect(run.error?.code == .invalidResponse)
     }
 
-    @Test("tricky payloads: strings with braces and escaped quotes, whitespace, later duplicate keys ignored")
+    @Test("tricky payloads: strings with braces and escaped quotes, whitespace")
     func trickyPayloads() async throws {
-        let body = #" { "data" : {"a":"}\"{[","b":[{"c":"]"}]} , "code" : 0 , "data" : 1 } "#
+        let body = #" { "data" : {"a":"}\"{[","b":[{"c":"]"}]} , "code" : 0 } "#
         #expect(try await run(EnvelopeStage(successCodes: [0]), body: body).response?.bodyText == #"{"a":"}\"{[","b":[{"c":"]"}]}"#)
     }
 
