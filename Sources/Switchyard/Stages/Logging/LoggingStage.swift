@@ -11,10 +11,13 @@ public import Logging
 ///
 /// Everything passes through the ``Redaction`` list first (by default `Authorization`, cookies, any
 /// header, parameter or JSON member named like token, password, secret, key, sign, session or sid,
-/// and path segments shaped like secrets), and bodies are redacted by what their bytes are, whatever
+/// path segments after a segment named like one, `/password-reset/<redacted>`, and path segments
+/// shaped like secrets), and bodies are redacted by what their bytes are, whatever
 /// content type they declare (``Redaction/redactBody(_:contentType:)``). Every target printed — the
 /// request line, the response line, a failure, the `curl` rendering and the endpoint metadata — goes
-/// through ``Redaction/redactTarget(_:)``.
+/// through ``Redaction/redactTarget(_:)``; the request's path with the call's path template too, when
+/// its endpoint name carries one (a call made at the call site: `GET /users/{id}/keys/{apiKey}`), so
+/// a placeholder named like a secret hides its value.
 ///
 /// The logger is the stage's own if you give one, otherwise the call's (``CallContext/logger``).
 /// ``level`` makes one service more verbose; ``CallOptions/logLevel(_:)`` does the same for one call.
@@ -64,7 +67,7 @@ public struct LoggingStage: Stage {
         if context.attempt > 1 { metadata["attempt"] = "\(context.attempt)" }
 
         let method = request.method.rawValue
-        let target = redaction.redactedTarget(request.path)
+        let target = redaction.redactedTarget(request.path, template: context.endpointName)
         let path = target.path
         logger.info("→ \(method) \(target.whole)", metadata: metadata)
         if logger.logLevel <= .debug {
@@ -74,7 +77,7 @@ public struct LoggingStage: Stage {
             } else if let stream = request.body?.stream {
                 logger.debug("→ body: <\(stream.length) bytes streamed from \(stream.segments.count) segments>", metadata: metadata)
             }
-            if logger.logLevel <= .trace { logger.trace("\(curl(request))", metadata: metadata) }
+            if logger.logLevel <= .trace { logger.trace("\(curl(request, template: context.endpointName))", metadata: metadata) }
         }
         let start = CallClock.now
         do {
@@ -128,10 +131,15 @@ public struct LoggingStage: Stage {
 
     /// The request as a `curl` command, redacted, as logged at trace.
     public func curl(_ request: Request) -> String {
+        curl(request, template: "")
+    }
+
+    /// ``curl(_:)`` for a call whose endpoint name (`template`) may carry its path template.
+    private func curl(_ request: Request, template: String) -> String {
         var parts = ["curl", "-X", request.method.rawValue]
         let scheme = request.head.scheme ?? "https"
         let authority = request.head.authority ?? "localhost"
-        parts.append(Self.quoted("\(scheme)://\(authority)\(redaction.redactTarget(request.path))"))
+        parts.append(Self.quoted("\(scheme)://\(authority)\(redaction.redactedTarget(request.path, template: template).whole)"))
         for line in redaction.render(request.headerFields) { parts.append("-H " + Self.quoted(line)) }
         if let body = request.body?.bytes, !body.isEmpty {
             let type = request.headerFields[.contentType]

@@ -13,9 +13,14 @@ public import HTTPTypes
 ///   `pin`, `otp`, `jwt`, `cvv` or `cvc`. These short names would hide far too much as fragments
 ///   (`sid` is in `inside`, `pin` in `shipping`, `auth` in `author`), so they match whole words only:
 ///   `sid`, `user_sid`, `X-Sid` and `userSid` are hidden, `inside` and `side` are not;
+/// - and every path segment that follows a segment named like a secret by those same rules, as a
+///   parameter's name hides its value: `/password-reset/<redacted>`, `/users/42/tokens/<redacted>`,
+///   `/auth/<redacted>` (a literal segment is hidden too: redaction cannot tell it from a value);
+///   with a call's path template, the value of a placeholder named like a secret (`/users/{apiKey}`)
+///   (see ``redactTarget(_:)``);
 /// - and every path segment that looks like a secret (``PathRule/secretShaped``). A service whose
 ///   paths carry secrets in plain sight adds rules such as ``PathRule/after(_:)``:
-///   `/tokens/abc123/refresh` is then logged as `/tokens/<redacted>/refresh`.
+///   `/files/abc123/download` is then logged as `/files/<redacted>/download` with `.after("files")`.
 ///
 /// `code` is not hidden by default, because the envelope's business code and many harmless codes
 /// (`countryCode`) share the name; a service that sends OAuth authorization codes adds it to ``names``.
@@ -83,7 +88,7 @@ public struct Redaction: Sendable {
     }
 
     /// Whether any name can be hidden at all.
-    private var hidesNames: Bool { !nameFragments.isEmpty || !names.isEmpty }
+    var hidesNames: Bool { !nameFragments.isEmpty || !names.isEmpty }
 
     /// Whether a parameter or member name marks a secret.
     public func isSensitive(_ name: some StringProtocol) -> Bool {
@@ -124,21 +129,6 @@ public struct Redaction: Sendable {
     /// `Name: value` lines with secret values replaced.
     public func render(_ fields: HTTPFields) -> [String] {
         fields.map { "\($0.name): \(isSensitive($0.name) ? replacement : $0.value)" }
-    }
-
-    /// A request target (`/path?query`) with the path segments that ``pathRules`` hide and secret
-    /// query values replaced. Text before the first `/` (a method, a scheme) is kept as it is, so an
-    /// endpoint name such as `POST /reset/abc` is redacted like its target.
-    public func redactTarget(_ target: String) -> String {
-        redactedTarget(target).whole
-    }
-
-    /// ``redactTarget(_:)``'s result, and its path alone (what precedes the `?`), from one pass.
-    func redactedTarget(_ target: String) -> (path: String, whole: String) {
-        let (pathPart, query) = Request.split(target: target)
-        let path = pathRules.isEmpty ? String(pathPart) : redactPath(pathPart)
-        guard let query else { return (path, path) }
-        return (path, path + "?" + redactPairs(query))
     }
 
     /// Free text (an underlying error's description, say) with every URL in it redacted like a
@@ -190,24 +180,6 @@ public struct Redaction: Sendable {
             index += 1
         }
         return nil
-    }
-
-    /// `path` with every segment a rule hides replaced.
-    private func redactPath(_ path: Substring) -> String {
-        // Split on the `/` byte (not on Characters), and join again only when a segment was hidden.
-        var segments = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { Substring($0) }
-        guard segments.count > 1 else { return String(path) }
-        var previous = PercentEncoding.decode(segments[0], plusIsSpace: false)
-        var hidden = false
-        for index in segments.indices.dropFirst() {
-            let segment = PercentEncoding.decode(segments[index], plusIsSpace: false)
-            if !segment.isEmpty, pathRules.contains(where: { $0.hides(segment, after: previous) }) {
-                segments[index] = replacement[...]
-                hidden = true
-            }
-            previous = segment
-        }
-        return hidden ? segments.joined(separator: "/") : String(path)
     }
 
     /// `a=1&b=2` text with secret values replaced; a value that is itself JSON is redacted inside.

@@ -52,6 +52,40 @@ extension LoggingStageTests {
         #expect(!lines.contains { $0.contains("abc123") })
     }
 
+    @Test("info: a path segment after a segment named like a secret is hidden, as a parameter's value is; Redaction.none hides none")
+    func segmentAfterSecretNameHidden() async throws {
+        let cases = [
+            ("/password-reset/k9Xq2", "/password-reset/<redacted>"),
+            ("/users/42/tokens/abc123/refresh", "/users/42/tokens/<redacted>/refresh"),
+            ("/v1/sessions/s-1?page=2", "/v1/sessions/<redacted>?page=2"),
+            ("/users/42/orders/7", "/users/42/orders/7"),
+        ]
+        for (path, logged) in cases {
+            let lines = await lines(for: try Request.fixture(.post, "https://api.test" + path), at: .info)
+            #expect(lines.first?.hasPrefix("→ POST \(logged) ") == true, "\(lines)")
+            #expect(!lines.contains { $0.contains("k9Xq2") || $0.contains("abc123") || $0.contains("s-1") })
+        }
+        let request = try Request.fixture(.get, "https://api.test/password-reset/k9Xq2")
+        let unredacted = await lines(for: request, at: .info, redaction: .none)
+        #expect(unredacted.first?.hasPrefix("→ GET /password-reset/k9Xq2 ") == true)
+    }
+
+    @Test("a call made at the call site carries its template: a placeholder named like a secret hides its value in every line")
+    func templatePlaceholderHidden() async throws {
+        let (logger, handler) = logger(.trace)
+        let client = try makeClient(stages: [LoggingStage(logger: logger)], transport: MockTransport(.json("{}")))
+        _ = try await client.send(.users, .get, "/users/{apiKey}/profile", pathParameters: ["apiKey": "k-77"])
+        _ = try await client.send(.users, .get, "/password-reset/{code}", pathParameters: ["code": "c-88"])
+        // A value interpolated into the path string is no placeholder; the name before it still hides it.
+        _ = try await client.send(.users, .get, "/tokens/" + "t-99")
+        let lines = handler.entries.map { "\($0.message) endpoint=\($0.metadata["endpoint"] ?? "")" }
+        #expect(lines.contains { $0.hasPrefix("→ GET /users/<redacted>/profile endpoint=GET /users/{apiKey}/profile") })
+        #expect(lines.contains { $0.hasPrefix("curl -X GET 'https://api.example.com/users/<redacted>/profile'") })
+        #expect(lines.contains { $0.hasPrefix("→ GET /password-reset/<redacted> endpoint=GET /password-reset/{code}") })
+        #expect(lines.contains { $0.hasPrefix("→ GET /tokens/<redacted> endpoint=GET /tokens/<redacted>") })
+        #expect(!lines.contains { $0.contains("k-77") || $0.contains("c-88") || $0.contains("t-99") }, "\(lines)")
+    }
+
     @Test("by default a path segment shaped like a secret is hidden; numeric ids, UUIDs and slugs are kept")
     func secretShapedSegmentHidden() async throws {
         let request = try Request.fixture(
