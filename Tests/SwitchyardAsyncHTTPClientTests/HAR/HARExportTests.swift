@@ -3,7 +3,9 @@ import HTTPTypes
 import Switchyard
 import SwitchyardAsyncHTTPClient
 import SwitchyardCrypto
+import SwitchyardMultipart
 import SwitchyardSampleBackend
+import SwitchyardTesting
 import Testing
 
 /// HAR archives recorded from real calls to the sample backend's shop module (authorised, sealed
@@ -28,7 +30,8 @@ struct HARExportTests {
                 EnvelopeStage(successCodes: [0]),
                 EncryptionStage(keyRing: ring),
                 SigningStage(keyRing: signingRing, responseVerification: .required),
-                HARRecordingStage(recorder: inner),
+                // Sealed bodies are binary: their bytes are kept only when asked for by type.
+                HARRecordingStage(recorder: inner, bodies: .allIncludingBinary(["application/octet-stream"])),
             ]
             let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, store: nil))
             try registry.register(
@@ -89,6 +92,43 @@ struct HARExportTests {
         let headers = wire[0].request.headers
         #expect(headers.contains(HAR.NameValue(name: "Authorization", value: "<redacted>")))
         #expect(headers.contains { $0.name.lowercased().contains("signature") && $0.value == "<redacted>" })
+    }
+
+    @Test("bodies recorded through redaction — Latin-1 JSON, a multipart form with a file, binary by size — keep the archive valid HAR 1.2")
+    func redactedBodiesAreValid() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("har-bodies-\(UUID().uuidString).har")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let recorder = HARRecorder()
+        let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, store: nil))
+        let answer = Data(#"{"access_token":"tok-SECRET-1","note":"caf"#.utf8) + Data([0xE9, 0x22, 0x7D])
+        let transport = MockTransport { _, _ in Response(status: .ok, headerFields: [.contentType: "application/json"], body: answer) }
+        try registry.register(
+            Service(Self.shop, baseURL: "https://shop.test", stages: [HARRecordingStage(recorder: recorder)], transport: transport)
+        )
+        let client = APIClient(registry: registry)
+        let login = Data(#"{"user":"Jos"#.utf8) + Data([0xE9]) + Data(#"","password":"pw-SECRET-2"}"#.utf8)
+        _ = try await client.send(Self.shop, .post, "/login", body: .data(login, contentType: "application/json; charset=iso-8859-1"))
+        var form = MultipartBody()
+        form.append(field: "api_token", "tok-SECRET-3")
+        form.append(field: "caption", "a lamp")
+        form.append(file: Data([0x89, 0x50, 0x4E, 0x47, 0x00, 0xFF]) + Data("png-SECRET-4".utf8), field: "photo", fileName: "lamp.png")
+        _ = try await client.send(Self.shop, .post, "/photos", body: try form.requestBody())
+        _ = try await client.send(Self.shop, .put, "/blob", body: .data(Data([0, 1, 2, 0xFF]), contentType: "application/octet-stream"))
+        try recorder.write(to: file)
+
+        let verdict = try await HARValidator.validate(file)
+        #expect(verdict.exitStatus == 0, "\(verdict.output)")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(!text.contains("SECRET"))
+        let posts = recorder.entries.map(\.request.postData)
+        #expect(posts[0]?.text == #"{"user":"José","password":"<redacted>"}"#)
+        #expect(posts[1]?.text?.contains("name=\"api_token\"\r\n\r\n<redacted>\r\n") == true)
+        #expect(posts[1]?.text?.contains("name=\"caption\"\r\n\r\na lamp\r\n") == true)
+        #expect(
+            posts[1]?.text?.contains("filename=\"lamp.png\"\r\nContent-Type: image/png\r\n\r\n<file: 18 bytes of image/png, not recorded>")
+                == true
+        )
+        #expect(posts[2]?.text == nil && posts[2]?.comment?.hasPrefix("4 bytes of application/octet-stream not recorded") == true)
     }
 
     @Test("the validator rejects an archive that breaks HAR 1.2, so a passing export means something")

@@ -8,13 +8,14 @@ struct HARCapture {
     let bodies: HARRecordingStage.Bodies
     let maxBodyBytes: Int
 
-    /// The request as it passed the stage.
-    func request(_ request: Request) -> HAR.Request {
+    /// The request as it passed the stage; `template` is the call's endpoint name, which may carry its
+    /// path template (see ``Redaction/redactTarget(_:)``).
+    func request(_ request: Request, template: String) -> HAR.Request {
         let scheme = request.head.scheme ?? "https"
         let authority = request.head.authority ?? "localhost"
         var recorded = HAR.Request(
             method: request.method.rawValue,
-            url: "\(scheme)://\(authority)\(redaction.redactTarget(request.path))",
+            url: "\(scheme)://\(authority)\(redaction.redactedTarget(request.path, template: template).whole)",
             cookies: requestCookies(request.headerFields),
             headers: headers(request.headerFields),
             queryString: queryString(request.query)
@@ -102,35 +103,5 @@ struct HARCapture {
             let value = equals.map { PercentEncoding.decode(pair[pair.index(after: $0)...]) } ?? ""
             return HAR.NameValue(name: name, value: redaction.redactValue(value, named: name))
         }
-    }
-
-    /// What of a body is recorded: redacted text, base64 of binary bytes, or nothing, with a comment
-    /// when it is cut or left out.
-    func content(_ body: Data, contentType: String) -> (text: String?, encoding: String?, comment: String?) {
-        guard !body.isEmpty else { return ("", nil, nil) }
-        guard bodies != .none else { return (nil, nil, "body not recorded (HARRecordingStage bodies: .none)") }
-        if let text = redaction.redactBody(body, contentType: contentType) {
-            let cut = Self.prefix(text, maxBytes: maxBodyBytes)
-            let comment = cut.utf8.count < text.utf8.count ? "text cut to its first \(cut.utf8.count) bytes, after redaction" : nil
-            return (cut, nil, comment)
-        }
-        guard Redaction.text(body) == nil else {
-            let type = contentType.isEmpty ? "no type" : contentType
-            return (nil, nil, "text of \(type) not recorded: redaction reads JSON, form pairs and text/ types only")
-        }
-        guard bodies == .all else { return (nil, nil, "\(body.count) binary bytes not recorded (HARRecordingStage bodies: .text)") }
-        let kept = body.prefix(maxBodyBytes)
-        let comment = kept.count < body.count ? "binary body cut to its first \(kept.count) of \(body.count) bytes" : nil
-        return (kept.base64EncodedString(), "base64", comment)
-    }
-
-    /// The longest prefix of `text` of at most `maxBytes` UTF-8 bytes that ends on a character boundary.
-    static func prefix(_ text: String, maxBytes: Int) -> String {
-        let utf8 = text.utf8
-        guard utf8.count > maxBytes else { return text }
-        var end = utf8.index(utf8.startIndex, offsetBy: maxBytes)
-        // Back off continuation bytes (10xxxxxx) so the cut never splits a scalar.
-        while end > utf8.startIndex, utf8[end] & 0xC0 == 0x80 { end = utf8.index(before: end) }
-        return String(text[..<end])
     }
 }

@@ -14,14 +14,24 @@ import Foundation
 /// uses, so the same secrets are hidden: `Authorization`, `Cookie` and `Set-Cookie` values (in the
 /// headers and the cookie lists), header fields, query parameters, form fields and JSON members named
 /// like tokens, keys, passwords, signatures or sessions, secret-shaped path segments in the URL, and
-/// whatever names a service adds. Bodies are recorded as ``Redaction/redactBody(_:contentType:)``
-/// shows them; binary bodies, which redaction cannot read, in base64 (``Bodies/all``), or not at all.
+/// whatever names a service adds, and path segments after a segment named like a secret
+/// (`/password-reset/<redacted>`). Bodies always pass through redaction:
+/// - text as ``Redaction/redactBody(_:contentType:)`` shows it, whatever its bytes: a body of a text
+///   or JSON type that is not clean UTF-8 (a Latin-1 byte, a control character) is decoded by its
+///   declared charset, or as UTF-8 with the bad bytes replaced, and redacted — never kept raw;
+/// - a multipart form field by field: a field named like a secret hidden, the others redacted as
+///   text, a file described by its field name, file name, type and size;
+/// - a binary body (declared `image/…`, `audio/…`, `application/octet-stream`, `application/pdf` …)
+///   by its size and type only, unless ``Bodies/allIncludingBinary(_:)`` names its type;
+/// - anything else (bytes that are not text under a type that is neither text nor binary, or no
+///   type at all) not at all, with a comment saying why.
 ///
 /// ## Placement
 ///
 /// Where the stage sits decides what it records:
 /// - **innermost** (last in the list, after encryption and signing): the request as it goes on the
-///   wire — ciphertext bodies, signature headers (redacted) — and every attempt of a retried call
+///   wire — ciphertext bodies (by size and type; in base64 with
+///   `.allIncludingBinary(["application/octet-stream"])`), signature headers (redacted) — and every attempt of a retried call
 ///   as an entry of its own when a ``RetryStage`` is outside it. This is the recommended place.
 /// - **outermost** (first in the list): the call as the app sees it — plaintext bodies of an
 ///   encrypted service, redacted, one entry per call. Put it there only when you mean to record
@@ -40,12 +50,18 @@ import Foundation
 /// Register it as opt-in (``Stage/optIn()``) to record only the calls that enable it, or as usual to
 /// record every call of the service. One recorder can serve the stages of any number of services.
 public struct HARRecordingStage: Stage {
-    /// What the stage records of bodies.
+    /// What the stage records of bodies. Whatever it is, no body is recorded as it came: text only
+    /// through ``HARRecordingStage/redaction``, binary content only for the types named.
     public enum Bodies: Sendable, Hashable {
-        /// Text redacted, binary bytes in base64 (the default).
+        /// Text redacted, whatever its bytes; a multipart form with its fields redacted and its files
+        /// described; a binary body (its declared type `image/…`, `application/octet-stream` …) by its
+        /// size and type alone; anything else left out (the default).
         case all
-        /// Text redacted; binary bodies are described by size, not recorded.
-        case text
+        /// What ``all`` records, and the content, in base64, of binary bodies whose declared type is
+        /// one of these: exact (`image/png`) or a family (`image/*`; `*/*` for every binary type).
+        /// A type that is not binary (`application/json`, `text/plain`) is never recorded raw, named
+        /// here or not.
+        case allIncludingBinary(Set<String>)
         /// No body, only its size and type.
         case none
     }
@@ -76,7 +92,7 @@ public struct HARRecordingStage: Stage {
     public func intercept(_ request: Request, context: CallContext, next: NextStage) async throws -> Response {
         guard recorder.accepts() else { return try await next(request, context) }
         let capture = HARCapture(redaction: redaction, bodies: bodies, maxBodyBytes: recorder.maxBodyBytes)
-        let recordedRequest = capture.request(request)
+        let recordedRequest = capture.request(request, template: context.endpointName)
         let started = Date()
         let start = ContinuousClock.now
         do {

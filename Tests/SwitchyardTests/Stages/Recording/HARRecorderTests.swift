@@ -77,7 +77,8 @@ struct HARRecorderTests {
     func bodyLimit() async throws {
         let text = "{\"token\":\"abc-SECRET\",\"note\":\"" + String(repeating: "é", count: 40) + "\"}"
         let recorder = HARRecorder(maxBodyBytes: 41)
-        let client = try makeClient(recorder: recorder, transport: MockTransport(.json(text)))
+        let stage = HARRecordingStage(recorder: recorder, bodies: .allIncludingBinary(["application/octet-stream"]))
+        let client = try SwitchyardTests.makeClient(stages: [stage], transport: MockTransport(.json(text)))
         _ = try await client.send(
             .users,
             .post,

@@ -98,7 +98,7 @@ struct HARRecordingStageTests {
         #expect(response.error?.contains("(stage Envelope)") == true)
     }
 
-    @Test("binary bodies are base64 unless the stage records text only or no bodies; text a redaction cannot read is left out")
+    @Test("a binary body is its size and type unless its type is opted in; text a redaction cannot read is left out")
     func bodies() async throws {
         let binary = Data([0x00, 0x01, 0xFE, 0xFF, 0x10])
         let transport = MockTransport { request, _ in
@@ -106,16 +106,23 @@ struct HARRecordingStageTests {
             let type = request.path.hasSuffix("jwt") ? "application/jwt" : "application/octet-stream"
             return Response(status: .ok, headerFields: [.contentType: type], body: body)
         }
+        let modes: [HARRecordingStage.Bodies] = [
+            .all, .allIncludingBinary(["application/octet-stream"]), .allIncludingBinary(["*/*"]), .allIncludingBinary(["image/*"]), .none,
+        ]
         var contents: [HARRecordingStage.Bodies: HAR.Content] = [:]
-        for mode in [HARRecordingStage.Bodies.all, .text, .none] {
+        for mode in modes {
             let recorder = HARRecorder()
             let client = try makeClient([HARRecordingStage(recorder: recorder, bodies: mode)], transport: transport)
             _ = try await client.send(.users, .get, "/blob")
             contents[mode] = recorder.entries.first?.response.content
         }
-        #expect(contents[.all]?.text == binary.base64EncodedString())
-        #expect(contents[.all]?.encoding == "base64")
-        #expect(contents[.text]?.text == nil && contents[.text]?.comment?.contains("5 binary bytes not recorded") == true)
+        #expect(contents[.all]?.text == nil && contents[.all]?.encoding == nil && contents[.all]?.size == 5)
+        #expect(contents[.all]?.comment?.hasPrefix("5 bytes of application/octet-stream not recorded") == true)
+        for kept in [HARRecordingStage.Bodies.allIncludingBinary(["application/octet-stream"]), .allIncludingBinary(["*/*"])] {
+            #expect(contents[kept]?.text == binary.base64EncodedString())
+            #expect(contents[kept]?.encoding == "base64")
+        }
+        #expect(contents[.allIncludingBinary(["image/*"])]?.text == nil)
         #expect(contents[.none]?.text == nil && contents[.none]?.size == 5)
 
         let recorder = HARRecorder()
@@ -124,6 +131,25 @@ struct HARRecordingStageTests {
         let content = try #require(recorder.entries.first?.response.content)
         #expect(content.text == nil)
         #expect(content.comment?.contains("application/jwt not recorded") == true)
+    }
+
+    @Test("URLs hide path segments as log lines do: after a segment named like a secret, and a placeholder named like one")
+    func secretPathSegments() async throws {
+        let recorder = HARRecorder()
+        let client = try makeClient([HARRecordingStage(recorder: recorder)], transport: MockTransport(.json("{}")))
+        _ = try await client.send(.users, .post, "/password-reset/k9Xq2")
+        _ = try await client.send(.users, .get, "/users/{id}/tokens/{token}", pathParameters: ["id": "42", "token": "t-77"])
+        _ = try await client.send(.users, .get, "/accounts/{apiKey}", pathParameters: ["apiKey": "k-88"])
+        let entries = recorder.entries
+        #expect(
+            entries.map(\.request.url) == [
+                "https://api.example.com/v1/password-reset/<redacted>", "https://api.example.com/v1/users/42/tokens/<redacted>",
+                "https://api.example.com/v1/accounts/<redacted>",
+            ]
+        )
+        #expect(entries.map(\.endpoint) == ["POST /password-reset/<redacted>", "GET /users/{id}/tokens/{token}", "GET /accounts/{apiKey}"])
+        let archive = String(decoding: try recorder.export(), as: UTF8.self)
+        #expect(!archive.contains("k9Xq2") && !archive.contains("t-77") && !archive.contains("k-88"))
     }
 
     @Test("inside a retry stage every attempt is an entry numbered by _attempt; outside it one entry per call")
