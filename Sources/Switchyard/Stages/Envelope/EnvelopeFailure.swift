@@ -1,6 +1,10 @@
 /// What an ``EnvelopeStage`` knows about a business failure, attached to the
 /// ``SwitchyardError/Code/business`` error it throws.
 ///
+/// The code and message are the service's own: an answer a signing or encryption stage let through
+/// unverified (``Response/isUnverified``, an auth proxy's `401` envelope, say) never becomes a business
+/// error — it fails as ``SwitchyardError/Code/httpStatus`` with its body in ``SwitchyardError/response``.
+///
 /// ```swift
 /// catch let error as SwitchyardError where error.code == .business {
 ///     if error.detail(as: EnvelopeFailure.self)?.businessCode == "401001" { await session.expire() }
