@@ -37,7 +37,16 @@ public struct EncryptionFraming: Sendable, Hashable {
         case wholeBody(contentType: String = "application/json")
         /// The body is a JSON envelope whose member at this key path (`data`, `result.data`) is the
         /// ciphertext in Base64; it is replaced with the plaintext (which must be JSON), so the
-        /// envelope stays readable for the envelope stage. A missing or `null` member is left alone.
+        /// envelope stays readable for the envelope stage.
+        ///
+        /// Under ``EncryptionStage/ResponsePolicy/requireEncrypted`` a `2xx` must carry the member
+        /// sealed, as a whole-body `2xx` must be sealed: an envelope that is not strict JSON (a byte
+        /// order mark, a stray byte, truncated), that names a member of the path twice (with or
+        /// without `null`), or whose member is `null` or missing is refused with
+        /// ``Switchyard/SwitchyardError/Code/crypto`` — never passed on with ciphertext or `null`
+        /// where the plaintext belongs. Under ``EncryptionStage/ResponsePolicy/acceptPlaintext`` such
+        /// an envelope passes on unchanged. An error status passes on as an HTTP status, marked
+        /// ``Switchyard/Response/isUnverified``: its sealed member opened, anything else as sent.
         case envelopeMember(String)
     }
 

@@ -35,41 +35,82 @@ extension EncryptionStage {
         var response = try await next(request, context)
         guard (200...299).contains(response.status.code) else {
             // A legacy backend's error page or error envelope is not sealed as a whole: pass it on
-            // as an HTTP status, marked unverified (an envelope member that is sealed is opened below).
+            // as an HTTP status, marked unverified. An envelope member that is sealed is opened; one
+            // that is missing or null, or a body that is not a strict JSON envelope, is passed on as
+            // sent (the envelope stage reads an unverified answer as an HTTP status, never as the
+            // service's own words).
             if case .envelopeMember = framing.response, response.body.bytes != nil {
-                try openEnvelopeMember(&response)
+                _ = try openEnvelopeMember(&response)
             }
             response.isUnverified = true
             return response
         }
+        // Where HTTP says there is no body — a 204, an answer to HEAD — there is nothing to open.
+        let bodiless = response.status.code == 204 || request.method == .head
         switch framing.response {
         case .headers:
             break
         case .wholeBody(let contentType):
             let body = try response.bodyBytes(for: id)
             guard !body.isEmpty else {
-                if responsePolicy == .requireEncrypted, response.status.code != 204, request.method != .head {
-                    throw SwitchyardError(code: .crypto, message: "the service requires encrypted responses, and this one is empty")
+                if responsePolicy == .requireEncrypted, !bodiless {
+                    throw refusal(of: response, because: "this one is empty")
                 }
                 return response
             }
             response.body = .bytes(try open(body))
             response.headerFields[.contentType] = contentType
-        case .envelopeMember:
-            _ = try response.bodyBytes(for: id)
-            try openEnvelopeMember(&response)
+        case .envelopeMember(let path):
+            let body = try response.bodyBytes(for: id)
+            if body.isEmpty, bodiless { return response }
+            // Under `requireEncrypted` a success carries its sealed member, as a whole-body success
+            // carries a sealed body: an envelope that cannot be read strictly, names the member twice,
+            // or lost it (`"data":null`, or no `data`) is refused — an attacker on the path can
+            // turn a failure into `{"code":0,"data":null}` as easily as empty a body.
+            if try !openEnvelopeMember(&response), responsePolicy == .requireEncrypted {
+                throw refusal(of: response, because: "this envelope carries no sealed member '\(path)': " + Self.reason(body))
+            }
         }
         return response
     }
 
+    /// The error for a `2xx` that was not opened under ``ResponsePolicy/requireEncrypted``, in any
+    /// framing; it keeps the answer, marked unverified, so that an app can still read what arrived
+    /// as what it is.
+    func refusal(of response: Response, because reason: String) -> SwitchyardError {
+        var unverified = response
+        unverified.isUnverified = true
+        return SwitchyardError(
+            code: .crypto,
+            message: "the service requires encrypted responses, and \(reason)",
+            response: unverified
+        )
+    }
+
+    /// Why an envelope's member could not be found: the strict reader's complaint (with its byte
+    /// offset), or that the member is missing, `null` or named more than once.
+    private static func reason(_ body: Data) -> String {
+        do {
+            _ = try JSONSanitizer().stripNulls(body)
+            return "the member is missing or null, or named more than once"
+        } catch {
+            return error.message
+        }
+    }
+
     /// Replaces the envelope member holding the ciphertext with the plaintext it opens to.
-    private func openEnvelopeMember(_ response: inout Response) throws(SwitchyardError) {
+    ///
+    /// - Returns: whether a sealed member was found and opened; `false` when the body is not a strict
+    ///   JSON object, or the member is missing, `null` or named more than once on its path.
+    /// - Throws: ``Switchyard/SwitchyardError/Code/crypto`` when the member is there but is not a
+    ///   sealed string, or does not open to JSON.
+    private func openEnvelopeMember(_ response: inout Response) throws(SwitchyardError) -> Bool {
         guard case .envelopeMember(let path) = framing.response, var body = response.body.bytes,
             let range = JSONMemberPath.valueRange(of: path, in: body)
-        else { return }
+        else { return false }
         let value = body.subdata(in: range)
         guard value.first == UInt8(ascii: "\"") else {
-            if value == Data("null".utf8) { return }  // nothing sealed: a business failure without data
+            if value == Data("null".utf8) { return false }
             throw SwitchyardError(code: .crypto, message: "the envelope member '\(path)' is not a sealed string")
         }
         guard let text = try? JSONDecoder().decode(String.self, from: value) else {
@@ -90,6 +131,7 @@ extension EncryptionStage {
         }
         body.replaceSubrange(range, with: plaintext)
         response.body = .bytes(body)
+        return true
     }
 
     private func seal(_ plaintext: Data) throws(SwitchyardError) -> Data {

@@ -18,10 +18,17 @@ public import Switchyard
 public struct EncryptionStage: CredentialBearingStage {
     /// What to do with a response that is not encrypted.
     public enum ResponsePolicy: Sendable, Hashable {
-        /// A non-empty plaintext 2xx response fails the call with ``Switchyard/SwitchyardError/Code/crypto``; a
+        /// A `2xx` that does not carry a sealed body that opens, in the stage's framing, fails the call
+        /// with ``Switchyard/SwitchyardError/Code/crypto`` (the error's `response` is the answer as it
+        /// arrived, marked ``Switchyard/Response/isUnverified``): a plaintext or empty body, or — with
+        /// ``EncryptionFraming/ResponseFraming/envelopeMember(_:)`` — an envelope that is not strict
+        /// JSON, names the member twice, or has it `null` or missing. Only a `204`, a `304` and an
+        /// answer to `HEAD` may come without a body (and, with wire format 1, any empty `2xx`). A
         /// plaintext error status passes on as an HTTP status, marked ``Switchyard/Response/isUnverified``.
         case requireEncrypted
-        /// Plaintext responses are passed on unchanged.
+        /// Responses with nothing sealed in them — a plaintext body with Switchyard's headers, an
+        /// empty body, an envelope without its sealed member — are passed on unchanged. A body or
+        /// member that is sealed must still open.
         case acceptPlaintext
     }
 
@@ -116,7 +123,7 @@ public struct EncryptionStage: CredentialBearingStage {
             // replace it), except where HTTP says there is no body: 204, 304 and answers to HEAD.
             let bodiless = response.status.code == 204 || response.status.code == 304 || request.method == .head
             if responsePolicy == .requireEncrypted, !response.bytes.isEmpty || (wireFormat == .v2 && !bodiless) {
-                throw SwitchyardError(code: .crypto, message: "the service requires encrypted responses, and this one is plaintext")
+                throw refusal(of: response, because: "this one is plaintext")
             }
             return response
         }
