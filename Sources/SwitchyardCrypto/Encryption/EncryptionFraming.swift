@@ -7,6 +7,20 @@
 /// inside a form field or a JSON member, binary output is Base64-encoded there. The exact bytes of
 /// each framing are in `Docs/WireFormat.md`.
 ///
+/// ## What a framing other than ``headers`` does not protect
+///
+/// With no associated data, a sealed body or member is bound to **nothing** of its exchange: not the
+/// method, path or query, not the user or credentials of the call, not the direction, not the time.
+/// Whoever can replay traffic — an attacker on the path, a proxy or cache — can answer a call with a
+/// sealed answer recorded from another endpoint, another user's call or an earlier call, and it
+/// opens as this call's answer; a sealed request can be replayed to the server the same way. In an
+/// envelope, the members beside the sealed one (`code`, `msg`) are not sealed at all and can be
+/// rewritten. What holds: the plaintext stays confidential, and with an authenticated scheme a
+/// changed byte of the sealed text fails the call (with a legacy scheme not even that — see
+/// ``EncryptionScheme``). Use ``headers`` (wire format 2, the default) where the server can change:
+/// its associated data binds direction, scheme, key id, method, path, query and a fresh per-request
+/// nonce, so a replayed or transplanted answer fails to open.
+///
 /// ```swift
 /// // A backend that takes `data=<base64>` beside its common parameters and answers
 /// // {"code":0,"msg":"ok","data":"<base64>"}:

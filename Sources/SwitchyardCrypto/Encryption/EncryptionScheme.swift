@@ -4,7 +4,10 @@ public import Foundation
 ///
 /// The authenticated schemes are ``aes256GCM`` (the default) and ``aes256CBCHMACSHA256``. The
 /// `legacy…` schemes exist for backends that still speak them: they are **weaker** — no integrity,
-/// and ECB leaks equal blocks — so choose them only when the server cannot change.
+/// and ECB leaks equal blocks — so choose them only when the server cannot change. They take no
+/// associated data, so a sealed body is bound to nothing of its exchange either: one recorded from
+/// another endpoint, another user's call or an earlier call opens as this one's (so does any
+/// scheme in a legacy ``EncryptionFraming``, which seals with empty associated data).
 public struct EncryptionScheme: Sendable, Hashable, CustomStringConvertible {
     enum Kind: Sendable, Hashable {
         case gcm
