@@ -15,6 +15,18 @@ public import Switchyard
 /// ```
 ///
 /// The exact bytes are documented in `Docs/WireFormat.md`.
+///
+/// A backend whose endpoints use different keys or schemes — three legacy endpoints, each with its
+/// own — is one service with one stage per key or scheme, each under its own ``id`` and opt-in, and
+/// each endpoint enabling the one it speaks:
+///
+/// ```swift
+/// stages: [Envelope(...),
+///          EncryptionStage(scheme: .legacyAESECBBase64, keyRing: orders, framing: form, id: StageID("OrdersCrypto")!).optIn(),
+///          EncryptionStage(scheme: .legacyAESCBCKeyIVBase64, keyRing: users, framing: form, id: StageID("UsersCrypto")!).optIn()]
+///
+/// struct ListOrders: Endpoint { var options: CallOptions { CallOptions(enabledStages: [StageID("OrdersCrypto")!]) } … }
+/// ```
 public struct EncryptionStage: CredentialBearingStage {
     /// What to do with a response that is not encrypted.
     public enum ResponsePolicy: Sendable, Hashable {
@@ -44,8 +56,9 @@ public struct EncryptionStage: CredentialBearingStage {
     /// framing with no header of ours on the wire.
     public let framing: EncryptionFraming
 
-    /// ``StageID/encryption``.
-    public var id: StageID { .encryption }
+    /// ``StageID/encryption`` unless the stage was created with another id: calls enable, skip and
+    /// blame it by this id, so one service can hold one encryption stage per key or scheme.
+    public let id: StageID
 
     /// Creates the stage.
     ///
@@ -55,18 +68,22 @@ public struct EncryptionStage: CredentialBearingStage {
     ///   - responsePolicy: whether plaintext responses are refused; refused by default.
     ///   - wireFormat: the wire format's version; 2 by default, 1 for servers that speak only it.
     ///   - framing: where the ciphertext travels; Switchyard's headers by default.
+    ///   - id: the stage's id; ``StageID/encryption`` by default. Give each encryption stage of a
+    ///     service its own id (and register them opt-in) when its endpoints use different keys or schemes.
     public init(
         scheme: EncryptionScheme = .aes256GCM,
         keyRing: KeyRing,
         responsePolicy: ResponsePolicy = .requireEncrypted,
         wireFormat: EncryptionWireFormat.Version = .v2,
-        framing: EncryptionFraming = .headers
+        framing: EncryptionFraming = .headers,
+        id: StageID = .encryption
     ) {
         self.scheme = scheme
         self.keyRing = keyRing
         self.responsePolicy = responsePolicy
         self.wireFormat = wireFormat
         self.framing = framing
+        self.id = id
     }
 
     /// Seals the request body, passes the request on, opens the response body.
