@@ -57,10 +57,10 @@ public struct HARRecordingStage: Stage {
         /// described; a binary body (its declared type `image/…`, `application/octet-stream` …) by its
         /// size and type alone; anything else left out (the default).
         case all
-        /// What ``all`` records, and the content, in base64, of binary bodies whose declared type is
-        /// one of these: exact (`image/png`) or a family (`image/*`; `*/*` for every binary type).
-        /// A type that is not binary (`application/json`, `text/plain`) is never recorded raw, named
-        /// here or not.
+        /// What ``HARRecordingStage/Bodies/all`` records, and the content, in base64, of binary
+        /// bodies whose declared type is one of these: exact (`image/png`) or a family (`image/*`;
+        /// `*/*` for every binary type), ignoring case. A type that is not binary
+        /// (`application/json`, `text/plain`) is never recorded raw, named here or not.
         case allIncludingBinary(Set<String>)
         /// No body, only its size and type.
         case none
