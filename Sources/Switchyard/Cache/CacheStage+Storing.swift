@@ -3,11 +3,13 @@ import HTTPTypes
 
 extension CacheStage {
     /// Asks the network — conditionally when `stored` has validators — and stores what may be stored.
-    /// A `304` to a conditional request refreshes the stored entry and answers with it.
+    /// A `304` to a conditional request refreshes the stored entry and answers with it. Nothing is
+    /// stored when the request reached the transport with a credential `prediction` does not cover.
     func fetch(
         _ request: Request,
         context: CallContext,
         key: CacheKey,
+        prediction: CredentialPrediction,
         revalidating stored: CachedResponse?,
         next: NextStage
     ) async throws -> Response {
@@ -18,8 +20,15 @@ extension CacheStage {
         }
         let version = cache.version(of: key)
         let requestedAt = now()
+        context.control.watchSentCredentials()
         let response = try await next(outgoing, context)
         let receivedAt = now()
+        // A stage inside this one added a credential the key's partition does not account for: the
+        // answer is that credential's owner's, so it is neither stored nor used to refresh an entry.
+        guard prediction.covers(context.control.sentCredentials) else {
+            if response.status.code == 304, let stored { return stored.response(source: .revalidated) }
+            return response
+        }
         if response.status.code == 304, var entry = stored {
             entry.headerFields = Self.updated(entry.headerFields, with: response.headerFields)
             entry.requestedAt = requestedAt

@@ -11,7 +11,10 @@ import HTTPTypes
 /// ``CredentialPartition`` — derived from the credentials the request carries and those the
 /// service's credential stages will add, even when they are registered inside this stage — so an
 /// entry is only ever served to a request made with the same credentials or for the same account,
-/// from memory or from disk. The rest of the key leaves out the query parameters named in
+/// from memory or from disk. A response whose request reached the transport with a credential the
+/// partition does not account for — one a stage inside this one added, such as a dynamic
+/// ``HeadersStage`` token — is not stored: it is that credential's owner's, not the partition's.
+/// Register such stages outside the cache (the documented order), or name the call's account. The rest of the key leaves out the query parameters named in
 /// ``excludedParameters`` — timestamps, nonces, signatures — so a new timestamp finds the same
 /// entry, while another environment, path or page does not.
 ///
@@ -93,8 +96,13 @@ public struct CacheStage: SessionBoundStage {
     ///
     /// - Throws: what a credential source throws when it cannot say which credentials it will use.
     public func key(for request: Request, context: CallContext) async throws -> CacheKey {
-        let partition = try await CredentialPartition.of(request, context: context)
-        return CacheKey.of(request, context: context, partition: partition, excluding: excludedParameters)
+        try await prediction(for: request, context: context).key
+    }
+
+    /// The key of `request` and the partition's prediction, to check what is sent against.
+    private func prediction(for request: Request, context: CallContext) async throws -> (key: CacheKey, prediction: CredentialPrediction) {
+        let prediction = try await CredentialPrediction(request, context: context, digest: cache.partitionDigest)
+        return (CacheKey.of(request, context: context, partition: prediction.partition, excluding: excludedParameters), prediction)
     }
 
     /// Drops the ending session's entries: those of `account`'s partition when an account is named
@@ -104,7 +112,7 @@ public struct CacheStage: SessionBoundStage {
             cache.invalidate { !$0.partition.isPublic }
             return
         }
-        let partition = CredentialPartition(account: account)
+        let partition = CredentialPartition(account: account, digest: cache.partitionDigest)
         cache.invalidate { $0.partition == partition }
     }
 
@@ -116,7 +124,7 @@ public struct CacheStage: SessionBoundStage {
             invalidateAfterWrite(response, context: context)
             return response
         }
-        let key = try await key(for: request, context: context)
+        let (key, prediction) = try await prediction(for: request, context: context)
         let requestControl = CacheControl(request.headerFields)
         var stored = cache.entry(for: key)
         if let found = stored, !found.entry.matchesVary(of: request.headerFields) { stored = nil }
@@ -130,10 +138,10 @@ public struct CacheStage: SessionBoundStage {
             if let stored, !requestControl.noCache, usable(stored.entry, policy: policy, request: requestControl) {
                 return stored.entry.response(source: stored.source)
             }
-            return try await fetch(request, context: context, key: key, revalidating: stored?.entry, next: next)
+            return try await fetch(request, context: context, key: key, prediction: prediction, revalidating: stored?.entry, next: next)
         case .networkElseCache:
             do {
-                let response = try await fetch(request, context: context, key: key, revalidating: nil, next: next)
+                let response = try await fetch(request, context: context, key: key, prediction: prediction, revalidating: nil, next: next)
                 if let stored, response.status.code >= 500, servableStale(stored.entry) {
                     return stored.entry.response(source: stored.source)
                 }
@@ -143,7 +151,7 @@ public struct CacheStage: SessionBoundStage {
                 return stored.entry.response(source: stored.source)
             }
         case .revalidate, .cacheThenNetwork:
-            return try await fetch(request, context: context, key: key, revalidating: stored?.entry, next: next)
+            return try await fetch(request, context: context, key: key, prediction: prediction, revalidating: stored?.entry, next: next)
         }
     }
 

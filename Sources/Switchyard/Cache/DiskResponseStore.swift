@@ -7,7 +7,10 @@ import Synchronization
 /// optional sealing at rest. A file that is truncated, corrupt, sealed with another key or stored
 /// under another key is deleted and counted, never returned.
 ///
-/// The directory is created `0700` (an existing one is tightened) and every entry `0600`.
+/// The directory is created `0700` (an existing one is tightened) and every entry `0600`. An entry of a
+/// private ``CredentialPartition`` is kept only when its partition was digested with the sealing's
+/// ``CacheSealing/digest`` (a ``ResponseCache`` over this store does that); any other stays in the
+/// faster tiers only.
 public final class DiskResponseStore: ResponseStore {
     /// Where the entries are kept.
     public let directory: URL
@@ -51,6 +54,7 @@ public final class DiskResponseStore: ResponseStore {
     /// The entry for `key`; a file that is corrupt, truncated, sealed with another key or stored
     /// under another key is deleted and counted instead.
     public func entry(for key: CacheKey) -> CachedResponse? {
+        guard key.partition.isPersistable else { return nil }
         let url = file(for: key)
         guard let data = try? Data(contentsOf: url) else { return nil }
         guard let entry = decode(data), entry.key == key else {
@@ -65,7 +69,9 @@ public final class DiskResponseStore: ResponseStore {
     /// recently used files beyond the budget.
     public func store(_ entry: CachedResponse) {
         let target = file(for: entry.key)
-        guard let data = encode(entry), data.count <= budget else {
+        // Only a public entry, or one whose partition is the sealing's keyed digest, is written: no
+        // other partition digest ever reaches the disk.
+        guard entry.key.partition.isPersistable, let data = encode(entry), data.count <= budget else {
             try? FileManager.default.removeItem(at: target)  // the older version must not outlive it
             return
         }

@@ -7,7 +7,9 @@ import Synchronization
 /// app can plug in its own.
 ///
 /// Entries survive restarts when the disk tier is used: a new instance over the same directory reads
-/// what an earlier one wrote.
+/// what an earlier one wrote. The disk tier keeps a private entry (one of a non-public
+/// ``CredentialPartition``) only when it is sealed with a ``CacheSealing/digest``: the partition is
+/// then a keyed digest that reveals no account or token; without one, private entries stay in memory.
 public final class ResponseCache: Sendable {
     /// The tiers, fastest first: a read tries them in order and copies a hit into the faster ones;
     /// a write goes to all of them.
@@ -25,6 +27,11 @@ public final class ResponseCache: Sendable {
     }
 
     private let versions = Mutex(Versions())
+
+    /// How the cache digests partitions: with its disk tier's sealing when that has a digest (so that
+    /// private entries are found again after a restart), else with this process's key (private
+    /// entries then stay in memory).
+    let partitionDigest: PartitionDigest
 
     /// The version of `key` now, to pass to ``store(_:ifUnchangedSince:)`` later.
     struct Version: Equatable {
@@ -45,7 +52,7 @@ public final class ResponseCache: Sendable {
     ///   - diskBudget: bytes kept on disk.
     ///   - sealing: how entries are sealed at rest, if at all.
     /// - Throws: ``SwitchyardError/Code/storage`` when the directory cannot be created.
-    public init(
+    public convenience init(
         memoryBudget: Int = 8 << 20,
         directory: URL? = nil,
         diskBudget: Int = 64 << 20,
@@ -53,7 +60,7 @@ public final class ResponseCache: Sendable {
     ) throws(SwitchyardError) {
         var tiers: [any ResponseStore] = [MemoryResponseStore(budget: memoryBudget)]
         if let directory { tiers.append(try DiskResponseStore(directory: directory, budget: diskBudget, sealing: sealing)) }
-        self.tiers = tiers
+        self.init(tiers: tiers)
     }
 
     /// Creates a cache over tiers of your choosing, fastest first.
@@ -61,6 +68,8 @@ public final class ResponseCache: Sendable {
     /// - Parameter tiers: the stores; a read tries them in order.
     public init(tiers: [any ResponseStore]) {
         self.tiers = tiers
+        let digest = tiers.lazy.compactMap { ($0 as? DiskResponseStore)?.sealing?.digest }.first
+        self.partitionDigest = digest.map(PartitionDigest.keyed) ?? .process
     }
 
     /// `<caches>/<app>/Switchyard/responses`: the user's caches directory (never the documents or

@@ -40,6 +40,9 @@ public final class CallControl: Sendable {
     /// Set once the call is cancelled: lets the common case, a call nobody cancelled, check without a lock.
     private let cancelled = Atomic<Bool>(false)
     private let sends = Atomic<Int>(0)
+    /// Whether a cache or a shared call watches the credentials sent (rarely: only they pay for it).
+    private let watchesCredentials = Atomic<Bool>(false)
+    private let sent = Mutex<Set<CredentialPart>>([])
     /// The stage timings being recorded; `nil` unless the call asked for them.
     let timings: StageTimingRecorder?
 
@@ -141,8 +144,20 @@ public final class CallControl: Sendable {
     /// Why the call was cancelled; `nil` while it is not.
     var reason: Reason? { state.withLock { $0.reason } }
 
-    /// Records one request reaching the transport.
-    func recordTransportSend() { sends.add(1, ordering: .relaxed) }
+    /// Records one request reaching the transport, and the credentials it carries once a cache or a
+    /// shared call watches them (``watchSentCredentials()``).
+    func recordTransportSend(_ request: borrowing Request) {
+        sends.add(1, ordering: .relaxed)
+        guard watchesCredentials.load(ordering: .acquiring) else { return }
+        let parts = CredentialPart.parts(of: copy request)
+        if !parts.isEmpty { sent.withLock { $0.formUnion(parts) } }
+    }
+
+    /// From now on, records the credentials of every request of the call that reaches the transport.
+    func watchSentCredentials() { watchesCredentials.store(true, ordering: .releasing) }
+
+    /// The credentials the call's requests carried to the transport since ``watchSentCredentials()``.
+    var sentCredentials: Set<CredentialPart> { sent.withLock { $0 } }
 
     /// How many requests reached the transport.
     var transportSends: Int { sends.load(ordering: .relaxed) }

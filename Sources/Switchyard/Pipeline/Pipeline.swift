@@ -357,7 +357,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     fileprivate static func terminal(_ transport: any Transport, redirects: RedirectPolicy) -> NextStage {
         let observes = transport.observesCallCancellation
         return { (request: consuming Request, context: CallContext) in
-            context.control.recordTransportSend()  // one attempt, however many redirects it follows
+            context.control.recordTransportSend(request)  // one attempt, however many redirects it follows
             if let timings = context.control.timings {
                 return try await timedExchange(
                     request,

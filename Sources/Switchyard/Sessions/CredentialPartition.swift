@@ -14,14 +14,25 @@ import Synchronization
 /// get different partitions, so a response is only ever served to — or shared with — a request made
 /// with the same credentials or for the same account.
 ///
-/// The value is a digest: it names the credentials without holding them, so it can be stored on disk
-/// beside a cache entry.
+/// A partition is taken before the request has passed the stages inside the asking stage, so what
+/// the request carries when it reaches the transport is checked too: a credential that neither the
+/// request carried then nor a credential source that named the call's credentials puts on it
+/// (``CredentialSource/credentialNames``) — a ``HeadersStage`` or ``CommonParametersStage`` value, a
+/// stage of your own — makes the exchange unshareable: its response is not cached, and identical
+/// calls that joined it send their own requests instead.
+///
+/// The value is a keyed digest: it names the credentials without holding them, and cannot be turned
+/// back into them without the key. In memory the key is drawn at random for each process; a
+/// ``ResponseCache`` whose disk tier is sealed (``CacheSealing/digest``) digests with the sealing's
+/// key instead (HMAC-SHA-256 in SwitchyardCrypto), so that its entries are found again after a
+/// restart. No other partition is ever written to disk.
 public struct CredentialPartition: Sendable, Hashable, Codable, CustomStringConvertible {
-    /// `public` or 32 hex digits.
+    /// `public`, or the digest: `m:` and 32 hex digits (this process's key), `k:` and the hex digits
+    /// of the sealing's digest.
     public let rawValue: String
 
-    /// Creates a partition from its stored text.
-    public init(rawValue: String) { self.rawValue = rawValue }
+    /// A partition from its stored text.
+    init(rawValue: String) { self.rawValue = rawValue }
 
     /// The partition of requests that carry no credentials.
     public static let `public` = CredentialPartition(rawValue: "public")
@@ -29,25 +40,31 @@ public struct CredentialPartition: Sendable, Hashable, Codable, CustomStringConv
     /// Whether this is the ``public`` partition.
     public var isPublic: Bool { self == .public }
 
+    /// Whether a disk tier may store an entry of this partition: the public one, or one digested with
+    /// a sealing's key (never this process's own).
+    var isPersistable: Bool { isPublic || rawValue.hasPrefix(PartitionDigest.keyedPrefix) }
+
     /// `public` or the digest.
     public var description: String { rawValue }
 
     /// The partition of the app-named account `account`.
-    public init(account: String) { self = Self.of(["account=" + account]) }
+    public init(account: String) { self.init(account: account, digest: .process) }
 
-    /// The partition of credential material given as name–value pairs (sorted before hashing).
-    static func of(_ parts: [String]) -> CredentialPartition {
+    /// The partition of `account` under `digest`.
+    init(account: String, digest: PartitionDigest) { self = Self.of(["account=" + account], digest: digest) }
+
+    /// The partition of credential material given as name–value pairs (sorted before digesting).
+    static func of(_ parts: [String], digest: PartitionDigest) -> CredentialPartition {
         guard !parts.isEmpty else { return .public }
-        let text = parts.sorted().joined(separator: "\u{1F}")
-        // Two independent 64-bit FNV-1a digests (different offset bases): 128 bits, stable across runs.
-        let first = FNV1a.hash(text.utf8)
-        let second = FNV1a.hash(text.utf8, offsetBasis: 0x6c62_272e_07bb_0142)
-        return CredentialPartition(rawValue: Self.hex(first) + Self.hex(second))
+        return CredentialPartition(rawValue: digest.digest(parts.sorted().joined(separator: "\u{1F}")))
     }
 
-    private static func hex(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+    /// A stable text naming a credential without holding it, for ``CredentialSource/credentialFingerprint(for:)``:
+    /// the material of a partition, never stored as it is (the partition digests it with a key).
+    static func fingerprint(of credential: String) -> String {
+        let first = FNV1a.hash(credential.utf8)
+        let second = FNV1a.hash(credential.utf8, offsetBasis: 0x6c62_272e_07bb_0142)
+        return String(first, radix: 16) + "-" + String(second, radix: 16)
     }
 
     /// The partition of `request` as it will be sent for the call in `context`: the call's account's,
@@ -59,23 +76,7 @@ public struct CredentialPartition: Sendable, Hashable, Codable, CustomStringConv
     /// - Returns: the partition.
     /// - Throws: what a credential source throws when it cannot say which credentials it will use.
     public static func of(_ request: Request, context: CallContext) async throws -> CredentialPartition {
-        if let account = context.account { return CredentialPartition(account: account) }
-        var parts: [String] = []
-        for field in request.headerFields where isCredential(field.name) {
-            parts.append("header:" + field.name.canonicalName + "=" + field.value)
-        }
-        if let query = request.query {
-            for pair in query.split(separator: "&") {
-                let name = pair.firstIndex(of: "=").map { pair[..<$0] } ?? pair
-                if Redaction.default.isSensitive(PercentEncoding.decode(name)) { parts.append("query:" + pair) }
-            }
-        }
-        for source in context.credentialSources {
-            if let fingerprint = try await source.credentialFingerprint(for: context) {
-                parts.append("stage:" + source.id.canonicalName + "=" + fingerprint)
-            }
-        }
-        return of(parts)
+        try await CredentialPrediction(request, context: context, digest: .process).partition
     }
 
     /// Whether a header field carries credentials.

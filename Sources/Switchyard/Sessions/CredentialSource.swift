@@ -13,4 +13,11 @@ public protocol CredentialSource: CredentialBearingStage {
     ///
     /// - Parameter context: the call's context.
     func credentialFingerprint(for context: CallContext) async throws -> String?
+
+    /// The names of the header fields and parameters this stage writes its credentials to (compared
+    /// without case), such as `["Authorization"]`. When the fingerprint is not `nil`, credentials
+    /// under these names that reach the transport are the fingerprint's; any other credential that a
+    /// stage inside a cache or the same-request check adds makes the exchange unshareable
+    /// (``CredentialPartition``).
+    var credentialNames: Set<String> { get }
 }

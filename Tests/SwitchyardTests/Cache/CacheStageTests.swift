@@ -31,11 +31,13 @@ struct CacheStageTests {
     /// gone when this returns, so that what a later cache finds there was read from the files.
     static func fill(_ directory: URL, paths: [String], transport: MockTransport, policy: CachePolicy) async throws {
         let client = try makeClient(stages: [CacheStage(cache: try ResponseCache(directory: directory))], transport: transport)
-        for path in paths { _ = try await client.send(.users, .get, path, options: options(policy)) }
+        for path in paths { _ = try await client.send(.users, .get, path, options: options(policy, token: nil)) }
     }
 
-    static func options(_ policy: CachePolicy, token: String = "t1") -> CallOptions {
-        var options = CallOptions(headerFields: [.authorization: "Bearer \(token)"])
+    /// A call under `policy` with `token` as its bearer token; `nil` for a public call (what an unsealed
+    /// disk tier keeps: it writes no private entry).
+    static func options(_ policy: CachePolicy, token: String? = "t1") -> CallOptions {
+        var options = CallOptions(headerFields: token.map { [.authorization: "Bearer \($0)"] } ?? [:])
         options.cache(policy)
         return options
     }
@@ -100,10 +102,10 @@ struct CacheStageTests {
         try await Self.fill(directory, paths: ["/a", "/b", "/c"], transport: transport, policy: policy)
         let reopened = try ResponseCache(directory: directory)
         let client = try makeClient(stages: [CacheStage(cache: reopened)], transport: transport)
-        let fromDisk = try await client.send(.users, .get, "/a", options: Self.options(policy))
+        let fromDisk = try await client.send(.users, .get, "/a", options: Self.options(policy, token: nil))
         #expect(fromDisk.source == .diskCache)
         #expect(fromDisk.value.bodyText == #"{"n":1,"path":"/a"}"#)
-        #expect(try await client.send(.users, .get, "/a", options: Self.options(policy)).source == .memoryCache)
+        #expect(try await client.send(.users, .get, "/a", options: Self.options(policy, token: nil)).source == .memoryCache)
 
         // Damage /b's file (flip a body byte) and truncate /c's.
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".entry") }
@@ -119,8 +121,8 @@ struct CacheStageTests {
         }
         let third = try ResponseCache(directory: directory)
         let client3 = try makeClient(stages: [CacheStage(cache: third)], transport: transport)
-        #expect(try await client3.send(.users, .get, "/b", options: Self.options(policy)).source == .network)
-        #expect(try await client3.send(.users, .get, "/c", options: Self.options(policy)).source == .network)
+        #expect(try await client3.send(.users, .get, "/b", options: Self.options(policy, token: nil)).source == .network)
+        #expect(try await client3.send(.users, .get, "/c", options: Self.options(policy, token: nil)).source == .network)
         #expect(third.corruptEntriesDropped == 2)
         #expect(count.withLock { $0 } == 5)
     }
@@ -141,7 +143,7 @@ struct CacheStageTests {
         try data.write(to: url)
         let reopened = try ResponseCache(directory: directory)
         let client = try makeClient(stages: [CacheStage(cache: reopened)], transport: transport)
-        #expect(try await client.send(.users, .get, "/a", options: Self.options(policy)).source == .network)
+        #expect(try await client.send(.users, .get, "/a", options: Self.options(policy, token: nil)).source == .network)
         #expect(reopened.corruptEntriesDropped == 1)
         #expect(count.withLock { $0 } == 2)
     }

@@ -13,7 +13,7 @@ struct DiskCacheFileModeTests {
         let (transport, _) = CacheStageTests.countingTransport()
         let client = try makeClient(stages: [CacheStage(cache: try ResponseCache(directory: directory))], transport: transport)
         let policy = CachePolicy.cacheElseNetwork(maxAge: .seconds(60))
-        _ = try await client.send(.users, .get, "/a", options: CacheStageTests.options(policy))
+        _ = try await client.send(.users, .get, "/a", options: CacheStageTests.options(policy, token: nil))
         let entries = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         #expect(entries.count == 1 && entries.allSatisfy { $0.hasSuffix(".entry") })
         #expect(try permissions(of: directory) == 0o700)

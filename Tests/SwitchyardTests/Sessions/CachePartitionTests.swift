@@ -40,9 +40,28 @@ struct CachePartitionTests {
         let result = try await restarted.send(GetMe())
         #expect(result.value.name == "bob")
         #expect(result.source == .network)
-        // Ada, back on the same device, still finds her own entry on disk.
+        // Without a sealing there is no keyed digest to name Ada's partition with: her entry was kept in
+        // memory only (SwitchyardCryptoTests' SealedPartitionTests show a sealed store keeping it).
         let adaAgain = try client(provider: SwitchableProvider(user: "ada"), cache: try ResponseCache(directory: directory.url))
-        #expect(try await adaAgain.send(GetMe()).source == .diskCache)
+        #expect(try await adaAgain.send(GetMe()).source == .network)
+    }
+
+    @Test("an unsealed disk tier keeps public entries and never writes a private one or its partition")
+    func unsealedDiskKeepsNoPrivateEntry() async throws {
+        let directory = try TemporaryDirectory()
+        let transport = MockTransport(.json(#"{"id":1,"name":"someone"}"#))
+        let client = try makeClient(stages: [CacheStage(cache: try ResponseCache(directory: directory.url))], transport: transport)
+        var ada = CallOptions()
+        ada.account = "ada"
+        #expect(try await client.send(GetMe(), options: ada).source == .network)
+        #expect(try await client.send(GetMe(), options: ada).source == .memoryCache)
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.hasSuffix(".entry") }
+        #expect(files.isEmpty)
+        _ = try await client.send(.users, .get, "/articles", options: GetMe().options)
+        let stored = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.hasSuffix(".entry") }
+        #expect(stored.count == 1)
+        let text = try String(decoding: Data(contentsOf: directory.url.appendingPathComponent(stored[0])), as: UTF8.self)
+        #expect(text.contains(#""rawValue":"public""#))
     }
 
     @Test("the fields most requests carry never partition; a session field, whatever else is sent, does")

@@ -11,6 +11,7 @@ private struct UserKey: RequestStage, CredentialSource {
         if let user = context[User.self] { request.headerFields[HTTPField.Name("X-User-Key")!] = "key-\(user)" }
     }
     func credentialFingerprint(for context: CallContext) async throws -> String? { context[User.self] }
+    var credentialNames: Set<String> { ["X-User-Key"] }
 }
 
 @Suite("Sessions: identical calls made with different credentials never share an exchange", .timeLimit(.minutes(1)))

@@ -99,9 +99,9 @@ extension APIClient {
         let id = context.requestID
         // Whose call it is counts: calls made with different credentials — carried now or added by
         // the service's credential stages — never share one exchange.
-        let partition: CredentialPartition
+        let prediction: CredentialPrediction
         do {
-            partition = try await CredentialPartition.of(request, context: context)
+            prediction = try await CredentialPrediction(request, context: context, digest: .process)
         } catch {
             throw SwitchyardError.wrapping(error, as: .authentication).filling(from: context)
         }
@@ -110,7 +110,7 @@ extension APIClient {
             request: request,
             context: context,
             options: options,
-            partition: partition,
+            partition: prediction.partition,
             volatile: policy.volatileParameters
         )
         // The run is shared, so it answers to none of its callers' controls: each caller leaves it
@@ -138,7 +138,12 @@ extension APIClient {
             let stages = options.additionalStages
             flight.start(
                 { () async throws(SwitchyardError) -> Response in
-                    try await pipeline.send(request, context: runContext, additionalStages: stages)
+                    // What the run sends is checked against the identity it was joined under: a
+                    // credential a stage added that the identity does not account for keeps its
+                    // answer from the callers that joined it.
+                    runContext.control.watchSentCredentials()
+                    defer { if !prediction.covers(runContext.control.sentCredentials) { flight.markUnshareable() } }
+                    return try await pipeline.send(request, context: runContext, additionalStages: stages)
                 },
                 finished: { tracker.finish(flight) }
             )
@@ -160,6 +165,12 @@ extension APIClient {
         }
         if !tracker.remove(id), let cancelled = control.cancellationError {
             throw cancelled.filling(from: context)
+        }
+        if !isNew, !flight.isShareable {
+            // The run carried credentials of its first caller's that this caller's identity did not
+            // show (a stage added them): neither its answer nor its error is this caller's. It sends
+            // its own request instead.
+            return (try await flyAlone(request, context: context, options: options, pipeline: pipeline), control)
         }
         switch outcome {
         case .success(let response): return (response, isNew ? runContext.control : control)

@@ -20,6 +20,15 @@ final class Flight: Sendable {
     /// The identity it runs under, for coalescing; `nil` when identical calls may not join it.
     let key: String?
     private let state = Mutex(State())
+    /// Cleared when the run's request reached the transport with a credential its identity does not
+    /// account for (``CredentialPrediction``): its answer is then its first caller's alone.
+    private let shareable = Atomic<Bool>(true)
+
+    /// Whether callers that joined the run may take its answer; read once the answer is in.
+    var isShareable: Bool { shareable.load(ordering: .acquiring) }
+
+    /// Marks the run's answer as its first caller's alone; call it before the run ends.
+    func markUnshareable() { shareable.store(false, ordering: .releasing) }
 
     init(key: String?) {
         self.key = key

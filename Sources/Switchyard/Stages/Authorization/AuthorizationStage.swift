@@ -84,8 +84,11 @@ public struct AuthorizationStage: CredentialSource, SessionBoundStage {
         if coordinator.isProvidingInCurrentTask { return nil }
         if let account = try await coordinator.account() { return "account:" + account }
         guard let token = try await coordinator.token() else { return nil }
-        return "token:" + CredentialPartition.of([token]).rawValue
+        return "token:" + CredentialPartition.fingerprint(of: token)
     }
+
+    /// The field the token goes in (``field``).
+    public var credentialNames: Set<String> { [field.canonicalName] }
 
     /// Adds the token, sends the call, and refreshes and replays it once if it is refused.
     public func intercept(_ request: Request, context: CallContext, next: NextStage) async throws -> Response {

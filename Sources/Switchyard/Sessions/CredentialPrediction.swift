@@ -1,0 +1,50 @@
+/// A call's ``CredentialPartition`` taken before the request passes the stages inside the asking
+/// stage (a cache, the same-request check), and what it accounts for: the credentials the request
+/// carried then, and the names the credential sources that named the call's credentials write.
+///
+/// ``covers(_:)`` checks it against what reached the transport (``CallControl/sentCredentials``): a
+/// credential it does not account for was added by a stage the partition could not ask, so the
+/// exchange belongs to whoever that credential names — not to the partition — and must not be shared.
+struct CredentialPrediction: Sendable {
+    /// The partition.
+    let partition: CredentialPartition
+    /// Whether the app named the call's account: the partition is the account's, whatever is sent.
+    private let namesAccount: Bool
+    /// The credentials the request carried.
+    private let carried: Set<CredentialPart>
+    /// The names written by the credential sources that named the call's credentials.
+    private let sourceNames: Set<String>
+
+    /// The prediction for `request` as the asking stage sees it in `context`.
+    ///
+    /// - Throws: what a credential source throws when it cannot say which credentials it will use.
+    init(_ request: Request, context: CallContext, digest: PartitionDigest) async throws {
+        if let account = context.account {
+            self.partition = CredentialPartition(account: account, digest: digest)
+            self.namesAccount = true
+            self.carried = []
+            self.sourceNames = []
+            return
+        }
+        let carried = CredentialPart.parts(of: request)
+        var material = carried.map(\.text)
+        var sourceNames: Set<String> = []
+        for source in context.credentialSources {
+            if let fingerprint = try await source.credentialFingerprint(for: context) {
+                material.append("stage:" + source.id.canonicalName + "=" + fingerprint)
+                sourceNames.formUnion(source.credentialNames.map { $0.lowercased() })
+            }
+        }
+        self.partition = CredentialPartition.of(material, digest: digest)
+        self.namesAccount = false
+        self.carried = Set(carried)
+        self.sourceNames = sourceNames
+    }
+
+    /// Whether the partition accounts for every credential in `sent`: each was carried when the
+    /// partition was taken, or is written by a credential source that named the call's credentials —
+    /// or the app named the call's account.
+    func covers(_ sent: Set<CredentialPart>) -> Bool {
+        namesAccount || sent.allSatisfy { carried.contains($0) || sourceNames.contains($0.name) }
+    }
+}
