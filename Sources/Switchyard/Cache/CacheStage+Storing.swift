@@ -38,6 +38,7 @@ extension CacheStage {
             }
             return entry.response(source: .revalidated)
         }
+        cache.note(key.partition, accounts: prediction.sourceAccounts)
         store(response, for: request, key: key, requestedAt: requestedAt, receivedAt: receivedAt, ifUnchangedSince: version)
         return response
     }

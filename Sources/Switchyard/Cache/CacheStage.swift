@@ -105,15 +105,18 @@ public struct CacheStage: SessionBoundStage {
         return (CacheKey.of(request, context: context, partition: prediction.partition, excluding: excludedParameters), prediction)
     }
 
-    /// Drops the ending session's entries: those of `account`'s partition when an account is named
-    /// (and every private entry of this cache when it is not), from memory and from disk.
+    /// Drops the ending session's entries: those of `account` when an account is named — its own
+    /// partition's, and those of calls whose credential source named it (``CredentialSource``) — and
+    /// every private entry of this cache when it is not, from memory and from disk. (Entries a
+    /// credential source named the account for are known from this process's stores; a disk entry
+    /// an earlier process stored that way stays until it expires or every session ends.)
     public func endSession(account: String?) async {
         guard let account else {
             cache.invalidate { !$0.partition.isPublic }
             return
         }
-        let partition = CredentialPartition(account: account, digest: cache.partitionDigest)
-        cache.invalidate { $0.partition == partition }
+        let partitions = cache.partitions(ofAccount: account)
+        cache.invalidate { partitions.contains($0.partition) }
     }
 
     /// Serves, stores and revalidates by the call's policy.

@@ -33,6 +33,25 @@ public final class ResponseCache: Sendable {
     /// entries then stay in memory).
     let partitionDigest: PartitionDigest
 
+    /// The partitions of the entries stored for each account a credential source named (keyed by the
+    /// account's own partition), so that ending that account's session finds them; in memory only.
+    private let accountPartitions = Mutex<[CredentialPartition: Set<CredentialPartition>]>([:])
+
+    /// Notes that `partition` holds entries of `accounts`.
+    func note(_ partition: CredentialPartition, accounts: Set<String>) {
+        guard !accounts.isEmpty else { return }
+        let owners = accounts.map { CredentialPartition(account: $0, digest: partitionDigest) }
+        accountPartitions.withLock { map in
+            for owner in owners where owner != partition { map[owner, default: []].insert(partition) }
+        }
+    }
+
+    /// The partitions whose entries belong to `account`: its own, and those noted for it.
+    func partitions(ofAccount account: String) -> Set<CredentialPartition> {
+        let own = CredentialPartition(account: account, digest: partitionDigest)
+        return accountPartitions.withLock { $0.removeValue(forKey: own) ?? [] }.union([own])
+    }
+
     /// The version of `key` now, to pass to ``store(_:ifUnchangedSince:)`` later.
     struct Version: Equatable {
         let epoch: UInt64

@@ -14,6 +14,9 @@ struct CredentialPrediction: Sendable {
     private let carried: Set<CredentialPart>
     /// The names written by the credential sources that named the call's credentials.
     private let sourceNames: Set<String>
+    /// The accounts the call's credentials belong to, as its credential sources name them (a
+    /// fingerprint `account:<name>`): ``APIClient/endSession(for:account:)`` drops their entries too.
+    let sourceAccounts: Set<String>
 
     /// The prediction for `request` as the asking stage sees it in `context`.
     ///
@@ -24,21 +27,25 @@ struct CredentialPrediction: Sendable {
             self.namesAccount = true
             self.carried = []
             self.sourceNames = []
+            self.sourceAccounts = []
             return
         }
         let carried = CredentialPart.parts(of: request)
         var material = carried.map(\.text)
         var sourceNames: Set<String> = []
+        var sourceAccounts: Set<String> = []
         for source in context.credentialSources {
             if let fingerprint = try await source.credentialFingerprint(for: context) {
                 material.append("stage:" + source.id.canonicalName + "=" + fingerprint)
                 sourceNames.formUnion(source.credentialNames.map { $0.lowercased() })
+                if fingerprint.hasPrefix("account:") { sourceAccounts.insert(String(fingerprint.dropFirst("account:".count))) }
             }
         }
         self.partition = CredentialPartition.of(material, digest: digest)
         self.namesAccount = false
         self.carried = Set(carried)
         self.sourceNames = sourceNames
+        self.sourceAccounts = sourceAccounts
     }
 
     /// Whether the partition accounts for every credential in `sent`: each was carried when the

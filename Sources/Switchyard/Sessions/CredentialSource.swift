@@ -7,8 +7,9 @@
 /// is one.
 public protocol CredentialSource: CredentialBearingStage {
     /// A stable text that identifies the credentials this stage will put on the call in `context` —
-    /// the account they belong to when known, else a digest of the credential itself — or `nil` when
-    /// it will add none. Never return the credential itself: the text is hashed into partitions, but
+    /// the account they belong to when known, as `account:<name>` (so that
+    /// ``APIClient/endSession(for:account:)`` drops that account's cached entries), else a digest of the
+    /// credential itself — or `nil` when it will add none. Never return the credential itself: the text is hashed into partitions, but
     /// it should not be a secret on its own.
     ///
     /// - Parameter context: the call's context.

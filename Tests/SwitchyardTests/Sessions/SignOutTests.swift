@@ -86,4 +86,27 @@ struct SignOutTests {
         #expect(try await call("a") == .network)
         #expect(try await call("b") == .memoryCache)
     }
+
+    @Test("ending the session of an account the token provider names drops that account's entries")
+    func endProviderNamedAccount() async throws {
+        let provider = NamingProvider(user: "ada")
+        let client = try makeClient(
+            stages: [CacheStage(cache: try ResponseCache()), AuthorizationStage(provider: provider)],
+            transport: makeProfileTransport()
+        )
+        #expect(try await client.send(GetMe()).source == .network)
+        #expect(try await client.send(GetMe()).source == .memoryCache)
+        await client.endSession(account: "ada")
+        let again = try await client.send(GetMe())
+        #expect(again.value.name == "ada" && again.source == .network)
+    }
+}
+
+/// A token provider that names the account its token belongs to.
+private final class NamingProvider: TokenProvider, Sendable {
+    let user: String
+    init(user: String) { self.user = user }
+    func currentToken() async throws -> String? { "token-" + user }
+    func refreshToken(replacing expired: String) async throws -> String { expired }
+    func account() async throws -> String? { user }
 }
