@@ -3,8 +3,9 @@ import Foundation
 extension HARCapture {
     /// A multipart body written out again as multipart text under its own boundary, each part with
     /// its `Content-Disposition` (name and file name) and `Content-Type` alone: a field named like a
-    /// secret as the replacement, any other field through redaction as text, and a file — or a part
-    /// that is not text — as a line giving its size and type, never its bytes.
+    /// secret as the replacement, any other field through redaction as text (read leniently only
+    /// under a declared text type), and a file — or a part that is not text — as a line giving its
+    /// size and type, never its bytes.
     func multipart(_ body: Data, contentType: String) -> Recorded {
         guard let form = MultipartForm(body, contentType: contentType) else {
             return (nil, nil, "\(body.count) bytes of multipart not recorded: its parts could not be read")
@@ -32,6 +33,8 @@ extension HARCapture {
         if let name = part.name, redaction.isSensitive(name) { return redaction.replacement }
         guard !part.body.isEmpty else { return "" }
         guard !mediaType.hasPrefix("multipart/"), !Self.isBinary(mediaType) else { return described }
+        // Only a declared text type is read leniently: bytes that are not text under none are described.
+        guard part.contentType != nil || Redaction.text(part.body) != nil else { return described }
         switch redactedText(part.body, contentType: type) {
         case .shown(let text, _): return text
         case .hidden: return described

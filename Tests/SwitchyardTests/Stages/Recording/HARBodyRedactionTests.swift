@@ -94,6 +94,28 @@ struct HARBodyRedactionTests {
         #expect(!archive.contains("SECRET"))
     }
 
+    @Test("every truncation and every one-byte change of a multipart form is read or left out, never kept raw")
+    func multipartDamaged() async throws {
+        var form = Data("--b1\r\nContent-Disposition: form-data; name=\"api_token\"\r\n\r\ntok-SECRET-1\r\n".utf8)
+        form += Data("--b1\r\nContent-Disposition: form-data; name=\"f\"; filename=\"x.bin\"\r\n\r\n".utf8)
+        form += Data([0x00, 0xFF]) + Data("bin-SECRET-2\r\n--b1--\r\n".utf8)
+        var bodies = (0..<form.count).map { (form.prefix($0), "multipart/form-data; boundary=b1") }
+        for index in form.indices {
+            var changed = form
+            changed[index] ^= 0x20
+            bodies.append((changed, "multipart/form-data; boundary=b1"))
+        }
+        let (posts, _) = try await recordedRequests(bodies)
+        #expect(posts.count == bodies.count)
+        #expect(posts.allSatisfy { $0?.encoding == nil })
+        // Cut short of its closing boundary, a form is left out whole; with it, its secret field is hidden.
+        let cut = posts.prefix(form.count)
+        #expect(cut.filter { $0?.text?.isEmpty == false }.count == 2)  // cut after `--b1--` or `--b1--\r`
+        #expect(!cut.contains { $0?.text?.contains("SECRET") == true })
+        // A changed byte may rename a field, but the file's bytes never show.
+        #expect(!posts.contains { $0?.text?.contains("bin-SECRET-2") == true })
+    }
+
     @Test("bytes that are not text are recorded only under a binary type, as size and type unless that type is opted in")
     func binaryOnlyWhenDeclared() async throws {
         let bytes = Data([0x00, 0xFF, 0xFE, 0x01]) + Data("raw-SECRET".utf8)
