@@ -13,7 +13,8 @@
 /// method, path or query, not the user or credentials of the call, not the direction, not the time.
 /// Whoever can replay traffic — an attacker on the path, a proxy or cache — can answer a call with a
 /// sealed answer recorded from another endpoint, another user's call or an earlier call, and it
-/// opens as this call's answer; a sealed request can be replayed to the server the same way. In an
+/// opens as this call's answer; a sealed request can be replayed to the server the same way, or
+/// reflected back as its own answer (both directions share the key and the empty AAD). In an
 /// envelope, the members beside the sealed one (`code`, `msg`) are not sealed at all and can be
 /// rewritten. What holds: the plaintext stays confidential, and with an authenticated scheme a
 /// changed byte of the sealed text fails the call (with a legacy scheme not even that — see

@@ -61,6 +61,17 @@ struct LegacyFramingLimitsTests {
         #expect(String(decoding: answer, as: UTF8.self).contains(#""user":"alice""#))
     }
 
+    @Test("documented limit: a sealed request reflected back as the answer opens as the answer")
+    func legacyFramingOpensAReflection() async throws {
+        // The path sends the call's own sealed `{"payload":"<sealed>"}` straight back as a whole body.
+        let reflect = MockResponse { request, _ in
+            let object = try JSONSerialization.jsonObject(with: request.body?.bytes ?? Data()) as? [String: String]
+            return Response(status: .ok, body: Data(base64Encoded: object?["payload"] ?? "") ?? Data())
+        }
+        let run = await StageHarness(LegacyAnswers.stage(response: .wholeBody())).run(try LegacyAnswers.payRequest(), respond: reflect)
+        #expect(run.response?.bytes == Data(#"{"amount":1}"#.utf8), "\(run.error?.message ?? "")")
+    }
+
     @Test(
         "the default (headers, wire format 2) refuses the same transplant: to another user's endpoint, and to a later call of the same one"
     )
