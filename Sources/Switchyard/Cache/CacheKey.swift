@@ -69,8 +69,9 @@ public struct CacheKey: Sendable, Hashable, Codable, CustomStringConvertible {
         hasher.combine(precomputedHash)
     }
 
-    /// A stable 64-bit FNV-1a digest of the key, as 16 hex digits — the disk tier's file name.
-    public var digest: String {
+    /// A stable 64-bit FNV-1a digest of the key, as 16 hex digits — the disk tier's file name. A
+    /// private key's partition is itself a keyed digest, so its file name reveals no account.
+    var digest: String {
         let hash = FNV1a.hash((partition.rawValue + "\n" + serviceID + "\n" + endpoint + "\n" + identity).utf8)
         let hex = String(hash, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex

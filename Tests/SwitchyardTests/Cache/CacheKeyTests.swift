@@ -50,9 +50,9 @@ struct CacheKeyTests {
         #expect(read == made && read.hashValue == made.hashValue)
     }
 
-    /// The expected identity and digest were computed outside Swift (Python, FNV-1a 64 by its
-    /// published parameters), so a changed separator, part order or hash shows here.
-    @Test("the key of a POST read: environment, method, authority, path, sorted query without volatile names, body digest; its file name")
+    /// The expected identity was computed outside Swift (Python, FNV-1a 64 by its published
+    /// parameters), so a changed separator, part order or hash shows here.
+    @Test("the key of a POST read: environment, method, authority, path, sorted query without volatile names, body digest")
     func keyOfARequest() throws {
         let url = try #require(URL(string: "https://api.example.com/v1/search?b=2&timestamp=99&a=1"))
         let request = try #require(Request(method: .post, url: url, body: .bytes(Data(#"{"q":"x"}"#.utf8))))
@@ -60,7 +60,6 @@ struct CacheKeyTests {
         let key = CacheKey.of(request, context: context, partition: .public, excluding: CacheStage.defaultExcludedParameters)
         #expect(key.identity == "develop\nPOST\napi.example.com\n/v1/search\na=1&b=2\nbody:9:abced0b2c17fdb8c")
         #expect(key.serviceID == "users" && key.endpoint == "Search" && key.partition == .public)
-        #expect(key.digest == "baeada60252d5d6d")
     }
 
     @Test("a stored key with a missing part is refused, not read as a different key")
