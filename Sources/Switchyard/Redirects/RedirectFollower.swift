@@ -2,7 +2,8 @@ import Foundation
 import HTTPTypes
 
 /// Decides, for a `3xx` answer, the request a pipeline sends next under a ``RedirectPolicy`` — or
-/// refuses the redirect with ``SwitchyardError/Code/redirect``.
+/// refuses the redirect with ``SwitchyardError/Code/redirect``, naming ``StageID/redirects`` as the
+/// stage that failed (the stages around the exchange then keep that name rather than their own).
 enum RedirectFollower {
     /// The statuses that redirect a request to their `Location`.
     static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
@@ -61,6 +62,8 @@ enum RedirectFollower {
     }
 
     private static func refusal(_ message: String, _ response: Response) -> SwitchyardError {
-        SwitchyardError(code: .redirect, message: message, response: response)
+        var error = SwitchyardError(code: .redirect, message: message, response: response)
+        error.stage = .redirects
+        return error
     }
 }

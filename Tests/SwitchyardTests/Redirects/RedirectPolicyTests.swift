@@ -59,6 +59,19 @@ struct RedirectPolicyTests {
         #expect(transport.requests.allSatisfy { $0.head.authority == "api.test" })
     }
 
+    @Test(
+        "a refused redirect names the redirect handling as the failing stage, not the innermost stage",
+        arguments: ["/other-host", "/downgrade", "/loop"]
+    )
+    func refusalNamesRedirects(path: String) async throws {
+        let error = await #expect(throws: SwitchyardError.self) {
+            _ = try await client(twoOrigins(), policy: RedirectPolicy(maximum: 3)).send(.users, .get, path)
+        }
+        #expect(error?.code == .redirect)
+        #expect(error?.stage == .redirects)
+        #expect(error?.description.contains("stage 'redirects'") == true, "\(String(describing: error))")
+    }
+
     @Test("https to http is never followed, even to the same host")
     func neverDowngrades() async throws {
         let transport = twoOrigins()
