@@ -20,10 +20,10 @@ import SwitchyardCrypto
 ///
 /// ```swift
 /// let pins = try PublicKeyPins([
-///     "sha256/47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=",   // today's key
-///     "sha256/8Rw90Ej3Ttt8RRkrg+WYDS9n7IS03bk5bjP/UXPtaY8=",   // the next key
+///     "sha256/47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=",  // today's key
+///     "sha256/8Rw90Ej3Ttt8RRkrg+WYDS9n7IS03bk5bjP/UXPtaY8=",  // the next key
 /// ])
-/// let transport = AsyncHTTPClientTransport(configuration: .init(pinning: pins))
+/// let transport = AsyncHTTPClientTransport(pinning: .init(pins: pins))
 /// ```
 public struct PublicKeyPins: Sendable, Hashable {
     /// The pinned SHA-256 digests, 32 bytes each.
