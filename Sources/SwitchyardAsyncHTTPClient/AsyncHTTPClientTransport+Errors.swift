@@ -47,6 +47,13 @@ extension AsyncHTTPClientTransport {
             limited.underlyingError = error
             return limited
         }
+        if case .inflationError = error as? NIOHTTPDecompression.DecompressionError {
+            return SwitchyardError(
+                code: .invalidResponse,
+                message: "the body of the response to \(target) could not be decoded: its bytes are not what its content coding says",
+                underlyingError: error
+            )
+        }
         let text = String(describing: error)
         if text.localizedCaseInsensitiveContains("connection refused") || text.contains("ECONNREFUSED") {
             return SwitchyardError(
@@ -56,5 +63,23 @@ extension AsyncHTTPClientTransport {
             )
         }
         return SwitchyardError(code: .transport, message: "\(target) failed: \(text)", underlyingError: error)
+    }
+
+    /// The content codings the client's decoder removes (AsyncHTTPClient's: exactly these two).
+    static let decodedCodings: Set<String> = ["gzip", "deflate"]
+
+    /// Refuses a response whose body is in a content coding a decoding client cannot decode (such as
+    /// `br`): handing it over would give the stages compressed bytes to parse. A client that decodes
+    /// nothing (built without decompression) hands every body over as sent.
+    static func checkCoding(_ head: HTTPResponse, request: Request, decodes: Bool) throws(SwitchyardError) {
+        guard decodes, ContentCoding.hasContent(head, method: request.method), let coding = ContentCoding.coding(of: head.headerFields),
+            !decodedCodings.contains(coding)
+        else { return }
+        throw SwitchyardError(
+            code: .invalidResponse,
+            message: "the response to \(target(of: request)) is in the \(coding) content coding, which the AsyncHTTPClient transport "
+                + "cannot decode (it decodes gzip and deflate); the body was refused rather than handed over encoded",
+            response: Response(head: head)
+        )
     }
 }

@@ -40,9 +40,11 @@ public import Switchyard
 /// for `gzip, deflate` (what AsyncHTTPClient's decoder handles; `br` is never advertised), a download
 /// to a file asks for `identity`, and a body the client decoded reaches the pipeline without
 /// `Content-Encoding` and with its decoded `Content-Length`. Decoding stops at
-/// ``decompressionLimit`` (64 MiB), for bodies in memory and files alike. A client that does not
-/// decompress (one not built from ``switchyardConfiguration(_:)``) asks for `identity` and hands
-/// bodies over as sent.
+/// ``decompressionLimit`` (64 MiB), for bodies in memory and files alike. A body in any other coding
+/// (a server that sends `br` whatever it was asked), or whose bytes do not decode, fails the call with
+/// ``Switchyard/SwitchyardError/Code/invalidResponse`` rather than reaching the stages encoded. A
+/// client that does not decompress (one not built from ``switchyardConfiguration(_:)``) asks for
+/// `identity` and hands bodies over as sent.
 ///
 /// ## Uploads and downloads
 ///
@@ -231,7 +233,8 @@ public struct AsyncHTTPClientTransport: Transport {
             let delegate = CollectingDelegate(
                 limit: configuration.maximumResponseBodySize,
                 request: request,
-                deadline: deadline
+                deadline: deadline,
+                decodes: decodes
             )
             // The deadline is the sweeper's to keep, not a timer of AsyncHTTPClient's per request,
             // unless the client retries failed connections (see `sweepsDeadlines`).
@@ -285,6 +288,7 @@ public struct AsyncHTTPClientTransport: Transport {
             observer?.started()
             let response = try await client.execute(clientRequest, deadline: deadline, logger: context.logger)
             let head = Self.makeHead(response)
+            try Self.checkCoding(head, request: request, decodes: decodes)
             // What the client's decoder removed: gzip or deflate, on a response that has content.
             let coding = ContentCoding.coding(of: head.headerFields)
             let decoded = decodes && ContentCoding.hasContent(head, method: request.method) && (coding == "gzip" || coding == "deflate")

@@ -103,4 +103,24 @@ extension TransportConformance {
             )
         }
     }
+
+    /// `undecodable-coding-is-typed`: a body the transport cannot decode — in `compress`, which no
+    /// built-in transport decodes, or labelled `br` without being brotli, each sent whatever the request
+    /// accepts — fails with ``Switchyard/SwitchyardError/Code/invalidResponse``, never handed over
+    /// encoded; in memory and to a download's file, which is then not written.
+    func undecodableCoding(_ transport: any Transport) async throws {
+        for coding in ["compress", "br"] {
+            try await expectError(.invalidResponse, mentioning: "content coding") {
+                _ = try await transport.send(try request(.get, "/precompressed?coding=\(coding)"), context: context())
+            }
+        }
+        try await withTemporaryFile { file in
+            var observed = context()
+            observed.downloadTarget = DownloadTarget(fileURL: file)
+            try await expectError(.invalidResponse, mentioning: "content coding") {
+                _ = try await transport.send(try request(.get, "/precompressed?coding=compress"), context: observed)
+            }
+            try expect(!FileManager.default.fileExists(atPath: file.path), "the encoded body was written to the download's file")
+        }
+    }
 }

@@ -3,7 +3,7 @@ import HTTPTypes
 import Switchyard
 
 /// HTTP semantics a transport must leave to the pipeline: authentication challenges, `307`/`308`
-/// bodies and the status line.
+/// bodies, the status line and the `User-Agent`.
 extension TransportConformance {
     /// `unauthorized-challenge-is-a-response`: a `401` with a `Basic`, `Digest` or `Bearer` challenge
     /// comes back as the response, its challenge kept — never answered, never waited on (a transport
@@ -76,5 +76,26 @@ extension TransportConformance {
                 "expected \(code) \(phrase), got \(response.status.code) \"\(response.status.reasonPhrase)\""
             )
         }
+    }
+
+    /// `no-user-agent-unless-given`: through a client made with `userAgent: nil` the server sees no
+    /// `User-Agent` at all (a transport must not add one of its own), and a request's own reaches it
+    /// unchanged.
+    func noUserAgent(_ transport: any Transport) async throws {
+        let service = ServiceID("conformance")!
+        let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, defaultEnvironment: .develop, store: nil))
+        try registry.register(Service(service, baseURL: baseURL, transport: transport))
+        let anonymous = try echo(try await APIClient(registry: registry, userAgent: nil).send(service, .get, "/echo").value)
+        try expect(
+            anonymous.headers["user-agent"] == nil,
+            "a client without a User-Agent sent User-Agent: \(anonymous.headers["user-agent"] ?? "")"
+        )
+        let named = try echo(
+            try await transport.send(try request(.get, "/echo", fields: [.userAgent: "Conformance/1"]), context: context())
+        )
+        try expect(
+            named.headers["user-agent"] == "Conformance/1",
+            "the request's User-Agent arrived as \(named.headers["user-agent"] ?? "none")"
+        )
     }
 }

@@ -11,8 +11,10 @@ public import Switchyard
 /// Besides plain calls it checks streamed uploads (``Switchyard/Request/Body/stream(_:)``) and downloads
 /// to a file (``Switchyard/CallContext/downloadTarget``), including a resumed one, redirects returned
 /// unfollowed (and resent with their body by a client over the transport), the response-size and
-/// decompressed-size limits, the content-coding rule of ``Switchyard/ContentCoding``, timeouts to the
-/// millisecond, a download's deadline, `401` challenges returned as responses, and reason phrases.
+/// decompressed-size limits, the content-coding rule of ``Switchyard/ContentCoding`` (a body in a coding
+/// the transport cannot decode is refused), timeouts to the millisecond, a download's deadline, `401`
+/// challenges returned as responses, reason phrases, and that a request without a `User-Agent` goes
+/// out without one (a client made with `userAgent: nil`).
 /// The timing cases take a few seconds and tolerate a loaded machine. Configure the transport under test
 /// with a response limit of 4 MiB (at least 4 MiB so the large-body case fits, below 8 MiB so the
 /// sample backend's 8 MiB gzip bomb exceeds it) and tell the suite the same number:
@@ -48,7 +50,8 @@ public struct TransportConformance: Sendable {
         "oversized-body-is-typed", "decompression-bomb-is-typed", "accept-encoding-default", "decoded-body-has-no-coding",
         "download-asks-for-identity", "encoded-download-is-decoded-not-resumed", "sub-second-timeout-is-accurate",
         "timeout-is-not-rounded", "download-deadline-ends-with-timeout", "unauthorized-challenge-is-a-response",
-        "redirect-307-308-resend-method-and-body", "reason-phrase-is-kept",
+        "redirect-307-308-resend-method-and-body", "reason-phrase-is-kept", "no-user-agent-unless-given",
+        "undecodable-coding-is-typed",
     ]
 
     /// The server's base URL, such as `http://127.0.0.1:8080`.
@@ -250,6 +253,8 @@ public struct TransportConformance: Sendable {
         case "unauthorized-challenge-is-a-response": try await unauthorizedChallenge(transport)
         case "redirect-307-308-resend-method-and-body": try await redirectsResendBody(transport)
         case "reason-phrase-is-kept": try await reasonPhrase(transport)
+        case "no-user-agent-unless-given": try await noUserAgent(transport)
+        case "undecodable-coding-is-typed": try await undecodableCoding(transport)
         case "download-error-status-stays-in-memory":
             try await withTemporaryFile { file in
                 var observed = context()

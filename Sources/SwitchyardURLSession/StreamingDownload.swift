@@ -24,6 +24,8 @@ final class StreamingDownload: @unchecked Sendable {
     private let observer: TransferObserver?
     private let method: HTTPRequest.Method
     private let limit: Int
+    /// The request, for error messages.
+    private let requestTarget: String
     // Guarded by `lock`: URLSession calls a task's delegate methods one at a time, but on its queue.
     private let lock = NSLock()
     private var state = State()
@@ -34,22 +36,30 @@ final class StreamingDownload: @unchecked Sendable {
         observer: TransferObserver?,
         method: HTTPRequest.Method,
         limit: Int,
+        requestTarget: String,
         completion: @escaping @Sendable (Result<(URLSessionTransport.Payload, URLResponse?), any Error>) -> Void
     ) {
         self.target = target
         self.observer = observer
         self.method = method
         self.limit = limit
+        self.requestTarget = requestTarget
         self.completion = completion
     }
 
-    /// The head arrived: a body the sink accepts goes to the file, any other (an error status) to memory.
+    /// The head arrived: a body the sink accepts goes to the file, any other (an error status) to memory;
+    /// a body in a coding URLSession cannot decode is refused before the file is opened.
     func received(_ response: URLResponse) {
         guard let http = response as? HTTPURLResponse else { return }
         let head = URLSessionTransport.head(of: http)
         guard DownloadSink.accepts(head) else { return }
         let coding = ContentCoding.coding(of: head.headerFields)
-        let decoded = coding.map(URLSessionTransport.decodedCodings.contains) == true && ContentCoding.hasContent(head, method: method)
+        let decoded = coding.map(URLSessionTransport.decodes) == true && ContentCoding.hasContent(head, method: method)
+        if let coding, !decoded, ContentCoding.hasContent(head, method: method) {
+            let refused = URLSessionTransport.undecodable(coding, head: head, target: requestTarget)
+            lock.withLock { state.failure = refused }
+            return
+        }
         do {
             let sink = try DownloadSink(target: target, head: head, observer: observer, decodedCoding: decoded ? coding : nil)
             lock.withLock { state.sink = sink }

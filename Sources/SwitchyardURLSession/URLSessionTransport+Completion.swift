@@ -9,6 +9,52 @@ import Foundation
 #endif
 
 extension URLSessionTransport {
+    /// The `User-Agent` value that keeps URLSession from adding its own to a request without one:
+    /// blank, which libcurl leaves out of the request (FoundationNetworking); empty on Apple platforms.
+    #if canImport(FoundationNetworking)
+    static let noUserAgent = " "
+    #else
+    static let noUserAgent = ""
+    #endif
+
+    /// Whether URLSession decodes a body in `coding` (a `Content-Encoding` value, lower-cased): every
+    /// coding it lists, in order, is one of ``decodedCodings``.
+    static func decodes(_ coding: String) -> Bool {
+        coding.split(separator: ",").allSatisfy { decodedCodings.contains($0.trimmingCharacters(in: .whitespaces)) }
+    }
+
+    /// The error for a body in a content coding URLSession cannot decode: refused rather than handed
+    /// to the stages encoded. It carries the response's head, without the body.
+    static func undecodable(_ coding: String, head: HTTPResponse, target: String) -> SwitchyardError {
+        SwitchyardError(
+            code: .invalidResponse,
+            message: "the response to \(target) is in the \(coding) content coding, which the URLSession transport cannot decode "
+                + "(it decodes \(decodedCodings.sorted().joined(separator: ", "))); the body was refused rather than handed over encoded",
+            response: Response(head: head)
+        )
+    }
+
+    /// The error for a task that failed because its body could not be decoded (a coding libcurl does not
+    /// know, such as `compress`, or bytes that are not what their coding says), or `nil` when it failed
+    /// for another reason. FoundationNetworking reports libcurl's refusal with no code of its own and
+    /// no response, only libcurl's text ("Unrecognized content encoding type…", "Error while processing
+    /// content unencoding…"); Apple platforms report `cannotDecodeContentData`.
+    static func undecodable(_ error: any Error, ending: Ending) -> SwitchyardError? {
+        let code = (error as? URLError)?.code
+        let text = (error as NSError).localizedDescription
+        let lowered = text.lowercased()
+        guard
+            code == .cannotDecodeContentData || code == .cannotDecodeRawData
+                || (code == .unknown && lowered.contains("content") && lowered.contains("encoding"))
+        else { return nil }
+        return SwitchyardError(
+            code: .invalidResponse,
+            message: "the response to \(ending.target) is in a content coding the URLSession transport cannot decode (\(text)); "
+                + "the body was refused rather than handed over encoded",
+            underlyingError: error
+        )
+    }
+
     /// What a task produced: bytes in memory, or a downloaded file (moved out of URLSession's reach).
     enum Payload: Sendable {
         case memory(Data)
@@ -41,7 +87,8 @@ extension URLSessionTransport {
     }
 
     /// Resumes the call with what a task ended with: its payload and response, a `401` whose
-    /// authentication challenge was declined, or a translated error.
+    /// authentication challenge was declined, the refusal of a body in a coding it cannot decode, or a
+    /// translated error.
     static func resume(
         _ continuation: CheckedContinuation<(Payload, URLResponse), any Error>,
         payload: Payload,
@@ -70,6 +117,10 @@ extension URLSessionTransport {
                         underlyingError: error
                     )
                 )
+                return
+            }
+            if stop == nil, let refused = undecodable(error, ending: ending) {
+                continuation.resume(throwing: refused)
                 return
             }
             continuation.resume(throwing: translate(error, ending: ending))

@@ -22,7 +22,13 @@ public import Foundation
 ///   request names one (`identity` for a download to a file), and a body URLSession decoded (gzip,
 ///   deflate, br; zstd too where libcurl decodes it, as on Debian and Ubuntu) reaches the pipeline
 ///   without `Content-Encoding` and with its decoded `Content-Length`. A download a server encodes
-///   anyway is limited to ``Switchyard/ContentCoding/decompressionLimit`` once decoded.
+///   anyway is limited to ``Switchyard/ContentCoding/decompressionLimit`` once decoded. A body in a
+///   coding URLSession cannot decode (`compress`, an unknown one), or whose bytes do not decode, fails
+///   the call with ``Switchyard/SwitchyardError/Code/invalidResponse``, never reaching the stages encoded.
+/// - A request without a `User-Agent` goes out without one: URLSession would add its own
+///   (`<process> (unknown version) curl/<version>` on Linux, naming CFNetwork and Darwin on Apple
+///   platforms), so the transport sets the field blank, which libcurl leaves out of the request (on
+///   Apple platforms it goes out empty).
 /// - A `401` comes back as a response whatever its `WWW-Authenticate` challenge (Basic, Digest,
 ///   Bearer…): the shared session declines every challenge (see its delegate). On Linux the body of a
 ///   `401` with a `Basic` or `Digest` challenge is not available and comes back empty.
@@ -112,6 +118,7 @@ public struct URLSessionTransport: Transport {
             urlRequest.timeoutInterval = Double(timeout.components.seconds) + 2
         }
         for field in request.headerFields { urlRequest.addValue(field.value, forHTTPHeaderField: field.name.rawName) }
+        if request.headerFields[.userAgent] == nil { urlRequest.setValue(Self.noUserAgent, forHTTPHeaderField: "User-Agent") }
         if let acceptEncoding = ContentCoding.acceptEncoding(for: request, context: context) {
             urlRequest.setValue(acceptEncoding, forHTTPHeaderField: "Accept-Encoding")
         }
@@ -162,7 +169,8 @@ public struct URLSessionTransport: Transport {
                         target: downloadTarget,
                         observer: observer,
                         method: request.method,
-                        limit: maximumResponseBodySize
+                        limit: maximumResponseBodySize,
+                        requestTarget: target
                     ) { outcome in
                         switch outcome {
                         case .success((let payload, let response)):
@@ -223,7 +231,10 @@ public struct URLSessionTransport: Transport {
         let fields = response.headerFields
         // What URLSession decoded: a coding it decodes, on a response that has content.
         let coding = ContentCoding.coding(of: fields)
-        let decoded = coding.map(Self.decodedCodings.contains) == true && ContentCoding.hasContent(response.head, method: request.method)
+        let decoded = coding.map(Self.decodes) == true && ContentCoding.hasContent(response.head, method: request.method)
+        if let coding, !decoded, ContentCoding.hasContent(response.head, method: request.method) {
+            throw Self.undecodable(coding, head: response.head, target: target)
+        }
         switch payload {
         case .sunk(let file):
             // Written through the sink as it arrived; the sink already accounted for the coding.

@@ -12,8 +12,11 @@ public import HTTPTypes
 ///   instead, so that `Content-Length`, `Range` and `If-Range` count bytes of the file.
 /// - **Answers.** A body the transport decoded reaches the pipeline as if it had been sent plain: no
 ///   `Content-Encoding`, and a `Content-Length` equal to the decoded byte count (``decoded(_:byteCount:)``).
-///   A body the transport did not decode keeps both fields as the server sent them. Either way the
-///   transport's decompressed-size limit applies to what it decodes.
+///   A body in a coding the transport cannot decode (`br` for AsyncHTTPClient, `compress` or an
+///   unknown coding for both) fails the call with ``SwitchyardError/Code/invalidResponse``, whatever
+///   the request asked for: stages never parse encoded bytes. Only a transport that decodes nothing
+///   (an AsyncHTTPClient client built without decompression) hands bodies over as sent, both fields
+///   kept. The transport's decompressed-size limit applies to what it decodes.
 ///
 /// ```swift
 /// // In a transport, before sending:

@@ -4,13 +4,14 @@ import Switchyard
 import SwitchyardMultipart
 import Testing
 
-/// What httpbin's `/anything`, `/get`, `/gzip` and `/headers` report.
+/// What httpbin's `/anything`, `/get`, `/gzip`, `/brotli` and `/headers` report.
 private struct HTTPBinEcho: Decodable, Sendable {
     let headers: [String: String]
     let form: [String: String]?
     let files: [String: String]?
     let gzipped: Bool?
     let deflated: Bool?
+    let brotli: Bool?
     let args: [String: String]?
 }
 
@@ -94,6 +95,27 @@ struct HTTPBinTests {
         #expect(deflated.headerFields[.contentEncoding] == nil)
     }
 
+    @Test(
+        "/brotli: URLSession decodes it; AsyncHTTPClient, which cannot, refuses it as .invalidResponse",
+        arguments: RealServers.transports
+    )
+    func brotli(transport: String) async throws {
+        let servers = try await RealServers.require()
+        let client = try RealServers.client(servers.httpbin, transport: transport)
+        guard transport == "AsyncHTTPClient" else {
+            let decoded = try await client.send(.utility, .get, "/brotli", as: HTTPBinEcho.self)
+            #expect(decoded.value.brotli == true)
+            #expect(decoded.headerFields[.contentEncoding] == nil)
+            return
+        }
+        let error = await #expect(throws: SwitchyardError.self) {
+            _ = try await client.send(.utility, .get, "/brotli", as: HTTPBinEcho.self)
+        }
+        #expect(error?.code == .invalidResponse)
+        #expect(error?.message.contains("br content coding") == true, "\(String(describing: error))")
+        #expect(error?.status?.code == 200 && error?.response?.headerFields[.contentEncoding] == "br")
+    }
+
     @Test("Basic authentication: the right pair is accepted, a wrong one returns its 401 promptly", arguments: RealServers.transports)
     func basicAuthentication(transport: String) async throws {
         let servers = try await RealServers.require()
@@ -142,6 +164,18 @@ struct HTTPBinTests {
         )
         #expect(echo.value.headers["User-Agent"] == UserAgent.default.value)
         #expect(echo.value.headers["Accept"] == "application/json")
+    }
+
+    @Test(
+        "/headers: a client made with userAgent nil sends no User-Agent; Accept-Encoding names only what the transport decodes",
+        arguments: RealServers.transports
+    )
+    func noUserAgent(transport: String) async throws {
+        let servers = try await RealServers.require()
+        let client = try RealServers.client(servers.httpbin, transport: transport, userAgent: nil)
+        let echo = try await client.send(.utility, .get, "/headers", as: HTTPBinEcho.self).value
+        #expect(echo.headers["User-Agent"] == nil, "sent User-Agent: \(echo.headers["User-Agent"] ?? "")")
+        #expect(echo.headers["Accept-Encoding"] == ContentCoding.defaultAcceptEncoding)
     }
 
     @Test("GET parameters go in the query even when the service's default is a form body", arguments: RealServers.transports)

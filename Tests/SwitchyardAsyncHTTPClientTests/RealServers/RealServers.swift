@@ -111,10 +111,11 @@ struct RealServers: Sendable {
         _ baseURL: String,
         transport name: String,
         stages: [any Stage] = [],
-        defaults: ServiceDefaults = ServiceDefaults()
+        defaults: ServiceDefaults = ServiceDefaults(),
+        userAgent: UserAgent? = .default
     ) throws -> APIClient {
         let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, defaultEnvironment: .develop, store: nil))
         try registry.register(Service(.utility, baseURL: baseURL, defaults: defaults, stages: stages, transport: transport(name)))
-        return APIClient(registry: registry)
+        return APIClient(registry: registry, userAgent: userAgent)
     }
 }
