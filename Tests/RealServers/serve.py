@@ -29,6 +29,9 @@ import urllib.request
 
 BLOB_SIZE = 50 * 1024 * 1024
 BREAK_AFTER = 20 * 1024 * 1024
+# A gzip bomb larger than the transports' 64 MiB decompression limit, served encoded whatever the
+# request accepts (as a misconfigured server would), for the size refusal of a download.
+BOMB_SIZE = 80 * 1024 * 1024
 
 
 def free_port():
@@ -52,6 +55,12 @@ def wait_for(url, seconds=30):
 def make_files(www):
     os.makedirs(os.path.join(www, "static"))
     os.makedirs(os.path.join(www, "lm"))
+    os.makedirs(os.path.join(www, "bomb"))
+    with open(os.path.join(www, "bomb", "zeros.bin.gz"), "wb") as f:
+        f.write(gzip.compress(bytes(BOMB_SIZE), 9, mtime=0))
+    # A gzip header followed by bytes that do not inflate: a body that is not what its coding says.
+    with open(os.path.join(www, "bomb", "corrupt.txt.gz"), "wb") as f:
+        f.write(b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\x03" + bytes(range(256)) * 16)
     blob = os.urandom(BLOB_SIZE)
     with open(os.path.join(www, "blob.bin"), "wb") as f:
         f.write(blob)
@@ -97,6 +106,7 @@ http {{
         root {www};
         location /static/ {{ gzip_static on; }}
         location /lm/ {{ etag off; }}
+        location /bomb/ {{ gzip_static always; }}
         location /slow/ {{ alias {www}/; limit_rate 1m; }}
     }}
 }}

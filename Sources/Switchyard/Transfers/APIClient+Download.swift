@@ -26,6 +26,11 @@ extension APIClient {
     /// - The call's ``CallOptions/deadline`` (or the service's) bounds the whole download, every resume
     ///   included: when it passes, the download stops with ``SwitchyardError/Code/timeout`` and keeps the
     ///   partial file and its resume record (when ``DownloadOptions/resume`` is on) for a later call.
+    /// - A failed download keeps its partial file only for a later call to resume: when
+    ///   ``DownloadOptions/resume`` is on, the transfer was interrupted (the connection broke, time ran
+    ///   out, the call was cancelled) and the bytes on disk can be resumed (their resume record names
+    ///   the resource and a validator). Any other failure — a body refused for its size, a response
+    ///   that is not the resource, a checksum mismatch — removes the partial file and its record.
     ///
     /// ```swift
     /// var download = DownloadOptions(checksum: .sha256(hex: expected))
@@ -112,6 +117,10 @@ extension APIClient {
             + spec.pathParameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
             + " " + String(decoding: parameterText, as: UTF8.self)
         if !download.resume { files.discard() }
+        // Whether the partial file stays after a failure with `code`: see the list above.
+        func keepsPartial(after code: SwitchyardError.Code) -> Bool {
+            download.resume && [.transport, .timeout, .cancelled].contains(code) && files.resumableOffset(for: resource) > 0
+        }
         // One deadline for the whole download: each attempt gets what is left of it.
         let deadline = downloadDeadline(spec, options: options)
         let namesCoding =
@@ -122,7 +131,7 @@ extension APIClient {
         var reused: Int64?  // bytes from an earlier call's partial file still in use
         while true {
             if let deadline, ContinuousClock.now >= deadline.instant {
-                throw deadlinePassed(deadline.limit, files: files, keep: download.resume, after: nil)
+                throw deadlinePassed(deadline.limit, files: files, keep: keepsPartial(after: .timeout), after: nil)
             }
             let offset = download.resume ? files.resumableOffset(for: resource) : 0
             if offset == 0 { files.discard() }
@@ -147,7 +156,7 @@ extension APIClient {
                 if files.record?.start == 0 { reused = 0 }  // the server sent the whole resource again
                 // Past the deadline nothing restarts: the partial file waits for a later call.
                 if let deadline, deadline.instant - ContinuousClock.now < .milliseconds(5) {
-                    throw deadlinePassed(deadline.limit, files: files, keep: download.resume, after: error)
+                    throw deadlinePassed(deadline.limit, files: files, keep: keepsPartial(after: .timeout), after: error)
                 }
                 if error.code == .httpStatus, error.status?.code == 416, !restarted {
                     restarted = true
@@ -160,24 +169,29 @@ extension APIClient {
                     resumes += 1
                     continue
                 }
-                if !download.resume { files.discard() }
+                if !keepsPartial(after: error.code) { files.discard() }
                 throw error
             }
-            var file = try files.settle(exchange.response, offset: offset)
-            if file.resumedFrom == 0 { reused = 0 }
-            if let checksum = download.checksum {
-                let digest = try checksum.digest(ofFileAt: files.partial)
-                guard digest == checksum.expected else {
-                    files.discard()
-                    throw SwitchyardError(
-                        code: .integrity,
-                        message: "the downloaded file's \(checksum.algorithm) is \(DownloadChecksum.hex(digest)), "
-                            + "not the expected \(DownloadChecksum.hex(checksum.expected)); the file was discarded"
-                    ).filling(from: exchange.context)
+            var file: DownloadedFile
+            do throws(SwitchyardError) {
+                file = try files.settle(exchange.response, offset: offset)
+                if let checksum = download.checksum {
+                    let digest = try checksum.digest(ofFileAt: files.partial)
+                    guard digest == checksum.expected else {
+                        throw SwitchyardError(
+                            code: .integrity,
+                            message: "the downloaded file's \(checksum.algorithm) is \(DownloadChecksum.hex(digest)), "
+                                + "not the expected \(DownloadChecksum.hex(checksum.expected)); the file was discarded"
+                        )
+                    }
+                    file.checksum = DownloadChecksum.hex(digest)
                 }
-                file.checksum = DownloadChecksum.hex(digest)
+                try files.publish()
+            } catch {
+                if !keepsPartial(after: error.code) { files.discard() }
+                throw error.filling(from: exchange.context)
             }
-            try files.publish()
+            if file.resumedFrom == 0 { reused = 0 }
             file.url = destination
             file.resumedFrom = reused ?? 0
             file.resumes = resumes

@@ -5,7 +5,7 @@ import SwitchyardCrypto
 import Testing
 
 @Suite(
-    "Downloads from nginx: broken off by a proxy and resumed, gzip_static assets, deadlines",
+    "Downloads from nginx: broken off by a proxy and resumed, gzip_static assets, deadlines, a decompression bomb, a corrupt gzip body",
     .enabled(if: RealServers.enabled, "nginx, gunicorn and httpbin are needed: apt-get install nginx; pip install httpbin gunicorn"),
     .timeLimit(.minutes(3))
 )
@@ -75,5 +75,41 @@ struct RealServerDownloadTests {
         // whole file takes 50 s at nginx's 1 MB/s); a loaded machine may add seconds, not tens of them.
         #expect(elapsed < .seconds(12), "ended after \(elapsed)")
         #expect(!FileManager.default.fileExists(atPath: target.path), "no partial file is presented as complete")
+    }
+
+    @Test(
+        "a download nginx gzip-encodes anyway, decoding past the 64 MiB limit, is refused and leaves no partial file",
+        arguments: RealServers.transports
+    )
+    func decompressionBomb(transport: String) async throws {
+        let servers = try await RealServers.require()
+        let client = try RealServers.client(servers.nginx, transport: transport)
+        let directory = destination()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let error = await #expect(throws: SwitchyardError.self) {
+            _ = try await client.download(.utility, "/bomb/zeros.bin", to: directory.appendingPathComponent("zeros.bin"))
+        }
+        #expect(error?.code == .limitExceeded)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [])
+    }
+
+    @Test(
+        "a body nginx labels gzip that does not inflate is .invalidResponse, in memory and as a download",
+        arguments: RealServers.transports
+    )
+    func corruptGzip(transport: String) async throws {
+        let servers = try await RealServers.require()
+        let client = try RealServers.client(servers.nginx, transport: transport)
+        let memory = await #expect(throws: SwitchyardError.self) { _ = try await client.send(.utility, .get, "/bomb/corrupt.txt") }
+        #expect(memory?.code == .invalidResponse, "\(String(describing: memory))")
+        let directory = destination()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let download = await #expect(throws: SwitchyardError.self) {
+            _ = try await client.download(.utility, "/bomb/corrupt.txt", to: directory.appendingPathComponent("corrupt.txt"))
+        }
+        #expect(download?.code == .invalidResponse, "\(String(describing: download))")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [])
     }
 }

@@ -175,6 +175,64 @@ struct DownloadTests {
         }
     }
 
+    @Test("a download refused for its size leaves no partial file: a refusal is not resumable")
+    func sizeRefusalLeavesNothing() async throws {
+        try await Self.withDirectory { directory in
+            let destination = directory.appendingPathComponent("out.bin")
+            // A server that encodes the download anyway, and whose bytes decode past the limit.
+            let bomb = MockTransport { _, context in
+                let sink = try DownloadSink(
+                    target: try #require(context.downloadTarget),
+                    head: Self.head(200, [("Content-Encoding", "gzip"), ("ETag", "\"v1\"")]),
+                    observer: nil,
+                    decodedCoding: "gzip"
+                )
+                let chunk = Data(count: 1 << 20)
+                while true { try sink.write(chunk) }
+            }
+            let error = await #expect(throws: SwitchyardError.self) {
+                _ = try await makeClient(transport: bomb).download(.users, "/f", to: destination)
+            }
+            #expect(error?.code == .limitExceeded)
+            let left = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            #expect(left.isEmpty)
+        }
+    }
+
+    @Test(
+        "a failed download keeps its partial file only when interrupted with resumable bytes on disk",
+        arguments: [
+            (SwitchyardError.Code.invalidResponse, "\"v1\"", false), (.storage, "\"v1\"", false), (.httpStatus, "\"v1\"", false),
+            (.transport, "\"v1\"", true), (.timeout, "\"v1\"", true), (.cancelled, "\"v1\"", true),
+            // A weak validator writes no resume record: nothing on disk could be resumed.
+            (.transport, "W/\"v1\"", false),
+        ]
+    )
+    func keepsOnlyResumablePartials(code: SwitchyardError.Code, etag: String, kept: Bool) async throws {
+        try await Self.withDirectory { directory in
+            let destination = directory.appendingPathComponent("out.bin")
+            let failing = MockTransport { _, context in
+                let sink = try DownloadSink(
+                    target: try #require(context.downloadTarget),
+                    head: Self.head(200, [("Content-Length", "10"), ("ETag", etag)]),
+                    observer: nil
+                )
+                try sink.write(Data("0123".utf8))
+                throw SwitchyardError(code: code, message: "failed after 4 bytes")
+            }
+            await #expect(throws: SwitchyardError.self) {
+                _ = try await makeClient(transport: failing).download(
+                    .users,
+                    "/f",
+                    to: destination,
+                    download: DownloadOptions(maximumResumes: 0)
+                )
+            }
+            let left = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+            #expect(left == (kept ? ["out.bin.partial", "out.bin.partial.resume"] : []), "\(code)")
+        }
+    }
+
     @Test("a partial download and its resume record are private to the user (0600)")
     func partialFilesArePrivate() async throws {
         useTheUsualUmask()
