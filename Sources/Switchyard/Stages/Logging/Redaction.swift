@@ -93,6 +93,7 @@ public struct Redaction: Sendable {
     /// Whether a parameter or member name marks a secret.
     public func isSensitive(_ name: some StringProtocol) -> Bool {
         guard hidesNames else { return false }
+        if let verdict = isSensitiveASCII(name) { return verdict }
         let lowered = name.lowercased()
         if nameFragments.contains(where: { lowered.contains($0) }) { return true }
         guard !names.isEmpty else { return false }
@@ -119,6 +120,61 @@ public struct Redaction: Sendable {
             previousIsLowercase = character.isLowercase
         }
         return !word.isEmpty && names.contains(word)
+    }
+
+    /// ``isSensitive(_:)``'s verdict on an ASCII name of at most 256 bytes, read byte by byte without
+    /// allocating (every path segment of every logged call is judged); `nil` for any other name.
+    private func isSensitiveASCII(_ name: some StringProtocol) -> Bool? {
+        let utf8 = name.utf8
+        let count = utf8.count
+        guard count <= 256 else { return nil }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(count, 1)) { buffer -> Bool? in
+            var position = 0
+            for byte in utf8 {
+                guard byte < 0x80 else { return nil }
+                buffer[position] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+                position += 1
+            }
+            let lowered = UnsafeBufferPointer(rebasing: buffer[..<count])
+            if nameFragments.contains(where: { Self.contains(lowered, $0) }) { return true }
+            guard !names.isEmpty else { return false }
+            let isName = { (range: Range<Int>) in names.contains(String(decoding: lowered[range], as: UTF8.self)) }
+            if isName(0..<count) { return true }
+            // Words, split as containsSensitiveWord(_:) splits them.
+            var wordStart: Int?
+            var previousIsLowercase = false
+            position = 0
+            for byte in utf8 {
+                let isLowercase = byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")
+                let isUppercase = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")
+                if isLowercase || isUppercase || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) {
+                    if isUppercase, previousIsLowercase, let start = wordStart {
+                        if isName(start..<position) { return true }
+                        wordStart = position
+                    }
+                    wordStart = wordStart ?? position
+                    previousIsLowercase = isLowercase
+                } else {
+                    if let start = wordStart, isName(start..<position) { return true }
+                    wordStart = nil
+                    previousIsLowercase = false
+                }
+                position += 1
+            }
+            return wordStart.map { isName($0..<count) } ?? false
+        }
+    }
+
+    /// Whether `bytes` contain the UTF-8 bytes of `fragment`.
+    private static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ fragment: String) -> Bool {
+        let needle = fragment.utf8
+        let length = needle.count
+        guard length <= bytes.count else { return false }
+        guard let first = needle.first else { return true }
+        for start in 0...(bytes.count - length) where bytes[start] == first {
+            if bytes[start..<start + length].elementsEqual(needle) { return true }
+        }
+        return false
     }
 
     /// Whether a header field's value is hidden.
