@@ -47,7 +47,9 @@ public struct CredentialPartition: Sendable, Hashable, Codable, CustomStringConv
     /// `public` or the digest.
     public var description: String { rawValue }
 
-    /// The partition of the app-named account `account`.
+    /// The partition of the app-named account `account`, digested with this process's key (as the
+    /// same-request check and a cache without a sealed disk tier digest it; a cache whose disk tier
+    /// has a ``CacheSealing/digest`` digests with that instead).
     public init(account: String) { self.init(account: account, digest: .process) }
 
     /// The partition of `account` under `digest`.
@@ -68,7 +70,9 @@ public struct CredentialPartition: Sendable, Hashable, Codable, CustomStringConv
     }
 
     /// The partition of `request` as it will be sent for the call in `context`: the call's account's,
-    /// or that of the credentials it carries now and those the service's credential sources will add.
+    /// or that of the credentials it carries now and those the service's credential sources will add —
+    /// digested with this process's key, as ``init(account:)`` is. (A ``CacheStage`` also checks what
+    /// reaches the transport; ``CacheStage/key(for:context:)`` gives the partition its cache uses.)
     ///
     /// - Parameters:
     ///   - request: the request, as the asking stage sees it.
