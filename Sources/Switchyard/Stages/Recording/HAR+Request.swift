@@ -101,7 +101,7 @@ extension HAR {
         public var mimeType: String
         /// The body as recorded (see ``HAR/Content/text``), or `nil` when it is not recorded.
         public var text: String?
-        /// `"base64"` for a binary body (`_encoding`: HAR 1.2 gives request bodies no `encoding`
+        /// `"base64"` for binary bytes kept (`_encoding`: HAR 1.2 gives request bodies no `encoding`
         /// field of their own); `nil` for text.
         public var encoding: String?
         /// Why the body is missing or cut, when it is.

@@ -67,10 +67,12 @@ extension HAR {
         public var size: Int
         /// The `Content-Type`, or empty.
         public var mimeType: String
-        /// Text with secrets redacted, or binary bytes in base64 (``encoding`` says which), cut after
-        /// the recorder's ``HARRecorder/maxBodyBytes``; `nil` when the body is not recorded.
+        /// Text with secrets redacted, or binary bytes in base64 (``encoding`` says which) when the
+        /// stage's ``HARRecordingStage/Bodies/allIncludingBinary(_:)`` names their type, cut after the
+        /// recorder's ``HARRecorder/maxBodyBytes``; `nil` when the body is not recorded
+        /// (``comment`` says why).
         public var text: String?
-        /// `"base64"` for a binary body; `nil` for text.
+        /// `"base64"` for binary bytes kept; `nil` for text.
         public var encoding: String?
         /// Why the body is missing or cut, when it is.
         public var comment: String?
