@@ -145,6 +145,7 @@ public struct APIClient: Sendable {
         context.account = callOptions.account
         if callOptions.recordsStageTimings { context.control = CallControl(recordsTimings: true) }
         context.credentialSources = entry.pipeline.credentialSources
+        context.fixedCredentials = entry.pipeline.fixedCredentials
         callOptions.writeValues(into: &context)
 
         let request: Request

@@ -97,6 +97,13 @@ public struct CallContext: Sendable {
         get { storage.value.credentialSources }
         _modify { yield &storage.value.credentialSources }
     }
+    /// The service's credentials of a fixed value (an app key in a ``HeadersStage``), set by the
+    /// pipeline with ``credentialSources``: what reaches the transport with exactly these names and
+    /// values is the service's, not a user's.
+    var fixedCredentials: Set<FixedCredential> {
+        get { storage.value.fixedCredentials }
+        _modify { yield &storage.value.fixedCredentials }
+    }
     /// What every copy of this call's context shares: its cancellation by the client's cancel APIs,
     /// the count of transport sends, and its stage timings when recorded.
     public internal(set) var control: CallControl {
@@ -121,6 +128,7 @@ public struct CallContext: Sendable {
         var isForeignOrigin = false
         var account: String?
         var credentialSources: [any CredentialSource] = []
+        var fixedCredentials: Set<FixedCredential> = []
         var control: CallControl
         /// Values stored under ``CallContextKey`` types: a handful per call at most (one per key
         /// type), so a scan costs less than hashing into a dictionary that must be allocated.

@@ -25,6 +25,8 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     /// The stages that put credentials on calls (opt-in ones included), outermost first: every call
     /// carries them in ``CallContext/credentialSources``.
     public var credentialSources: [any CredentialSource] { storage.credentialSources }
+    /// The credentials of a fixed value its stages put on calls (``FixedCredentialStage``).
+    var fixedCredentials: Set<FixedCredential> { storage.fixedCredentials }
     /// The folded chain and what is known about it, behind one reference: a call copies a
     /// pipeline with one retain.
     private let storage: Storage
@@ -37,6 +39,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
         let transportName: String
         let sessionBoundStages: [any SessionBoundStage]
         let credentialSources: [any CredentialSource]
+        let fixedCredentials: Set<FixedCredential>
         let entry: NextStage
 
         init(serviceID: ServiceID, links: [Link], transport: any Transport, redirects: RedirectPolicy) {
@@ -46,6 +49,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
             self.transportName = transport.name
             self.sessionBoundStages = links.compactMap { $0.stage as? any SessionBoundStage }
             self.credentialSources = links.compactMap { $0.stage as? any CredentialSource }
+            self.fixedCredentials = Set(links.flatMap { ($0.stage as? any FixedCredentialStage)?.fixedCredentials ?? [] })
             self.entry = Pipeline.fold(links, around: Pipeline.terminal(transport, redirects: redirects), skippable: true)
         }
     }
@@ -74,9 +78,10 @@ public struct Pipeline: Sendable, CustomStringConvertible {
         context: CallContext,
         additionalStages: [any Stage] = []
     ) async throws(SwitchyardError) -> Response {
-        if context.credentialSources.isEmpty, !credentialSources.isEmpty {
+        if context.credentialSources.isEmpty, context.fixedCredentials.isEmpty, !(credentialSources.isEmpty && fixedCredentials.isEmpty) {
             var context = context
             context.credentialSources = credentialSources
+            context.fixedCredentials = fixedCredentials
             return try await run(request, context: context, additionalStages: additionalStages)
         }
         return try await run(request, context: context, additionalStages: additionalStages)

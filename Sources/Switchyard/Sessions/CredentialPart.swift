@@ -9,13 +9,15 @@ struct CredentialPart: Hashable, Sendable {
     let name: String
     /// Where it is, its name and its value: `header:authorization=Bearer …`, `query:access_token=…`.
     let text: String
+    /// The value, percent-decoded for parameters (a JSON member's value as written).
+    let value: String
 
     /// The credentials `request` carries.
     static func parts(of request: Request) -> [CredentialPart] {
         var parts: [CredentialPart] = []
         for field in request.headerFields where CredentialPartition.isCredential(field.name) {
             let name = field.name.canonicalName
-            parts.append(CredentialPart(name: name, text: "header:" + name + "=" + field.value))
+            parts.append(CredentialPart(name: name, text: "header:" + name + "=" + field.value, value: field.value))
         }
         if let query = request.query { appendPairs(of: query, kind: "query:", to: &parts) }
         guard case .bytes(let body) = request.body, !body.isEmpty else { return parts }
@@ -28,7 +30,8 @@ struct CredentialPart: Hashable, Sendable {
             let bytes = [UInt8](body)
             for member in members where Redaction.default.isSensitive(member.name) {
                 let value = String(decoding: bytes[member.member.valueRange], as: UTF8.self)
-                parts.append(CredentialPart(name: member.name.lowercased(), text: "json:" + member.name + "=" + value))
+                let text = member.member.isString ? JSONScan.stringValue(bytes, member.member.valueRange) : value
+                parts.append(CredentialPart(name: member.name.lowercased(), text: "json:" + member.name + "=" + value, value: text))
             }
         }
         return parts
@@ -37,8 +40,11 @@ struct CredentialPart: Hashable, Sendable {
     /// The `name=value` pairs of `text` whose decoded name is secret.
     private static func appendPairs(of text: Substring, kind: String, to parts: inout [CredentialPart]) {
         for pair in text.split(separator: "&") {
-            let name = PercentEncoding.decode(pair.firstIndex(of: "=").map { pair[..<$0] } ?? pair)
-            if Redaction.default.isSensitive(name) { parts.append(CredentialPart(name: name.lowercased(), text: kind + pair)) }
+            let separator = pair.firstIndex(of: "=")
+            let name = PercentEncoding.decode(separator.map { pair[..<$0] } ?? pair)
+            guard Redaction.default.isSensitive(name) else { continue }
+            let value = separator.map { PercentEncoding.decode(pair[pair.index(after: $0)...]) } ?? ""
+            parts.append(CredentialPart(name: name.lowercased(), text: kind + pair, value: value))
         }
     }
 }

@@ -14,6 +14,8 @@ struct CredentialPrediction: Sendable {
     private let carried: Set<CredentialPart>
     /// The names written by the credential sources that named the call's credentials.
     private let sourceNames: Set<String>
+    /// The service's credentials of a fixed value (``FixedCredentialStage``).
+    private let fixed: Set<FixedCredential>
     /// The accounts the call's credentials belong to, as its credential sources name them (a
     /// fingerprint `account:<name>`): ``APIClient/endSession(for:account:)`` drops their entries too.
     let sourceAccounts: Set<String>
@@ -28,6 +30,7 @@ struct CredentialPrediction: Sendable {
             self.carried = []
             self.sourceNames = []
             self.sourceAccounts = []
+            self.fixed = []
             return
         }
         let carried = CredentialPart.parts(of: request)
@@ -46,12 +49,16 @@ struct CredentialPrediction: Sendable {
         self.carried = Set(carried)
         self.sourceNames = sourceNames
         self.sourceAccounts = sourceAccounts
+        self.fixed = context.fixedCredentials
     }
 
     /// Whether the partition accounts for every credential in `sent`: each was carried when the
-    /// partition was taken, or is written by a credential source that named the call's credentials —
-    /// or the app named the call's account.
+    /// partition was taken, is written by a credential source that named the call's credentials, or
+    /// is one of the service's fixed credentials, name and value — or the app named the call's account.
     func covers(_ sent: Set<CredentialPart>) -> Bool {
-        namesAccount || sent.allSatisfy { carried.contains($0) || sourceNames.contains($0.name) }
+        namesAccount
+            || sent.allSatisfy {
+                carried.contains($0) || sourceNames.contains($0.name) || fixed.contains(FixedCredential(name: $0.name, value: $0.value))
+            }
     }
 }

@@ -139,3 +139,38 @@ struct StageAddedCredentialTests {
         #expect(transport.requests.count == 2)
     }
 }
+
+@Suite("Sessions: credentials of a fixed value name no user", .timeLimit(.minutes(1)))
+struct FixedCredentialTests {
+    @Test("a fixed app key header or parameter added inside the cache still lets the cache store")
+    func fixedKeysInsideCacheStillCache() async throws {
+        let transport = MockTransport(.json(#"{"id":1,"name":"x"}"#, headerFields: [.cacheControl: "max-age=3600"]))
+        let client = try makeClient(
+            stages: [
+                CacheStage(cache: try ResponseCache()), HeadersStage([.fixed(HTTPField.Name("X-Api-Key")!, "app-1")]),
+                CommonParametersStage([.fixed("appkey", .string("app 1"))]),
+            ],
+            transport: transport
+        )
+        #expect(try await client.send(GetMe()).source == .network)
+        #expect(try await client.send(GetMe()).source == .memoryCache)
+        #expect(transport.requests.count == 1)
+    }
+
+    @Test("a stage of the app's own that writes another value under a fixed key's name keeps the answer out of the cache")
+    func otherValueUnderAFixedName() async throws {
+        let transport = MockTransport(.json(#"{"id":1,"name":"x"}"#, headerFields: [.cacheControl: "max-age=3600"]))
+        let userKey = ClosureStage(id: StageID("user-key")!) { request, context, next in
+            var request = request
+            request.headerFields[HTTPField.Name("X-Api-Key")!] = "user-ada"
+            return try await next(request, context)
+        }
+        let client = try makeClient(
+            stages: [CacheStage(cache: try ResponseCache()), HeadersStage([.fixed(HTTPField.Name("X-Api-Key")!, "app-1")]), userKey],
+            transport: transport
+        )
+        _ = try await client.send(GetMe())
+        #expect(try await client.send(GetMe()).source == .network)
+        #expect(transport.requests.count == 2)
+    }
+}

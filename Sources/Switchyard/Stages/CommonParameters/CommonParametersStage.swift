@@ -212,3 +212,14 @@ extension CallOptions {
         setContextValue(names, for: CommonParametersStage.OmittedNames.self)
     }
 }
+
+extension CommonParametersStage: FixedCredentialStage {
+    /// The fixed scalar parameters with secret names: the same on every call, so they name no user.
+    var fixedCredentials: [FixedCredential] {
+        parameters.compactMap { parameter in
+            guard case .fixed(let value) = parameter.source, Redaction.default.isSensitive(parameter.name), let text = value.scalarText
+            else { return nil }
+            return FixedCredential(name: parameter.name.lowercased(), value: text)
+        }
+    }
+}

@@ -51,3 +51,13 @@ extension CallOptions {
         setContextValue(names, for: HeadersStage.OmittedNames.self)
     }
 }
+
+extension HeadersStage: FixedCredentialStage {
+    /// The fixed fields with credential names: the same on every call, so they name no user.
+    var fixedCredentials: [FixedCredential] {
+        headers.compactMap { header in
+            guard case .fixed(let value) = header.source, CredentialPartition.isCredential(header.name) else { return nil }
+            return FixedCredential(name: header.name.canonicalName, value: value)
+        }
+    }
+}
