@@ -62,9 +62,9 @@ struct SwitchyardGen: ParsableCommand {
     static func load(_ file: String, config: String?, strict: Bool) throws -> SwitchyardGenerator.Output {
         let text: String
         do {
-            text = try String(contentsOfFile: file, encoding: .utf8)
+            text = try SwitchyardGenerator.readDocument(atPath: file)
         } catch {
-            FileHandle.standardError.write(Data("\(file): error: cannot read the description: \(error.localizedDescription)\n".utf8))
+            FileHandle.standardError.write(Data((error.description + "\n").utf8))
             throw ExitCode.failure
         }
         let configFile =
@@ -76,11 +76,9 @@ struct SwitchyardGen: ParsableCommand {
             config != nil || FileManager.default.fileExists(atPath: configFile)
         {
             do {
-                configuration = try String(contentsOfFile: configFile, encoding: .utf8)
+                configuration = try SwitchyardGenerator.readDocument(atPath: configFile)
             } catch {
-                FileHandle.standardError.write(
-                    Data("\(configFile): error: cannot read the configuration: \(error.localizedDescription)\n".utf8)
-                )
+                FileHandle.standardError.write(Data((error.description + "\n").utf8))
                 throw ExitCode.failure
             }
         }

@@ -30,21 +30,13 @@ public enum DescriptionParser {
     /// - Throws: ``DescriptionErrors`` with every problem found.
     public static func parse(yaml: String, file: String) throws(DescriptionErrors) -> APIDescription {
         let reader = YAMLReader(file: file)
-        let root: Node
-        do {
-            guard let composed = try Yams.compose(yaml: yaml) else {
-                throw DescriptionErrors([
-                    DescriptionError(
-                        "the description is empty; it needs at least 'services'",
-                        at: SourceLocation(file: file, line: 1, column: 1)
-                    )
-                ])
-            }
-            root = composed
-        } catch let errors as DescriptionErrors {
-            throw errors
-        } catch {
-            throw DescriptionErrors([yamlError(error, file: file, yaml: yaml)])
+        guard let root = try DocumentLimits.compose(yaml, file: file) else {
+            throw DescriptionErrors([
+                DescriptionError(
+                    "the description is empty; it needs at least 'services'",
+                    at: SourceLocation(file: file, line: 1, column: 1)
+                )
+            ])
         }
         let baseName = (file as NSString).lastPathComponent.split(separator: ".").first.map(String.init) ?? "Generated"
         var description = APIDescription(file: file, name: SwiftNames.upperCamel(baseName), access: .internal, services: [], models: [])

@@ -8,6 +8,12 @@ enum DescriptionValidator {
     static let environments = ["develop", "test", "prerelease", "release", "hotfix", "custom"]
     static let cachePolicies = ["networkOnly", "cacheElseNetwork", "networkElseCache", "revalidate", "cacheOnly"]
     static let sameRequestPolicies = ["allow", "coalesce", "cancelPrevious", "refuseNew"]
+    /// The longest timeout or cache age a description can give, in seconds (a year): what a `Duration`
+    /// literal is written from.
+    static let maximumSeconds: Double = 31_536_000
+
+    /// Whether `seconds` is a positive, finite number of seconds of at most ``maximumSeconds``.
+    static func isDuration(_ seconds: Double) -> Bool { seconds > 0 && seconds <= maximumSeconds }
 
     /// The `{name}` placeholders of a path template, in order.
     static func placeholders(in path: String) -> [String] {
@@ -46,8 +52,9 @@ enum DescriptionValidator {
             }
         }
         let modelNames = description.models.map(\.name)
+        let declared = Set(modelNames)
         func checkType(_ type: TypeReference, at location: SourceLocation) {
-            for name in type.modelNames where !modelNames.contains(name) {
+            for name in type.modelNames where !declared.contains(name) {
                 errors.append(
                     DescriptionError(
                         "unknown type '\(name)': declare it under 'models'" + SwiftNames.suggestion(for: name, among: modelNames),
@@ -55,6 +62,14 @@ enum DescriptionValidator {
                     )
                 )
             }
+        }
+        if !SwiftNames.isTypeName(description.name) {
+            errors.append(
+                DescriptionError(
+                    "the namespace name '\(description.name)' must be an upper-camel Swift type name such as 'Catalog'",
+                    at: SourceLocation(file: description.file, line: 1, column: 1)
+                )
+            )
         }
         if description.services.isEmpty {
             errors.append(
@@ -97,8 +112,13 @@ enum DescriptionValidator {
                     )
                 }
             }
-            if let timeout = service.timeout, timeout <= 0 {
-                errors.append(DescriptionError("the timeout of '\(service.id)' must be a positive number of seconds", at: service.location))
+            if let timeout = service.timeout, !isDuration(timeout) {
+                errors.append(
+                    DescriptionError(
+                        "the timeout of '\(service.id)' must be a positive number of seconds, at most \(Int(maximumSeconds))",
+                        at: service.location
+                    )
+                )
             }
             for endpoint in service.endpoints {
                 claim(endpoint.name, "endpoint", at: endpoint.location)
@@ -119,6 +139,13 @@ enum DescriptionValidator {
                     errors.append(
                         DescriptionError(
                             "field '\(field.key)' needs letters or digits to make a Swift name (or a 'swiftName')",
+                            at: field.location
+                        )
+                    )
+                } else if !SwiftSource.isIdentifier(field.swiftName) || SwiftNames.unusableNames.contains(field.swiftName) {
+                    errors.append(
+                        DescriptionError(
+                            "the Swift name '\(field.swiftName)' of field '\(field.key)' is not a Swift identifier such as 'createdAt'",
                             at: field.location
                         )
                     )
@@ -164,7 +191,7 @@ enum DescriptionValidator {
         var swiftNames: [String: SourceLocation] = [:]
         for parameter in endpoint.parameters {
             let at = parameter.sourceLocation
-            if parameter.swiftName == "_" {
+            if parameter.swiftName == "_" || !SwiftSource.isIdentifier(parameter.swiftName) {
                 errors.append(DescriptionError("parameter name '\(parameter.name)' needs letters or digits to make a Swift name", at: at))
             }
             if let first = swiftNames[parameter.swiftName] {
@@ -268,8 +295,8 @@ enum DescriptionValidator {
                 at: node
             )
         }
-        if options.cachePolicy == "cacheElseNetwork", (options.cacheMaxAge ?? 0) <= 0 {
-            reader.error("the cache policy cacheElseNetwork needs a positive 'maxAge' in seconds", at: node)
+        if options.cachePolicy == "cacheElseNetwork", !isDuration(options.cacheMaxAge ?? 0) {
+            reader.error("the cache policy cacheElseNetwork needs a positive 'maxAge' in seconds, at most \(Int(maximumSeconds))", at: node)
         }
         if options.cacheMaxAge != nil, options.cachePolicy != "cacheElseNetwork" {
             reader.error("'maxAge' applies only to the cache policy cacheElseNetwork", at: node)
@@ -284,8 +311,8 @@ enum DescriptionValidator {
         if let retries = options.retries, retries < 0 || retries > 10 {
             reader.error("'retries' must be 0 to 10", at: node)
         }
-        if let timeout = options.timeout, timeout <= 0 {
-            reader.error("'timeout' must be a positive number of seconds", at: node)
+        if let timeout = options.timeout, !isDuration(timeout) {
+            reader.error("'timeout' must be a positive number of seconds, at most \(Int(maximumSeconds))", at: node)
         }
     }
 
@@ -296,7 +323,7 @@ enum DescriptionValidator {
             return nil
         }
         switch scalar {
-        case .string: return SwiftNames.literal(text)
+        case .string: return SwiftSource.literal(text)
         case .int, .int64, .int32: if let value = Int64(text) { return String(value) }
         case .double, .float: if let value = Double(text), value.isFinite { return String(value) }
         case .bool: if let value = node.bool { return String(value) }

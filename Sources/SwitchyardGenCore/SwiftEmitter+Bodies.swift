@@ -67,12 +67,12 @@ extension SwiftEmitter {
         switch body {
         case .none: break
         case .json: out.line("        self.payload = payload")
-        case .file(let contentType): out.line("        self.body = try .file(file, contentType: \(SwiftNames.literal(contentType)))")
+        case .file(let contentType): out.line("        self.body = try .file(file, contentType: \(SwiftSource.literal(contentType)))")
         case .multipart(let parts):
             out.line("        var form = MultipartBody()")
             for part in parts {
                 let name = SwiftNames.property(part.swiftName)
-                let field = SwiftNames.literal(part.name)
+                let field = SwiftSource.literal(part.name)
                 let append: String
                 switch part.type {
                 case .none: append = "try \(name).append(to: &form, field: \(field))"

@@ -53,7 +53,7 @@ extension SwiftEmitter {
             out.line("    private enum CodingKeys: String, CodingKey {")
             for field in model.fields {
                 let raw = boxed.contains(field.key) ? "_" + field.swiftName : field.swiftName
-                out.line("        case \(SwiftNames.property(raw))" + (field.key == raw ? "" : " = \(SwiftNames.literal(field.key))"))
+                out.line("        case \(SwiftNames.property(raw))" + (field.key == raw ? "" : " = \(SwiftSource.literal(field.key))"))
             }
             out.line("    }")
         }
@@ -74,7 +74,7 @@ extension SwiftEmitter {
         out.line("    \(access) init(rawValue: String) {")
         out.line("        switch rawValue {")
         for (value, swiftName) in zip(values, cases) {
-            out.line("        case \(SwiftNames.literal(value)): self = .\(SwiftNames.property(swiftName))")
+            out.line("        case \(SwiftSource.literal(value)): self = .\(SwiftNames.property(swiftName))")
         }
         out.line("        default: self = .unknown(rawValue)")
         out.line("        }")
@@ -84,7 +84,7 @@ extension SwiftEmitter {
         out.line("    \(access) var rawValue: String {")
         out.line("        switch self {")
         for (value, swiftName) in zip(values, cases) {
-            out.line("        case .\(SwiftNames.property(swiftName)): \(SwiftNames.literal(value))")
+            out.line("        case .\(SwiftNames.property(swiftName)): \(SwiftSource.literal(value))")
         }
         out.line("        case .unknown(let value): value")
         out.line("        }")
@@ -124,12 +124,13 @@ extension SwiftEmitter {
             out.line("        switch tag {")
             for unionCase in cases {
                 out.line(
-                    "        case \(unionCase.tags.map(SwiftNames.literal).joined(separator: ", ")): self = .\(SwiftNames.property(unionCase.name))(try \(unionCase.type.swiftType)(from: decoder))"
+                    "        case \(unionCase.tags.map(SwiftSource.literal).joined(separator: ", ")): self = .\(SwiftNames.property(unionCase.name))(try \(unionCase.type.swiftType)(from: decoder))"
                 )
             }
             out.line("        default:")
+            let unknown = SwiftSource.literal("unknown \(discriminator) '")
             out.line(
-                "            throw DecodingError.dataCorruptedError(forKey: .tag, in: container, debugDescription: \"unknown \(discriminator) '\\(tag)'\")"
+                "            throw DecodingError.dataCorruptedError(forKey: .tag, in: container, debugDescription: \(unknown) + tag + \"'\")"
             )
             out.line("        }")
             out.line("    }")
@@ -143,7 +144,7 @@ extension SwiftEmitter {
             }
             let names = cases.map { $0.type.swiftType }.joined(separator: ", ")
             out.line(
-                "        throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath, debugDescription: \(SwiftNames.literal("the value is none of " + names))))"
+                "        throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath, debugDescription: \(SwiftSource.literal("the value is none of " + names))))"
             )
             out.line("    }")
         }
@@ -159,7 +160,7 @@ extension SwiftEmitter {
         if let discriminator {
             out.line()
             out.line("    private enum DiscriminatorKey: String, CodingKey {")
-            out.line("        case tag = \(SwiftNames.literal(discriminator))")
+            out.line("        case tag = \(SwiftSource.literal(discriminator))")
             out.line("    }")
         }
         out.line("}")

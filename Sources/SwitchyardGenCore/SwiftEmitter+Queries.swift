@@ -16,8 +16,8 @@ extension SwiftEmitter {
             let optional = !(parameter.required || parameter.defaultLiteral != nil)
             let value = optional ? "value" : name
             let style = parameter.style ?? APIDescription.Style(name: "form", explode: true)
-            let styleArguments = "style: \(SwiftNames.literal(style.name)), explode: \(style.explode)"
-            let field = SwiftNames.literal(parameter.name)
+            let styleArguments = "style: \(SwiftSource.literal(style.name)), explode: \(style.explode)"
+            let field = SwiftSource.literal(parameter.name)
             let call: String
             switch parameter.type {
             case .array(let element):
@@ -28,9 +28,10 @@ extension SwiftEmitter {
                     let members = model.fields.map { member -> String in
                         let property = "\(value).\(SwiftNames.property(member.swiftName))"
                         if member.type.isOptional {
-                            return "\(property).map { (\(SwiftNames.literal(member.key)), \(textExpression(member.type.unwrapped, "$0"))) }"
+                            return
+                                "\(property).map { (\(SwiftSource.literal(member.key)), \(textExpression(member.type.unwrapped, "$0"))) }"
                         }
-                        return "(\(SwiftNames.literal(member.key)), \(textExpression(member.type, property)))"
+                        return "(\(SwiftSource.literal(member.key)), \(textExpression(member.type, property)))"
                     }
                     let list = "[\(members.joined(separator: ", "))]"
                     let pairs = model.fields.contains(where: \.type.isOptional) ? list + ".compactMap { $0 }" : list
@@ -43,7 +44,7 @@ extension SwiftEmitter {
             }
             out.line(optional ? "        if let value = \(name) { \(call) }" : "        \(call)")
         }
-        out.line("        return \(SwiftNames.literal(endpoint.path)) + query.suffix")
+        out.line("        return \(SwiftSource.literal(endpoint.path)) + query.suffix")
         out.line("    }")
     }
 

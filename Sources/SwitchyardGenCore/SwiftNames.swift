@@ -36,8 +36,12 @@ enum SwiftNames {
         var result = first.prefix(1).lowercased() + first.dropFirst()
         if first == first.uppercased(), first.count > 1 { result = first.lowercased() }  // `ID` → `id`
         for word in words.dropFirst() { result += word.prefix(1).uppercased() + word.dropFirst() }
-        if let initial = result.first, initial.isNumber { result = "_" + result }
-        return result
+        // Letters and numbers Swift does not take in a name (`½`, `٣` first) are dropped; a name that
+        // cannot start as it is gets `_`.
+        var name = ""
+        name.unicodeScalars.append(contentsOf: result.unicodeScalars.filter(SwiftSource.isIdentifierCharacter))
+        guard let initial = name.unicodeScalars.first else { return "_" }
+        return SwiftSource.isIdentifierHead(initial) ? name : "_" + name
     }
 
     /// `my-api`, `catalog` → `MyApi`, `Catalog`; `Generated` when nothing usable is left.
@@ -74,9 +78,11 @@ enum SwiftNames {
         return unusableNames.contains(name) ? name + "Value" : name
     }
 
-    /// A property name, with backticks where Swift needs them.
+    /// A property name, with backticks where Swift needs them; `_` for a name that is not an identifier
+    /// (which the validator has reported already), so that no text but a name is ever emitted.
     static func property(_ name: String) -> String {
-        keywords.contains(name) ? "`\(name)`" : name
+        guard SwiftSource.isIdentifier(name) else { return "_" }
+        return keywords.contains(name) ? "`\(name)`" : name
     }
 
     /// Whether `name` is an upper-camel Swift type name (`ListArticles`, `Article2`).
@@ -85,23 +91,6 @@ enum SwiftNames {
         return name.unicodeScalars.allSatisfy {
             ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_"
         }
-    }
-
-    /// A Swift string literal for `text`, escaped.
-    static func literal(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            default:
-                if scalar.value < 0x20 { result += "\\u{\(String(scalar.value, radix: 16))}" } else { result.unicodeScalars.append(scalar) }
-            }
-        }
-        return result + "\""
     }
 
     /// The Levenshtein distance, for "did you mean" suggestions.
@@ -122,7 +111,10 @@ enum SwiftNames {
 
     /// `; did you mean 'X'?` for the closest candidate within two edits, or nothing.
     static func suggestion(for name: String, among candidates: [String]) -> String {
-        let best = candidates.map { ($0, distance(name, $0)) }.min { $0.1 < $1.1 }
+        // Names longer than any a person types get no suggestion and suggest none: the distance costs their
+        // lengths' product.
+        guard name.count <= 64 else { return "" }
+        let best = candidates.filter { $0.count <= 64 }.map { ($0, distance(name, $0)) }.min { $0.1 < $1.1 }
         guard let best, best.1 <= 2 else { return "" }
         return "; did you mean '\(best.0)'?"
     }

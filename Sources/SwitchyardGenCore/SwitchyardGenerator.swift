@@ -1,3 +1,5 @@
+import Foundation
+
 /// The generator in one call: a description's or an OpenAPI document's text in, Swift and Markdown out.
 ///
 /// ```swift
@@ -15,6 +17,25 @@ public enum SwitchyardGenerator {
         public var description: APIDescription
         /// Constructs left out, each with its file, line and column.
         public var warnings: [DescriptionWarning] { description.warnings }
+    }
+
+    /// The text of the file at `path`, read within the generator's limits: at most 16 MiB, and UTF-8
+    /// (with or without a byte order mark). Only that much is read of a larger file.
+    ///
+    /// - Throws: ``DescriptionErrors`` when the file cannot be read, is too large, or is not UTF-8 (at the
+    ///   line and column of the first byte that is not).
+    public static func readDocument(atPath path: String) throws(DescriptionErrors) -> String {
+        let bytes: Data
+        do {
+            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+            defer { try? handle.close() }
+            bytes = try handle.read(upToCount: DocumentLimits.maximumBytes + 1) ?? Data()
+        } catch {
+            throw DescriptionErrors([
+                DescriptionError("cannot read the file: \(error.localizedDescription)", at: SourceLocation(file: path, line: 1, column: 1))
+            ])
+        }
+        return try DocumentLimits.text(of: bytes, file: path)
     }
 
     /// Parses, validates and emits. A file that ``OpenAPIImporter/isDocument(_:)`` names an OpenAPI

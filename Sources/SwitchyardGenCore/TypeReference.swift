@@ -52,18 +52,30 @@ public indirect enum TypeReference: Sendable, Hashable, CustomStringConvertible 
         }
     }
 
+    /// The longest written type read, in bytes, and its deepest nesting of `[…]` and `?`: parsing
+    /// recurses once per level.
+    static let maximumLength = 1024
+    static let maximumNesting = 32
+
     /// Parses a written type; `nil` when it is not well formed (an unknown model name parses: it
-    /// is checked against the declared models later).
+    /// is checked against the declared models later) or longer or deeper than any type a person writes.
     public init?(parsing text: String) {
+        guard text.utf8.count <= Self.maximumLength,
+            text.utf8.count(where: { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "?") }) <= Self.maximumNesting
+        else { return nil }
+        self.init(checked: text)
+    }
+
+    private init?(checked text: String) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.hasSuffix("?") {
-            guard let wrapped = TypeReference(parsing: String(trimmed.dropLast())), !wrapped.isOptional else { return nil }
+            guard let wrapped = TypeReference(checked: String(trimmed.dropLast())), !wrapped.isOptional else { return nil }
             self = .optional(wrapped)
         } else if trimmed.hasPrefix("[string:") && trimmed.hasSuffix("]") {
-            guard let value = TypeReference(parsing: String(trimmed.dropFirst(8).dropLast())) else { return nil }
+            guard let value = TypeReference(checked: String(trimmed.dropFirst(8).dropLast())) else { return nil }
             self = .dictionary(value)
         } else if trimmed.hasPrefix("[") && trimmed.hasSuffix("]") {
-            guard let element = TypeReference(parsing: String(trimmed.dropFirst().dropLast())) else { return nil }
+            guard let element = TypeReference(checked: String(trimmed.dropFirst().dropLast())) else { return nil }
             self = .array(element)
         } else if let scalar = Scalar(rawValue: trimmed) {
             self = .scalar(scalar)

@@ -8,12 +8,20 @@ struct NodeLocator {
     let root: Node
     /// The path shown in messages.
     let file: String
+    /// The keys of the large mappings walked so far, by their path: a document's thousands of schemas are
+    /// each located in constant time, not by a scan of all of them.
+    private let index = KeyIndex()
+
+    init(root: Node, file: String) {
+        self.root = root
+        self.file = file
+    }
 
     /// The node at `path`, or `nil` when some segment is not there.
     func node(at path: [String]) -> Node? {
         var current = root
-        for segment in path {
-            guard let next = child(of: current, segment) else { return nil }
+        for (depth, segment) in path.enumerated() {
+            guard let next = child(of: current, segment, at: path[..<depth])?.value else { return nil }
             current = next
         }
         return current
@@ -24,23 +32,41 @@ struct NodeLocator {
     func location(_ path: [String]) -> SourceLocation {
         var current = root
         var mark = root.mark
-        for segment in path {
-            if let mapping = current.mapping, let pair = mapping.first(where: { $0.key.string == segment }) {
-                mark = pair.key.mark
-                current = pair.value
-            } else if let sequence = current.sequence, let index = Int(segment), sequence.indices.contains(index) {
-                current = sequence[index]
-                mark = current.mark
-            } else {
-                break
-            }
+        for (depth, segment) in path.enumerated() {
+            guard let next = child(of: current, segment, at: path[..<depth]) else { break }
+            mark = next.mark
+            current = next.value
         }
         return SourceLocation(file: file, line: mark?.line ?? 1, column: mark?.column ?? 1)
     }
 
-    private func child(of node: Node, _ segment: String) -> Node? {
-        if let mapping = node.mapping { return mapping.first { $0.key.string == segment }?.value }
-        if let sequence = node.sequence, let index = Int(segment), sequence.indices.contains(index) { return sequence[index] }
+    /// The child named `segment` of `node` (found at `path`) and the mark of its key or item.
+    private func child(of node: Node, _ segment: String, at path: ArraySlice<String>) -> (value: Node, mark: Mark?)? {
+        if let mapping = node.mapping {
+            if mapping.count < 32 {
+                return mapping.first { $0.key.string == segment }.map { ($0.value, $0.key.mark) }
+            }
+            let positions = index.positions(of: mapping, at: path)
+            return positions[segment].map { (mapping[$0].value, mapping[$0].key.mark) }
+        }
+        if let sequence = node.sequence, let index = Int(segment), sequence.indices.contains(index) {
+            return (sequence[index], sequence[index].mark)
+        }
         return nil
+    }
+
+    /// The first position of each key of the large mappings, by the mapping's path.
+    private final class KeyIndex {
+        private var mappings: [ArraySlice<String>: [String: Node.Mapping.Index]] = [:]
+
+        func positions(of mapping: Node.Mapping, at path: ArraySlice<String>) -> [String: Node.Mapping.Index] {
+            if let known = mappings[path] { return known }
+            var positions: [String: Node.Mapping.Index] = [:]
+            for position in mapping.indices {
+                if let key = mapping[position].key.string, positions[key] == nil { positions[key] = position }
+            }
+            mappings[path] = positions
+            return positions
+        }
     }
 }

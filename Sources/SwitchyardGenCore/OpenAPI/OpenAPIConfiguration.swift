@@ -41,14 +41,15 @@ public struct OpenAPIConfiguration: Sendable {
     public static func parse(_ text: String, file: String) throws(DescriptionErrors) -> OpenAPIConfiguration {
         let reader = YAMLReader(file: file)
         var configuration = OpenAPIConfiguration()
-        let root: Node?
-        do {
-            root = try Yams.compose(yaml: text)
-        } catch {
-            throw DescriptionErrors([DescriptionParser.yamlError(error, file: file, yaml: text)])
-        }
+        let root = try DocumentLimits.compose(text, file: file)
         if let root, let fields = reader.fields(root, "the configuration", allowed: keys) {
-            configuration.name = reader.string(fields["name"], "'name'")
+            if let nameNode = fields["name"], let name = reader.string(nameNode, "'name'") {
+                if SwiftNames.isTypeName(name) {
+                    configuration.name = name
+                } else {
+                    reader.error("'name' must be an upper-camel Swift type name such as 'Petstore', not '\(name)'", at: nameNode)
+                }
+            }
             if let access = fields["access"], let text = reader.string(access, "'access'") {
                 configuration.access = APIDescription.Access(rawValue: text)
                 if configuration.access == nil { reader.error("'access' must be 'internal' or 'public', not '\(text)'", at: access) }

@@ -9,6 +9,8 @@ import Yams
 enum OpenAPIDocumentLoader {
     /// The decoded document, or an error with line and column: a syntax error where the parser stopped,
     /// a structural one at the construct OpenAPIKit's coding path names.
+    /// `text` has passed ``DocumentLimits`` (its events are the tree `locator` holds), so decoding it
+    /// is bounded too; Yams parses it again with the resolver its decoder uses.
     static func load(text: String, locator: NodeLocator) throws(DescriptionErrors) -> OpenAPIKit.OpenAPI.Document {
         let version = locator.node(at: ["openapi"])?.string ?? ""
         do {

@@ -35,7 +35,8 @@ extension OpenAPIImporter {
             return model
         case .all(let parts, _):
             var model = model(name, schema, path, kind: .structure)
-            model.fields = mergedFields(parts, owner: name, path: path)
+            let component = path.count == 3 && path[0] == "components" && path[1] == "schemas" ? [path[2]] : []
+            model.fields = mergedFields(parts, owner: name, path: path, including: component)
             return model
         case .string where schema.allowedValues != nil:
             let values = (schema.allowedValues ?? []).compactMap { $0.value as? String }
@@ -174,23 +175,38 @@ extension OpenAPIImporter {
     }
 
     /// The members of every part of an `allOf`, references followed, in order; later parts do not
-    /// redeclare a member.
-    private func mergedFields(_ parts: [JSONSchema], owner: String, path: [String]) -> [APIDescription.Field] {
+    /// redeclare a member. `including` names the component schemas whose `allOf` is being merged, outermost
+    /// first: a part that names one of them again is a cycle, an error at the part (an `allOf` cannot
+    /// contain itself, so there is nothing to box).
+    private func mergedFields(_ parts: [JSONSchema], owner: String, path: [String], including: [String]) -> [APIDescription.Field] {
         var result: [APIDescription.Field] = []
         for (index, part) in parts.enumerated() {
             let partPath = path + ["allOf", String(index)]
             var resolved = part
             var resolvedPath = partPath
+            var chain = including
             if case .reference(let reference, _) = part.value, case .internal(let internalReference) = reference,
                 let name = internalReference.name, let target = document.components.schemas[OpenAPI.ComponentKey(stringLiteral: name)]
             {
+                if including.contains(name) {
+                    let cycle = (including.drop(while: { $0 != name }) + [name]).map { "'\($0)'" }.joined(separator: " → ")
+                    reportOnce(
+                        DescriptionError(
+                            "schema '\(name)' includes itself through 'allOf' (\(cycle)); an 'allOf' cannot contain itself:"
+                                + " refer to the schema from a property instead",
+                            at: locator.location(partPath)
+                        )
+                    )
+                    continue
+                }
                 resolved = target
                 resolvedPath = ["components", "schemas", name]
+                chain.append(name)
             }
             let found: [APIDescription.Field]
             switch resolved.value {
             case .object(_, let context): found = fields(context, owner: owner, path: resolvedPath)
-            case .all(let nested, _): found = mergedFields(nested, owner: owner, path: resolvedPath)
+            case .all(let nested, _): found = mergedFields(nested, owner: owner, path: resolvedPath, including: chain)
             default:
                 warn("an 'allOf' part that is not an object is not merged", at: partPath)
                 found = []

@@ -54,16 +54,8 @@ public final class OpenAPIImporter {
         configuration: String? = nil,
         configurationFile: String = "openapi.switchyard-config.yaml"
     ) throws(DescriptionErrors) -> APIDescription {
-        let root: Node
-        do {
-            guard let composed = try Yams.compose(yaml: text) else {
-                throw DescriptionErrors([DescriptionError("the document is empty", at: SourceLocation(file: file, line: 1, column: 1))])
-            }
-            root = composed
-        } catch let errors as DescriptionErrors {
-            throw errors
-        } catch {
-            throw DescriptionErrors([DescriptionParser.yamlError(error, file: file, yaml: text)])
+        guard let root = try DocumentLimits.compose(text, file: file) else {
+            throw DescriptionErrors([DescriptionError("the document is empty", at: SourceLocation(file: file, line: 1, column: 1))])
         }
         let locator = NodeLocator(root: root, file: file)
         let document = try OpenAPIDocumentLoader.load(text: text, locator: locator)
@@ -83,13 +75,14 @@ public final class OpenAPIImporter {
         let fileBase = (file as NSString).lastPathComponent.split(separator: ".").first.map(String.init) ?? "Generated"
         let baseName = fileBase.lowercased() == "openapi" ? document.info.title : fileBase
         var name = SwiftNames.upperCamel(baseName)
-        if let chosen = configuration?.name ?? extensions.string("name") { name = chosen }
+        if let chosen = configuration?.name ?? extensions.typeName("name") { name = chosen }
         let access = configuration?.access ?? extensions.string("access").flatMap(APIDescription.Access.init(rawValue:)) ?? .internal
         let serviceID = configuration?.service ?? extensions.string("service") ?? SwiftNames.lowerCamel(name)
         takenNames.insert(name + "API")
         documentOptions = extensions.options(over: APIDescription.Options())
         let operationNames = operationNames()
         convertComponents()
+        guard refuseSelfContainingModels() else { throw DescriptionErrors(reader.errors) }
         var service = APIDescription.Service(
             id: serviceID,
             swiftName: SwiftNames.lowerCamel(serviceID),
