@@ -14,8 +14,26 @@ public struct DescriptionError: Error, Sendable, Hashable, CustomStringConvertib
         self.message = message
     }
 
-    /// `file:line:column: error: message`.
-    public var description: String { "\(location): error: \(message)" }
+    /// `file:line:column: error: message`, on one line whatever the message quotes from the document.
+    public var description: String { "\(location): error: \(message)".onOneLine }
+}
+
+extension String {
+    /// The text on one line and with nothing hidden, for a message a terminal or an editor shows: line
+    /// breaks as `\n`, other control and invisible format characters as `\u{…}`.
+    var onOneLine: String {
+        var result = ""
+        for scalar in unicodeScalars {
+            if scalar == "\n" {
+                result += "\\n"
+            } else if SwiftSource.isVisible(scalar) {
+                result.unicodeScalars.append(scalar)
+            } else {
+                result += "\\u{\(String(scalar.value, radix: 16))}"
+            }
+        }
+        return result
+    }
 }
 
 /// Every problem found in a description file, in the order of the file.

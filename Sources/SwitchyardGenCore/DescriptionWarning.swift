@@ -14,8 +14,8 @@ public struct DescriptionWarning: Sendable, Hashable, CustomStringConvertible {
         self.message = message
     }
 
-    /// `file:line:column: warning: message`.
-    public var description: String { "\(location): warning: \(message)" }
+    /// `file:line:column: warning: message`, on one line whatever the message quotes from the document.
+    public var description: String { "\(location): warning: \(message)".onOneLine }
 
     /// The same problem as an error, for `--strict`.
     public var asError: DescriptionError { DescriptionError(message, at: location) }

@@ -98,7 +98,7 @@ struct GeneratedCodeInjectionTests {
         #expect(
             errors == [
                 "Zoo.openapi.switchyard-config.yaml:2:7: error: 'name' must be an upper-camel Swift type name such as 'Petstore',"
-                    + " not 'Pets {}\nfunc x() {}\nenum Y'"
+                    + " not 'Pets {}\\nfunc x() {}\\nenum Y'"
             ]
         )
     }
