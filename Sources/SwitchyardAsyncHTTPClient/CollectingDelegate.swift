@@ -38,7 +38,11 @@ final class CollectingDelegate: HTTPClientResponseDelegate, @unchecked Sendable 
         self.head = head
         // A decompressed body may grow past an announced (compressed) length; the count checks it.
         decompressed = head.headers.first(name: "content-encoding").map { !$0.isEmpty && $0.lowercased() != "identity" } ?? false
-        if decompressed {
+        // Only a coding the client does not decode needs the full check (and a converted head).
+        if decompressed, decodes,
+            let coding = head.headers.first(name: "content-encoding"),
+            !AsyncHTTPClientTransport.decodedCodings.contains(coding.lowercased())
+        {
             do {
                 try AsyncHTTPClientTransport.checkCoding(
                     AsyncHTTPClientTransport.makeHead(status: head.status, headers: head.headers),
