@@ -14,9 +14,11 @@
 /// Whoever can replay traffic — an attacker on the path, a proxy or cache — can answer a call with a
 /// sealed answer recorded from another endpoint, another user's call or an earlier call, and it
 /// opens as this call's answer; a sealed request can be replayed to the server the same way, or
-/// reflected back as its own answer (both directions share the key and the empty AAD). In an
-/// envelope, the members beside the sealed one (`code`, `msg`) are not sealed at all and can be
-/// rewritten. What holds: the plaintext stays confidential, and with an authenticated scheme a
+/// reflected back as its own answer (both directions share the key and the empty AAD). Nothing
+/// outside the sealed text is covered: the members beside the sealed one in an envelope (`code`,
+/// `msg`), the fields beside it in a form or JSON request (common parameters), the status and the
+/// header fields can all be rewritten unless something else (a signature the other side checks)
+/// covers them. What holds: the plaintext stays confidential, and with an authenticated scheme a
 /// changed byte of the sealed text fails the call (with a legacy scheme not even that — see
 /// ``EncryptionScheme``). Use ``headers`` (wire format 2, the default) where the server can change:
 /// its associated data binds direction, scheme, key id, method, path, query and a fresh per-request

@@ -4,14 +4,26 @@ public import Switchyard
 
 /// Encrypts request bodies and decrypts response bodies of one service (module).
 ///
-/// Register it **after** the stages that build the body (common parameters) and **before** nothing
-/// that must read the plaintext on the way in; on the way out it runs before the stages registered
-/// ahead of it, so envelope checks, null stripping and reformers registered earlier see plaintext.
+/// Where it goes is the rule of `Docs/WireFormat.md`, *Where the stages go*:
+///
+/// - With Switchyard's headers (the default framing), every stage that changes the query goes
+///   **before** it — common parameters in the query, a sorted-parameter signature placed in the
+///   query — because the associated data binds the query as it leaves this stage and the server
+///   reads the query from the request line. The canonical-request signature (``SigningStage`` with
+///   ``CanonicalRequestSigning``) adds only header fields and goes **after** it, so the ciphertext is
+///   what gets signed.
+/// - With a legacy framing (``EncryptionFraming/RequestFraming/formField(_:)``,
+///   ``EncryptionFraming/RequestFraming/jsonMember(_:)``), the parameters the backend expects beside
+///   the ciphertext — common parameters, a sorted-parameter signature — go **after** it (inside), so
+///   they travel next to the sealed field instead of being sealed into it.
+/// - Envelope checks, null stripping and reformers go before it: on the way back they run after it
+///   and see the plaintext.
+///
 /// It runs on every attempt: a retry is sealed again with a fresh nonce.
 ///
 /// ```swift
 /// let ring = try KeyRing(keyID: "k1", key: key)
-/// stages: [Envelope(...), EncryptionStage(keyRing: ring)]   // envelope sees the decrypted response
+/// stages: [EnvelopeStage(...), CommonParametersStage(...), EncryptionStage(keyRing: ring), SigningStage(keyRing: ring)]
 /// ```
 ///
 /// The exact bytes are documented in `Docs/WireFormat.md`.

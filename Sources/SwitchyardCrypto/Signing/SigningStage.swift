@@ -5,14 +5,26 @@ public import Switchyard
 /// Signs every request of one service (module) and, optionally, verifies the server's response
 /// signatures.
 ///
-/// Register it **after** every stage that changes the request (common parameters, headers,
-/// encryption), so that it signs the bytes as sent. It runs on every attempt: a retry gets a fresh
-/// nonce and timestamp. The exact bytes are documented in `Docs/WireFormat.md`.
+/// Where it goes is the rule of `Docs/WireFormat.md`, *Where the stages go*:
+///
+/// - ``CanonicalRequestSigning`` (the default) adds only header fields: register it **after** every
+///   stage that changes the request, the encryption stage included, so that it signs the bytes as
+///   sent (the ciphertext).
+/// - ``SortedParameterSigning`` with Switchyard's encryption headers signs the query (and a plaintext
+///   form body): register it **before** the encryption stage, with the other stages that change the
+///   query, because the encryption's associated data binds the query as it leaves that stage.
+/// - ``SortedParameterSigning`` with a legacy framing (``EncryptionFraming/RequestFraming/formField(_:)``,
+///   ``EncryptionFraming/RequestFraming/jsonMember(_:)``): register it **after** the encryption stage,
+///   so that `sign` travels beside the sealed field and covers the sealed text.
+///
+/// It runs on every attempt: a retry gets a fresh nonce and timestamp. The exact bytes are documented
+/// in `Docs/WireFormat.md`.
 ///
 /// ```swift
 /// let keys = try KeyRing(keyID: "k1", key: secret)
-/// stages: [CommonParameters(...), EncryptionStage(keyRing: keys), SigningStage(keyRing: keys)]
-/// stages: [SigningStage(scheme: SortedParameterSigning(algorithm: .md5), keyRing: wechatKeys)]   // legacy
+/// stages: [CommonParametersStage(...), EncryptionStage(keyRing: keys), SigningStage(keyRing: keys)]
+/// stages: [EncryptionStage(scheme: .legacyAESECBBase64, keyRing: keys, framing: form),
+///          SigningStage(scheme: SortedParameterSigning(algorithm: .md5), keyRing: wechatKeys)]   // legacy
 /// ```
 public struct SigningStage: CredentialBearingStage {
     /// Whether and how responses are verified.
