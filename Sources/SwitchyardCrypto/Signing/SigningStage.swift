@@ -33,9 +33,11 @@ public struct SigningStage: CredentialBearingStage {
         case none
         /// Every 2xx response must carry a valid `X-Switchyard-Signature` over
         /// ``SigningWireFormat/canonicalResponse(status:timestamp:requestNonce:keyID:body:)`` by a key of
-        /// the ring, with a timestamp within the allowed clock skew. An error status that carries a
-        /// signature is verified too; one without (a gateway's 503 page) passes on as an HTTP status,
-        /// marked ``Switchyard/Response/isUnverified``.
+        /// the ring, with a timestamp within the allowed clock skew. The request's nonce is the one
+        /// sent: `X-Switchyard-Nonce`, or with ``SortedParameterSigning`` the request's `nonce_str`
+        /// (the app's own when it set one). An error status that carries a signature is verified too;
+        /// one without (a gateway's 503 page) passes on as an HTTP status, marked
+        /// ``Switchyard/Response/isUnverified``.
         case required
     }
 
@@ -85,6 +87,9 @@ public struct SigningStage: CredentialBearingStage {
         try SwitchyardError.crypto { () throws(CryptoError) in
             try scheme.sign(&request, key: keyRing.currentKey, keyID: keyID, timestamp: timestamp, nonce: nonce)
         }
+        // The response is signed for the nonce on the wire: a sorted-parameter signature keeps a
+        // `nonce_str` the request already carried, and the generated one is then never sent.
+        let sentNonce = (scheme as? SortedParameterSigning)?.sentNonce(in: request) ?? nonce
         var response = try await next(request, context)
         if responseVerification == .required {
             // An unsigned error status (a gateway's 503 page, an auth proxy's 401) comes through as
@@ -94,7 +99,7 @@ public struct SigningStage: CredentialBearingStage {
                 response.isUnverified = true
                 return response
             }
-            try verify(response, requestNonce: nonce)
+            try verify(response, requestNonce: sentNonce)
         }
         return response
     }

@@ -45,8 +45,8 @@ public struct SortedParameterSigning: SignatureScheme {
 
     /// Adds `nonce_str` (and `sign_type`) when missing, then `sign`, to the query or the form body.
     public func sign(_ request: inout Request, key: SymmetricKey, keyID: String, timestamp: Int64, nonce: String) throws(CryptoError) {
-        let inBody = request.headerFields[.contentType]?.hasPrefix("application/x-www-form-urlencoded") == true
-        var encoded = inBody ? String(decoding: request.body?.bytes ?? Data(), as: UTF8.self) : String(request.query ?? "")
+        let inBody = Self.signsBody(request)
+        var encoded = Self.encodedParameters(of: request)
         var parameters = Self.decode(encoded)
         var added: [(name: String, value: String)] = []
         if !parameters.contains(where: { $0.name == "nonce_str" }) { added.append(("nonce_str", nonce)) }
@@ -62,6 +62,21 @@ public struct SortedParameterSigning: SignatureScheme {
         } else {
             request.path = String(request.pathWithoutQuery) + "?" + encoded
         }
+    }
+
+    /// The `nonce_str` of a signed request, percent-decoded: the one the scheme added or the app's own.
+    func sentNonce(in request: Request) -> String? {
+        Self.decode(Self.encodedParameters(of: request)).first { $0.name == "nonce_str" }?.value
+    }
+
+    /// Whether the parameters are those of a form body rather than of the query.
+    private static func signsBody(_ request: Request) -> Bool {
+        request.headerFields[.contentType]?.hasPrefix("application/x-www-form-urlencoded") == true
+    }
+
+    /// The form body or the query, as sent.
+    private static func encodedParameters(of request: Request) -> String {
+        signsBody(request) ? String(decoding: request.body?.bytes ?? Data(), as: UTF8.self) : String(request.query ?? "")
     }
 
     private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")

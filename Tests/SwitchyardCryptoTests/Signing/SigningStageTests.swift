@@ -179,6 +179,66 @@ struct SigningStageTests {
         #expect(items["sign"] == expected)
     }
 
+    /// Where a sorted-parameter request carries its parameters, and the `nonce_str` the app set, if any.
+    enum NoncePlacement: String, CaseIterable, CustomTestStringConvertible {
+        case addedToQuery, appsInQuery, appsInFormBody
+        var testDescription: String { rawValue }
+
+        func request() throws -> Request {
+            switch self {
+            case .addedToQuery: try .fixture(.get, "https://pay.test/order?appid=wx1")
+            case .appsInQuery: try .fixture(.get, "https://pay.test/order?nonce_str=app%2Dnonce%2D7&appid=wx1")
+            case .appsInFormBody:
+                try .fixture(
+                    .post,
+                    "https://pay.test/order",
+                    headerFields: [.contentType: "application/x-www-form-urlencoded"],
+                    body: "total_fee=1&nonce_str=app-nonce-7"
+                )
+            }
+        }
+    }
+
+    @Test(
+        "with the sorted-parameter signature a response is verified against the nonce_str sent, the app's own included",
+        arguments: NoncePlacement.allCases
+    )
+    func sortedParameterResponseNonce(placement: NoncePlacement) async throws {
+        let secret = try KeyRing(keyID: "mch", key: SymmetricKey(Data("s3cr3t".utf8)))
+        let stage = SigningStage(
+            scheme: SortedParameterSigning(algorithm: .md5),
+            keyRing: secret,
+            responseVerification: .required,
+            now: { Date(timeIntervalSince1970: 1_700_000_000) }
+        )
+        // A server written from Docs/WireFormat.md: the response signature covers the request's nonce_str.
+        let server = MockResponse { request, _ in
+            let form = request.headerFields[.contentType] == "application/x-www-form-urlencoded"
+            let parameters = form ? (request.bodyText ?? "") : String(request.query ?? "")
+            let pair = parameters.split(separator: "&").first { $0.hasPrefix("nonce_str=") }
+            let nonce = try #require(pair.flatMap { String($0.dropFirst("nonce_str=".count)).removingPercentEncoding })
+            let body = Data(#"{"paid":true}"#.utf8)
+            let canonical = SigningWireFormat.canonicalResponse(
+                status: 200,
+                timestamp: 1_700_000_000,
+                requestNonce: nonce,
+                keyID: "mch",
+                body: body
+            )
+            return Response(
+                status: .ok,
+                headerFields: [
+                    SigningWireFormat.keyIDHeader: "mch", SigningWireFormat.timestampHeader: "1700000000",
+                    SigningWireFormat.signatureHeader: try SigningWireFormat.signature(of: canonical, using: secret.currentKey),
+                ],
+                body: body
+            )
+        }
+        let run = await StageHarness(stage).run(try placement.request(), respond: server)
+        #expect(run.error == nil, "\(run.error?.message ?? "")")
+        #expect(run.response?.bodyText == #"{"paid":true}"#)
+    }
+
     @Test("the legacy preset signs a form body in place, with sign_type for HMAC-SHA256")
     func legacyFormBody() async throws {
         let secret = try KeyRing(keyID: "mch", key: SymmetricKey(Data("s3cr3t".utf8)))
