@@ -45,8 +45,8 @@ extension EncryptionStage {
             response.isUnverified = true
             return response
         }
-        // Where HTTP says there is no body — a 204, an answer to HEAD — there is nothing to open.
-        let bodiless = response.status.code == 204 || request.method == .head
+        // Where HTTP says there is no body — a 204, a 205, an answer to HEAD — there is nothing to open.
+        let bodiless = response.status.code == 204 || response.status.code == 205 || request.method == .head
         switch framing.response {
         case .headers:
             break

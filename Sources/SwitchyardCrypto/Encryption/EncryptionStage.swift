@@ -46,8 +46,8 @@ public struct EncryptionStage: CredentialBearingStage {
         /// with ``Switchyard/SwitchyardError/Code/crypto`` (the error's `response` is the answer as it
         /// arrived, marked ``Switchyard/Response/isUnverified``): a plaintext or empty body, or — with
         /// ``EncryptionFraming/ResponseFraming/envelopeMember(_:)`` — an envelope that is not strict
-        /// JSON, names the member twice, or has it `null` or missing. Only a `204`, a `304` and an
-        /// answer to `HEAD` may come without a body (and, with wire format 1, any empty `2xx`). A
+        /// JSON, names the member twice, or has it `null` or missing. Only a `204`, a `205`, a `304`
+        /// and an answer to `HEAD` may come without a body (and, with wire format 1, any empty `2xx`). A
         /// plaintext error status passes on as an HTTP status, marked ``Switchyard/Response/isUnverified``.
         case requireEncrypted
         /// Responses with nothing sealed in them — a plaintext body with Switchyard's headers, an
@@ -149,8 +149,8 @@ public struct EncryptionStage: CredentialBearingStage {
         }
         guard let header = response.headerFields.value(EncryptionWireFormat.encryptionHeader) else {
             // Version 2 refuses an empty 2xx too (an attacker on the path can empty a body as easily as
-            // replace it), except where HTTP says there is no body: 204, 304 and answers to HEAD.
-            let bodiless = response.status.code == 204 || response.status.code == 304 || request.method == .head
+            // replace it), except where HTTP says there is no body: 204, 205, 304 and answers to HEAD.
+            let bodiless = [204, 205, 304].contains(response.status.code) || request.method == .head
             if responsePolicy == .requireEncrypted, !response.bytes.isEmpty || (wireFormat == .v2 && !bodiless) {
                 throw refusal(of: response, because: "this one is plaintext")
             }

@@ -123,6 +123,25 @@ struct SealedAnswerTests {
         #expect(empty200.error?.code == .crypto)
     }
 
+    @Test(
+        "a 205 Reset Content has no content (RFC 9110), like a 204: every framing passes it on under requireEncrypted",
+        arguments: ["headers", "whole body", "envelope member"]
+    )
+    func resetContent(framing: String) async throws {
+        let stage =
+            switch framing {
+            case "headers": EncryptionStage(keyRing: LegacyAnswers.ring)
+            case "whole body": LegacyAnswers.stage(response: .wholeBody())
+            default: LegacyAnswers.stage(response: .envelopeMember("data"))
+            }
+        let run = await StageHarness(stage).run(
+            try LegacyAnswers.payRequest(),
+            respond: LegacyAnswers.answer(Data(), status: .resetContent)
+        )
+        #expect(run.error == nil, "\(run.error?.message ?? "")")
+        #expect(run.response?.status == .resetContent)
+    }
+
     @Test("an error status passes on as an HTTP status, unverified: its envelope as sent without a sealed member, opened with one")
     func errorStatuses() async throws {
         let harness = StageHarness(LegacyAnswers.stage(response: .envelopeMember("data")))
