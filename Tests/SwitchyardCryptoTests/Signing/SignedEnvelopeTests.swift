@@ -51,6 +51,55 @@ struct SignedEnvelopeTests {
         }
     }
 
+    @Test("a sealed but unsigned error envelope is opened, yet stays unverified: an httpStatus with the plaintext, never business")
+    func sealedUnsignedErrorIsNotBusiness() async throws {
+        let plaintext = #"{"code":40001,"msg":"limit reached","data":null}"#
+        let transport = MockTransport { request, _ in
+            let aad = EncryptionWireFormat.associatedData(
+                direction: .response,
+                scheme: .aes256GCM,
+                keyID: "k1",
+                method: request.method.rawValue,
+                target: request.head.path ?? "/",
+                requestNonce: request.headerFields[EncryptionWireFormat.requestNonceHeader]
+            )
+            return Response(
+                status: .badRequest,
+                headerFields: [
+                    EncryptionWireFormat.encryptionHeader: "aes-256-gcm; kid=k1",
+                    EncryptionWireFormat.contentTypeHeader: "application/json",
+                    .contentType: "application/octet-stream",
+                ],
+                body: try EncryptionScheme.aes256GCM.seal(Data(plaintext.utf8), key: Self.key, aad: aad)
+            )
+        }
+        let client = try client(Self.stages("signing and encryption"), transport: transport)
+        do {
+            _ = try await client.send(.wallet, .post, "/transfers", body: .text("amount=10"))
+            Issue.record("the call succeeded")
+        } catch  where error.code == .business {
+            Issue.record("an unsigned error was read as the service's business error: \(error.message)")
+        } catch {
+            #expect(error.code == .httpStatus)
+            #expect(error.status == .badRequest)
+            #expect(error.response?.bodyText == plaintext)
+            #expect(error.response?.isUnverified == true)
+        }
+    }
+
+    @Test(
+        "an unsigned 204 No Content fails the call with a crypto error where signed responses are required",
+        arguments: ["signing", "signing and encryption"]
+    )
+    func unsignedNoContentRefused(stages: String) async throws {
+        let client = try client(Self.stages(stages), transport: MockTransport(.status(.noContent)))
+        let error = await #expect(throws: SwitchyardError.self) {
+            _ = try await client.send(.wallet, .delete, "/cards/1", as: NoContent.self)
+        }
+        #expect(error?.code == .crypto)
+        #expect(error?.stage == .signing)
+    }
+
     @Test("a signed 204 No Content succeeds on a service with an envelope stage", arguments: ["signing", "signing and encryption"])
     func signedNoContent(stages: String) async throws {
         let transport = MockTransport { request, _ in
