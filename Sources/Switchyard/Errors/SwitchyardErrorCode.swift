@@ -70,7 +70,10 @@ extension SwitchyardError.Code {
     /// The response is malformed (for example a stage expected a shape it did not find).
     public static let invalidResponse = Self("invalidResponse")
     /// The backend answered with a business failure in its envelope (see ``EnvelopeStage`` and
-    /// ``EnvelopeFailure``).
+    /// ``EnvelopeFailure``). It carries only the service's own words: an answer marked
+    /// ``Response/isUnverified`` (unsealed or unsigned where the service requires it — an auth proxy's
+    /// or a gateway's envelope, or anyone's on the path) is never `.business`; the envelope stage
+    /// leaves it as ``httpStatus``, its body readable in ``SwitchyardError/response``.
     public static let business = Self("business")
     /// A stage rejected the call for a reason of its own.
     public static let stageFailure = Self("stageFailure")
