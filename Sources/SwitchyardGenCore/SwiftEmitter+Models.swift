@@ -177,39 +177,81 @@ extension SwiftEmitter {
     }
 
     /// The keys of the fields each struct model must box: those whose model leads back to the struct
-    /// through struct members (arrays, dictionaries and unions already hold their values out of line).
+    /// through struct members (arrays, dictionaries and unions already hold their values out of line),
+    /// that is, whose model is in the struct's strongly connected component of the struct-member graph.
     static func boxedFields(_ models: [APIDescription.Model]) -> [String: Set<String>] {
         let byName = Dictionary(models.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         func directTarget(_ type: TypeReference) -> String? {
-            guard case .model(let name) = type.unwrapped, let model = byName[name] else { return nil }
-            switch model.kind {
-            case .structure: return name
-            case .alias(let aliased): return directTarget(aliased)
-            case .stringEnum, .union: return nil
+            var type = type
+            var seen: Set<String> = []
+            while case .model(let name) = type.unwrapped, let model = byName[name], seen.insert(name).inserted {
+                switch model.kind {
+                case .structure: return name
+                case .alias(let aliased): type = aliased
+                case .stringEnum, .union: return nil
+                }
             }
+            return nil
         }
         func edges(_ name: String) -> [String] {
             guard let model = byName[name], case .structure = model.kind else { return [] }
             return model.fields.compactMap { directTarget($0.type) }
         }
-        func reaches(_ start: String, _ goal: String) -> Bool {
-            var seen: Set<String> = []
-            var stack = [start]
-            while let next = stack.popLast() {
-                if next == goal { return true }
-                guard seen.insert(next).inserted else { continue }
-                stack += edges(next)
-            }
-            return false
-        }
+        let component = stronglyConnectedComponents(models.map(\.name), edges: edges)
         var result: [String: Set<String>] = [:]
         for model in models {
             guard case .structure = model.kind else { continue }
             for field in model.fields {
-                if let target = directTarget(field.type), reaches(target, model.name) { result[model.name, default: []].insert(field.key) }
+                if let target = directTarget(field.type), component[target] == component[model.name] {
+                    result[model.name, default: []].insert(field.key)
+                }
             }
         }
         return result
+    }
+
+    /// The strongly connected component of each node, numbered (Tarjan's algorithm without recursion, so
+    /// that thousands of models neither overflow the stack nor cost a walk per member).
+    static func stronglyConnectedComponents(_ nodes: [String], edges: (String) -> [String]) -> [String: Int] {
+        var order: [String: Int] = [:]
+        var low: [String: Int] = [:]
+        var stack: [String] = []
+        var onStack: Set<String> = []
+        var component: [String: Int] = [:]
+        var components = 0
+        func visit(_ node: String) {
+            order[node] = order.count
+            low[node] = order[node]
+            stack.append(node)
+            onStack.insert(node)
+        }
+        for start in nodes where order[start] == nil {
+            visit(start)
+            var work: [(node: String, edges: [String], next: Int)] = [(start, edges(start), 0)]
+            while let top = work.last {
+                if top.next < top.edges.count {
+                    let target = top.edges[top.next]
+                    work[work.count - 1].next += 1
+                    if order[target] == nil {
+                        visit(target)
+                        work.append((target, edges(target), 0))
+                    } else if onStack.contains(target), let targetOrder = order[target] {
+                        low[top.node] = min(low[top.node] ?? targetOrder, targetOrder)
+                    }
+                    continue
+                }
+                work.removeLast()
+                if let parent = work.last, let nodeLow = low[top.node] { low[parent.node] = min(low[parent.node] ?? nodeLow, nodeLow) }
+                guard low[top.node] == order[top.node] else { continue }
+                while let member = stack.popLast() {
+                    onStack.remove(member)
+                    component[member] = components
+                    if member == top.node { break }
+                }
+                components += 1
+            }
+        }
+        return component
     }
 
     /// The box that holds a member of a recursive model.
