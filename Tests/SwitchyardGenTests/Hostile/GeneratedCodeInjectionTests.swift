@@ -125,6 +125,24 @@ struct GeneratedCodeInjectionTests {
         )
     }
 
+    @Test("a timeout or cache age that no Duration literal can hold (NaN, 10^300 s) is refused at its place, not trapped on")
+    func numbers() {
+        for value in [".nan", "1e300"] {
+            let yaml = Self.zoo.replacingOccurrences(of: "servers:", with: "x-switchyard-timeout: \(value)\nservers:")
+            let errors = Self.errors { try SwitchyardGenerator.generate(yaml: yaml, file: "Zoo.openapi.yaml") }
+            #expect(
+                errors == ["Zoo.openapi.yaml:2:1: error: the timeout of 'zoo' must be a positive number of seconds, at most 31536000"],
+                "\(value): \(errors)"
+            )
+            let cached = Self.zoo.replacingOccurrences(
+                of: "operationId: getAnimal",
+                with: "operationId: getAnimal\n      x-switchyard-cache: { policy: cacheElseNetwork, maxAge: \(value) }"
+            )
+            let cacheErrors = Self.errors { try SwitchyardGenerator.generate(yaml: cached, file: "Zoo.openapi.yaml") }
+            #expect(cacheErrors.count == 1 && cacheErrors.first?.contains("needs a positive 'maxAge' in seconds, at most 31536000") == true)
+        }
+    }
+
     @Test("names made from wire names are identifiers whatever the wire name holds")
     func derivedNames() throws {
         let yaml = Self.zoo.replacingOccurrences(
