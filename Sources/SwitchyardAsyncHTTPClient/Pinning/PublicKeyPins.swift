@@ -1,6 +1,6 @@
+import Crypto
 public import Foundation
 public import Switchyard
-import SwitchyardCrypto
 
 /// The public keys a service's servers may present: SHA-256 digests of the DER-encoded
 /// `SubjectPublicKeyInfo` of the server's certificate, the pins OkHttp, TrustKit and HPKP use.
@@ -52,12 +52,12 @@ public struct PublicKeyPins: Sendable, Hashable {
         self.digests = digests
     }
 
-    /// The pin of a DER-encoded `SubjectPublicKeyInfo`: its SHA-256 digest, through OpenSSL.
+    /// The pin of a DER-encoded `SubjectPublicKeyInfo`: its SHA-256 digest, through swift-crypto.
     ///
     /// - Parameter subjectPublicKeyInfo: the DER bytes of a public key's `SubjectPublicKeyInfo`.
     /// - Returns: the pin as `sha256/<Base64>`.
     public static func pin(ofSubjectPublicKeyInfo subjectPublicKeyInfo: [UInt8]) -> String {
-        "sha256/" + Digest.sha256(subjectPublicKeyInfo).base64EncodedString()
+        "sha256/" + Self.digest(subjectPublicKeyInfo).base64EncodedString()
     }
 
     /// Whether a DER-encoded `SubjectPublicKeyInfo` carries one of the pinned keys.
@@ -65,6 +65,12 @@ public struct PublicKeyPins: Sendable, Hashable {
     /// - Parameter subjectPublicKeyInfo: the DER bytes of the presented certificate's public key.
     /// - Returns: `true` when its SHA-256 digest is one of ``digests``.
     public func matches(subjectPublicKeyInfo: [UInt8]) -> Bool {
-        digests.contains(Digest.sha256(subjectPublicKeyInfo))
+        digests.contains(Self.digest(subjectPublicKeyInfo))
+    }
+
+    /// The SHA-256 digest of `bytes`, through swift-crypto (BoringSSL inside the package on Linux,
+    /// CryptoKit on Apple platforms): the transport needs no system library.
+    private static func digest(_ bytes: [UInt8]) -> Data {
+        Data(SHA256.hash(data: bytes))
     }
 }
