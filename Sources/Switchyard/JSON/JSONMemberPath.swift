@@ -23,4 +23,25 @@ public enum JSONMemberPath {
     public static func valueRange(of path: String, in json: Data) -> Range<Int>? {
         (try? EnvelopeReader(json, paths: [path]))?.range(at: path)
     }
+
+    /// Why ``valueRange(of:in:)`` finds nothing at `path` when the reason is that `json` is
+    /// ambiguous on the way to it (the message names the member and its byte offset); `nil` when
+    /// `json` is not strict JSON or not an object, or is unambiguous on the way to `path`.
+    ///
+    /// - Parameters:
+    ///   - path: member names separated by dots, from the top-level object.
+    ///   - json: a UTF-8 JSON document.
+    /// - Returns: the ambiguity, for an error message.
+    package static func ambiguity(of path: String, in json: Data) -> String? {
+        // A well-formed object leaves the reader only ambiguity to refuse.
+        guard (try? JSONSanitizer().validate(json)) != nil,
+            json.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) == UInt8(ascii: "{")
+        else { return nil }
+        do {
+            _ = try EnvelopeReader(json, paths: [path])
+            return nil
+        } catch {
+            return error.message
+        }
+    }
 }

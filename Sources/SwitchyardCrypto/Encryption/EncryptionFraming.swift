@@ -62,8 +62,11 @@ public struct EncryptionFraming: Sendable, Hashable {
         /// without `null`), or whose member is `null` or missing is refused with
         /// ``Switchyard/SwitchyardError/Code/crypto`` — never passed on with ciphertext or `null`
         /// where the plaintext belongs. Under ``EncryptionStage/ResponsePolicy/acceptPlaintext`` such
-        /// an envelope passes on unchanged. An error status passes on as an HTTP status, marked
-        /// ``Switchyard/Response/isUnverified``: its sealed member opened, anything else as sent.
+        /// an envelope passes on unchanged unless it is ambiguous (a member of the path named twice,
+        /// or any member on the way named twice with a `null`): that is refused under every policy,
+        /// since one reader would take its ciphertext for the answer. An error status passes on as an
+        /// HTTP status, marked ``Switchyard/Response/isUnverified``: its sealed member opened,
+        /// anything else as sent.
         case envelopeMember(String)
     }
 

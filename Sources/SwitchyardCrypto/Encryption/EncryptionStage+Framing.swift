@@ -66,8 +66,19 @@ extension EncryptionStage {
             // Under `requireEncrypted` a success carries its sealed member, as a whole-body success
             // carries a sealed body: an envelope that cannot be read strictly, names the member twice,
             // or lost it (`"data":null`, or no `data`) is refused — an attacker on the path can
-            // turn a failure into `{"code":0,"data":null}` as easily as empty a body.
-            if try !openEnvelopeMember(&response), responsePolicy == .requireEncrypted {
+            // turn a failure into `{"code":0,"data":null}` as easily as empty a body. An ambiguous
+            // envelope (`{"data":"<sealed>","data":null}`) is refused under every policy: it may
+            // carry ciphertext that another reader would take for the answer.
+            guard try !openEnvelopeMember(&response) else { return response }
+            if let ambiguity = JSONMemberPath.ambiguity(of: path, in: body) {
+                throw SwitchyardError(
+                    code: .crypto,
+                    message: "an envelope must name its sealed member once, and this one carries no sealed member '\(path)' "
+                        + "every reader agrees on: \(ambiguity)",
+                    response: Self.unverified(response)
+                )
+            }
+            if responsePolicy == .requireEncrypted {
                 throw refusal(of: response, because: "this envelope carries no sealed member '\(path)': " + Self.reason(body))
             }
         }
@@ -78,13 +89,18 @@ extension EncryptionStage {
     /// framing; it keeps the answer, marked unverified, so that an app can still read what arrived
     /// as what it is.
     func refusal(of response: Response, because reason: String) -> SwitchyardError {
-        var unverified = response
-        unverified.isUnverified = true
-        return SwitchyardError(
+        SwitchyardError(
             code: .crypto,
             message: "the service requires encrypted responses, and \(reason)",
-            response: unverified
+            response: Self.unverified(response)
         )
+    }
+
+    /// The answer as it arrived, marked ``Switchyard/Response/isUnverified``, for a refusal's error.
+    private static func unverified(_ response: Response) -> Response {
+        var unverified = response
+        unverified.isUnverified = true
+        return unverified
     }
 
     /// Why an envelope's member could not be found: the strict reader's complaint (with its byte

@@ -52,7 +52,9 @@ public struct EncryptionStage: CredentialBearingStage {
         case requireEncrypted
         /// Responses with nothing sealed in them — a plaintext body with Switchyard's headers, an
         /// empty body, an envelope without its sealed member — are passed on unchanged. A body or
-        /// member that is sealed must still open.
+        /// member that is sealed must still open, and an envelope that is ambiguous about its sealed
+        /// member (an object on the way names it twice, or names any member twice with a `null`) is
+        /// refused as under ``requireEncrypted``: one reader would take its ciphertext for the answer.
         case acceptPlaintext
     }
 
