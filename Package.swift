@@ -19,8 +19,6 @@ let package = Package(
         .library(name: "SwitchyardTelemetry", targets: ["SwitchyardTelemetry"]),
         .library(name: "SwitchyardURLSession", targets: ["SwitchyardURLSession"]),
         .library(name: "SwitchyardMultipart", targets: ["SwitchyardMultipart"]),
-        .executable(name: "switchyard-demo", targets: ["SwitchyardDemo"]),
-        .executable(name: "switchyard-screen", targets: ["SwitchyardScreenSample"]),
         .executable(name: "switchyard-gen", targets: ["switchyard-gen"]),
         .plugin(name: "SwitchyardGenBuildPlugin", targets: ["SwitchyardGenBuildPlugin"]),
         .plugin(name: "GenerateEndpoints", targets: ["GenerateEndpoints"]),
@@ -164,8 +162,12 @@ let package = Package(
             path: "Samples/SampleBackend",
             swiftSettings: swiftSettings
         ),
+        // The samples are executable targets and no products: a target of a dependency that a product
+        // reaches and that applies SwitchyardGenBuildPlugin makes SwiftPM build switchyard-gen (Yams,
+        // OpenAPIKit, ArgumentParser) for every consumer. `swift run switchyard-demo` in a clone runs
+        // them all the same (a root package's executable targets are runnable by their target names).
         .executableTarget(
-            name: "SwitchyardDemo",
+            name: "switchyard-demo",
             dependencies: [
                 "Switchyard", "SwitchyardAsyncHTTPClient", "SwitchyardCrypto", "SwitchyardSampleBackend", "SwitchyardTelemetry",
                 "SwitchyardMultipart",
@@ -178,7 +180,7 @@ let package = Package(
         // Drives a screen's state — a resource loader and an observable list — against the sample
         // backend, printing each transition it observes.
         .executableTarget(
-            name: "SwitchyardScreenSample",
+            name: "switchyard-screen",
             dependencies: ["Switchyard", "SwitchyardAsyncHTTPClient", "SwitchyardSampleBackend"],
             path: "Samples/Screen",
             swiftSettings: swiftSettings
