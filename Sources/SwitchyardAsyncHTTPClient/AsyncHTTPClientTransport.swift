@@ -250,7 +250,8 @@ public struct AsyncHTTPClientTransport: Transport {
             }
             let head = Self.makeHead(status: responseHead.status, headers: responseHead.headers)
             let coding = ContentCoding.coding(of: head.headerFields)
-            let decoded = decodes && ContentCoding.hasContent(head, method: request.method) && (coding == "gzip" || coding == "deflate")
+            let decoded =
+                decodes && ContentCoding.hasContent(head, method: request.method) && coding.map(Self.decodedCodings.contains) == true
             let body = request.method == .head ? Data() : buffer.map(Self.data) ?? Data()
             return Response(head: decoded ? ContentCoding.decoded(head, byteCount: Int64(body.count)) : head, bytes: body)
         } catch {
@@ -291,7 +292,8 @@ public struct AsyncHTTPClientTransport: Transport {
             try Self.checkCoding(head, request: request, decodes: decodes)
             // What the client's decoder removed: gzip or deflate, on a response that has content.
             let coding = ContentCoding.coding(of: head.headerFields)
-            let decoded = decodes && ContentCoding.hasContent(head, method: request.method) && (coding == "gzip" || coding == "deflate")
+            let decoded =
+                decodes && ContentCoding.hasContent(head, method: request.method) && coding.map(Self.decodedCodings.contains) == true
             if request.method != .head, let target = context.downloadTarget, DownloadSink.accepts(head) {
                 let sink = try DownloadSink(target: target, head: head, observer: observer, decodedCoding: decoded ? coding : nil)
                 let file = try await Self.download(response, into: sink, deadline: deadline)

@@ -20,7 +20,7 @@ extension CacheStage {
         }
         let version = cache.version(of: key)
         let requestedAt = now()
-        context.control.watchSentCredentials()
+        if prediction.checksSent { context.control.watchSentCredentials() }
         let response = try await next(outgoing, context)
         let receivedAt = now()
         // A stage inside this one added a credential the key's partition does not account for: the

@@ -55,6 +55,10 @@ struct CredentialPrediction: Sendable {
     /// Whether the partition accounts for every credential in `sent`: each was carried when the
     /// partition was taken, is written by a credential source that named the call's credentials, or
     /// is one of the service's fixed credentials, name and value — or the app named the call's account.
+    /// Whether what reaches the transport can change ``covers(_:)``'s answer: not when the call names
+    /// its account, so such a call never has its sent credentials recorded.
+    var checksSent: Bool { !namesAccount }
+
     func covers(_ sent: Set<CredentialPart>) -> Bool {
         namesAccount
             || sent.allSatisfy {

@@ -88,8 +88,9 @@ public struct SigningStage: CredentialBearingStage {
             try scheme.sign(&request, key: keyRing.currentKey, keyID: keyID, timestamp: timestamp, nonce: nonce)
         }
         // The response is signed for the nonce on the wire: a sorted-parameter signature keeps a
-        // `nonce_str` the request already carried, and the generated one is then never sent.
-        let sentNonce = (scheme as? SortedParameterSigning)?.sentNonce(in: request) ?? nonce
+        // `nonce_str` the request already carried, and the generated one is then never sent. Read only
+        // when the answer is verified.
+        let sentNonce = responseVerification == .required ? (scheme as? SortedParameterSigning)?.sentNonce(in: request) ?? nonce : nonce
         var response = try await next(request, context)
         if responseVerification == .required {
             // An unsigned error status (a gateway's 503 page, an auth proxy's 401) comes through as

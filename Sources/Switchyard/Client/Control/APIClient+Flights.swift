@@ -141,7 +141,7 @@ extension APIClient {
                     // What the run sends is checked against the identity it was joined under: a
                     // credential a stage added that the identity does not account for keeps its
                     // answer from the callers that joined it.
-                    runContext.control.watchSentCredentials()
+                    if prediction.checksSent { runContext.control.watchSentCredentials() }
                     defer { if !prediction.covers(runContext.control.sentCredentials) { flight.markUnshareable() } }
                     return try await pipeline.send(request, context: runContext, additionalStages: stages)
                 },

@@ -77,7 +77,7 @@ public struct LoggingStage: Stage {
             } else if let stream = request.body?.stream {
                 logger.debug("→ body: <\(stream.length) bytes streamed from \(stream.segments.count) segments>", metadata: metadata)
             }
-            if logger.logLevel <= .trace { logger.trace("\(curl(request, template: context.endpointName))", metadata: metadata) }
+            if logger.logLevel <= .trace { logger.trace("\(curl(request, target: target.whole))", metadata: metadata) }
         }
         let start = CallClock.now
         do {
@@ -131,15 +131,15 @@ public struct LoggingStage: Stage {
 
     /// The request as a `curl` command, redacted, as logged at trace.
     public func curl(_ request: Request) -> String {
-        curl(request, template: "")
+        curl(request, target: redaction.redactedTarget(request.path, template: "").whole)
     }
 
-    /// ``curl(_:)`` for a call whose endpoint name (`template`) may carry its path template.
-    private func curl(_ request: Request, template: String) -> String {
+    /// ``curl(_:)`` with the request's target already redacted (the logged line's, so it is redacted once).
+    private func curl(_ request: Request, target: String) -> String {
         var parts = ["curl", "-X", request.method.rawValue]
         let scheme = request.head.scheme ?? "https"
         let authority = request.head.authority ?? "localhost"
-        parts.append(Self.quoted("\(scheme)://\(authority)\(redaction.redactedTarget(request.path, template: template).whole)"))
+        parts.append(Self.quoted("\(scheme)://\(authority)\(target)"))
         for line in redaction.render(request.headerFields) { parts.append("-H " + Self.quoted(line)) }
         if let body = request.body?.bytes, !body.isEmpty {
             let type = request.headerFields[.contentType]
