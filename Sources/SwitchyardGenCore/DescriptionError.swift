@@ -24,13 +24,7 @@ extension String {
     var onOneLine: String {
         var result = ""
         for scalar in unicodeScalars {
-            if scalar == "\n" {
-                result += "\\n"
-            } else if SwiftSource.isVisible(scalar) {
-                result.unicodeScalars.append(scalar)
-            } else {
-                result += "\\u{\(String(scalar.value, radix: 16))}"
-            }
+            if scalar == "\n" { result += "\\n" } else { SwiftSource.appendShowingInvisible(scalar, to: &result) }
         }
         return result
     }

@@ -15,11 +15,15 @@ enum SwiftSource {
             case "\n": result += "\\n"
             case "\r": result += "\\r"
             case "\t": result += "\\t"
-            default:
-                if isVisible(scalar) { result.unicodeScalars.append(scalar) } else { result += "\\u{\(String(scalar.value, radix: 16))}" }
+            default: appendShowingInvisible(scalar, to: &result)
             }
         }
         return result + "\""
+    }
+
+    /// Appends `scalar` as itself when it shows (``isVisible(_:)``), as `\u{…}` when it does not.
+    static func appendShowingInvisible(_ scalar: Unicode.Scalar, to result: inout String) {
+        if isVisible(scalar) { result.unicodeScalars.append(scalar) } else { result += "\\u{\(String(scalar.value, radix: 16))}" }
     }
 
     /// `text` made fit for one line of a `//` or `///` comment: line breaks, control and invisible

@@ -65,6 +65,17 @@ final class YAMLReader {
         return scalar.string.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// A type name (a configuration's `name`, `x-switchyard-name`): an error at its node, and `nil`, when
+    /// it is not an upper-camel Swift type name.
+    func typeName(_ node: Node?, _ what: String) -> String? {
+        guard let node, let name = string(node, what) else { return nil }
+        guard SwiftNames.isTypeName(name) else {
+            error("\(what) must be an upper-camel Swift type name such as 'Petstore', not '\(name)'", at: node)
+            return nil
+        }
+        return name
+    }
+
     func int(_ node: Node?, _ what: String) -> Int? {
         guard let node else { return nil }
         guard node.scalar != nil, let value = node.int else {

@@ -43,13 +43,7 @@ public struct OpenAPIConfiguration: Sendable {
         var configuration = OpenAPIConfiguration()
         let root = try DocumentLimits.compose(text, file: file)
         if let root, let fields = reader.fields(root, "the configuration", allowed: keys) {
-            if let nameNode = fields["name"], let name = reader.string(nameNode, "'name'") {
-                if SwiftNames.isTypeName(name) {
-                    configuration.name = name
-                } else {
-                    reader.error("'name' must be an upper-camel Swift type name such as 'Petstore', not '\(name)'", at: nameNode)
-                }
-            }
+            if let name = reader.typeName(fields["name"], "'name'") { configuration.name = name }
             if let access = fields["access"], let text = reader.string(access, "'access'") {
                 configuration.access = APIDescription.Access(rawValue: text)
                 if configuration.access == nil { reader.error("'access' must be 'internal' or 'public', not '\(text)'", at: access) }

@@ -48,17 +48,7 @@ struct SwitchyardExtensions {
 
     /// A type name (`x-switchyard-name`); an error at its place, and `nil`, when it is not an upper-camel
     /// Swift type name.
-    func typeName(_ key: String) -> String? {
-        guard let node = fields[key], let name = string(key) else { return nil }
-        guard SwiftNames.isTypeName(name) else {
-            importer.reader.error(
-                "'x-switchyard-\(key)' must be an upper-camel Swift type name such as 'Petstore', not '\(name)'",
-                at: node
-            )
-            return nil
-        }
-        return name
-    }
+    func typeName(_ key: String) -> String? { importer.reader.typeName(fields[key], "'x-switchyard-\(key)'") }
     func number(_ key: String) -> Double? { importer.reader.number(fields[key], "'x-switchyard-\(key)'") }
     func bool(_ key: String) -> Bool? { importer.reader.bool(fields[key], "'x-switchyard-\(key)'") }
 
