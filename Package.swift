@@ -68,9 +68,16 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Test doubles, the stage harness and the transport conformance suite with its loopback server
+        // (SwiftNIO, already in the graph of the AsyncHTTPClient transport).
         .target(
             name: "SwitchyardTesting",
-            dependencies: ["Switchyard"],
+            dependencies: [
+                "Switchyard",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
         // OpenSSL 3 (libcrypto/libssl) as a system library, with a small C shim for macros and
@@ -147,9 +154,10 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // The embedded sample backend: a real HTTP/1.1 server on 127.0.0.1 over SwiftNIO, which is
-        // already in the graph through AsyncHTTPClient. Used by the demo, the tests and the benchmarks
-        // (which reach it through a symbolic link); deliberately not a product.
+        // The embedded sample backend: SwitchyardTesting's loopback server (its sources, through the
+        // symbolic link Samples/SampleBackend/LoopbackServer, compiled into this module) with the sample
+        // modules added. Used by the demo, the tests and the benchmarks (which reach it through a
+        // symbolic link of their own); deliberately not a product.
         .target(
             name: "SwitchyardSampleBackend",
             dependencies: [
@@ -197,11 +205,24 @@ let package = Package(
             dependencies: ["Switchyard", "SwitchyardTesting", .product(name: "InMemoryLogging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
+        // What the test targets share: the sample backend as a fixture of services, and the runners of
+        // the tools and Python servers they check against. Not a product.
+        .target(
+            name: "SwitchyardTestSupport",
+            dependencies: [
+                "Switchyard", "SwitchyardAsyncHTTPClient", "SwitchyardSampleBackend",
+                .product(name: "Subprocess", package: "swift-subprocess"),
+            ],
+            path: "Tests/SwitchyardTestSupport",
+            swiftSettings: swiftSettings
+        ),
+        // The AsyncHTTPClient transport and the whole pipeline over the wire against the sample backend;
+        // the suites that compare both transports' behaviour on the wire also use the URLSession one.
         .testTarget(
             name: "SwitchyardAsyncHTTPClientTests",
             dependencies: [
                 "Switchyard", "SwitchyardAsyncHTTPClient", "SwitchyardCrypto", "SwitchyardSampleBackend", "SwitchyardTesting",
-                "SwitchyardTelemetry", "SwitchyardURLSession", "SwitchyardMultipart",
+                "SwitchyardTelemetry", "SwitchyardURLSession", "SwitchyardMultipart", "SwitchyardTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -211,7 +232,38 @@ let package = Package(
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
-                .product(name: "Subprocess", package: "swift-subprocess"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SwitchyardURLSessionTests",
+            dependencies: [
+                "Switchyard", "SwitchyardURLSession", "SwitchyardTesting", "SwitchyardSampleBackend", "SwitchyardMultipart",
+                "SwitchyardCrypto", "SwitchyardTestSupport",
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SwitchyardMultipartTests",
+            dependencies: ["Switchyard", "SwitchyardMultipart", "SwitchyardCrypto", "SwitchyardTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        // HAR export, each file checked by the independent `jsonschema` against the HAR 1.2 schema.
+        .testTarget(
+            name: "SwitchyardHARTests",
+            dependencies: [
+                "Switchyard", "SwitchyardAsyncHTTPClient", "SwitchyardCrypto", "SwitchyardSampleBackend", "SwitchyardTesting",
+                "SwitchyardMultipart", "SwitchyardTestSupport",
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Servers we did not write: nginx, httpbin under gunicorn, and the Python reference backend
+        // written from Docs/WireFormat.md.
+        .testTarget(
+            name: "SwitchyardRealServerTests",
+            dependencies: [
+                "Switchyard", "SwitchyardAsyncHTTPClient", "SwitchyardURLSession", "SwitchyardCrypto", "SwitchyardMultipart",
+                "SwitchyardTestSupport",
             ],
             swiftSettings: swiftSettings
         ),
@@ -243,7 +295,10 @@ let package = Package(
         ),
         .testTarget(
             name: "SwitchyardCryptoTests",
-            dependencies: ["SwitchyardCrypto", "SwitchyardTesting"],
+            // The sample backend and the AsyncHTTPClient transport: an encrypted module over the wire.
+            dependencies: [
+                "SwitchyardCrypto", "SwitchyardTesting", "SwitchyardAsyncHTTPClient", "SwitchyardSampleBackend", "SwitchyardTestSupport",
+            ],
             swiftSettings: swiftSettings
         ),
     ]

@@ -6,9 +6,9 @@ enum CatalogModule {
     static let maxPageSize = 50
 
     /// Answers a request below `/catalog-api`; `nil` when no route matches.
-    static func route(_ request: BackendRequest, segments: ArraySlice<Substring>) -> BackendResponse? {
+    static func route(_ request: LoopbackRequest, segments: ArraySlice<Substring>) -> LoopbackResponse? {
         let segments = Array(segments)
-        guard BackendRouter.isRead(request), segments.first == "articles" else { return nil }
+        guard request.isRead, segments.first == "articles" else { return nil }
         switch segments.count {
         case 1: return Self.page(request)
         case 2: return Self.article(idSegment: segments[1])
@@ -16,7 +16,7 @@ enum CatalogModule {
         }
     }
 
-    private static func page(_ request: BackendRequest) -> BackendResponse {
+    private static func page(_ request: LoopbackRequest) -> LoopbackResponse {
         guard let page = Self.positiveInteger(request.queryItem(named: "page"), default: 1),
             let requestedSize = Self.positiveInteger(request.queryItem(named: "size"), default: 10)
         else {
@@ -36,7 +36,7 @@ enum CatalogModule {
         return .envelope(code: 100, msg: "success", data: data)
     }
 
-    private static func article(idSegment: Substring) -> BackendResponse {
+    private static func article(idSegment: Substring) -> LoopbackResponse {
         guard let id = Int(idSegment), (1...Self.articleCount).contains(id) else {
             return .envelope(code: 404, msg: "article not found")
         }

@@ -10,14 +10,14 @@ import NIOCore
 /// - `/etag/{key}` — `{"key","version":1}` with an `ETag` and a `Last-Modified`; a matching
 ///   `If-None-Match` gets `304 Not Modified` without a body; counts hits.
 enum ControlRoutes {
-    static func route(_ request: BackendRequest, segments: [Substring], state: BackendServerState) -> BackendAction? {
+    static func route(_ request: LoopbackRequest, segments: [Substring], state: SampleState) -> LoopbackAction? {
         switch (segments.first, segments.count) {
         case ("flaky", 3):
             guard let failures = Int(segments[2]) else { return nil }
             let key = "flaky/" + segments[1]
             let hits = state.hit(key)
             guard hits > failures else {
-                var response = BackendResponse.json(
+                var response = LoopbackResponse.json(
                     .object([("error", "temporarily unavailable"), ("hits", .int(hits))]),
                     status: .serviceUnavailable
                 )
@@ -28,10 +28,11 @@ enum ControlRoutes {
         case ("counter", 2):
             let hits = state.hit("counter/" + segments[1])
             let query = (request.query ?? "").split(separator: "&").map { JSONValue.string(String($0)) }
-            let response = BackendResponse.json(
+            let response = LoopbackResponse.json(
                 .object([("key", .string(String(segments[1]))), ("hits", .int(hits)), ("query", .array(query))])
             )
-            let delay = request.queryItem(named: "delay").flatMap(Int.init).map { min(max(0, $0), UtilityRoutes.maxDelayMilliseconds) } ?? 0
+            let delay =
+                request.queryItem(named: "delay").flatMap(Int.init).map { min(max(0, $0), LoopbackRoutes.maxDelayMilliseconds) } ?? 0
             return delay > 0 ? .respondAfter(.milliseconds(Int64(delay)), response) : .respond(response)
         case ("pages", 2):
             _ = state.hit("pages/" + segments[1])
@@ -43,8 +44,9 @@ enum ControlRoutes {
             let total = 45
             let start = (page - 1) * size
             let items = (start..<min(start + size, total)).map { JSONValue.int($0 + 1) }
-            let delay = request.queryItem(named: "delay").flatMap(Int.init).map { min(max(0, $0), UtilityRoutes.maxDelayMilliseconds) } ?? 0
-            let response = BackendResponse.json(
+            let delay =
+                request.queryItem(named: "delay").flatMap(Int.init).map { min(max(0, $0), LoopbackRoutes.maxDelayMilliseconds) } ?? 0
+            let response = LoopbackResponse.json(
                 .object([("page", .int(page)), ("items", .array(items)), ("hasMore", .bool(start + size < total))])
             )
             return delay > 0 ? .respondAfter(.milliseconds(Int64(delay)), response) : .respond(response)
@@ -53,11 +55,11 @@ enum ControlRoutes {
             let etag = "\"\(segments[1])-v1\""
             let validators = [("ETag", etag), ("Last-Modified", "Sun, 22 Nov 2026 08:00:00 GMT"), ("Cache-Control", "no-cache")]
             if request.head.headers.first(name: "if-none-match") == etag {
-                var notModified = BackendResponse(status: .notModified, contentType: BackendResponse.jsonContentType, body: ByteBuffer())
+                var notModified = LoopbackResponse(status: .notModified, contentType: LoopbackResponse.jsonContentType, body: ByteBuffer())
                 notModified.extraHeaders = validators
                 return .respond(notModified)
             }
-            var response = BackendResponse.json(.object([("key", .string(String(segments[1]))), ("version", 1)]))
+            var response = LoopbackResponse.json(.object([("key", .string(String(segments[1]))), ("version", 1)]))
             response.extraHeaders = validators
             return .respond(response)
         default:

@@ -17,7 +17,7 @@ public final class InProcessBackend: Sendable {
         public var body: [UInt8]
     }
 
-    private let state = BackendServerState()
+    private let state = SampleState()
 
     /// Creates a backend with fresh state (the shop's token starts as `shop-token-1`).
     public init() {}
@@ -35,8 +35,8 @@ public final class InProcessBackend: Sendable {
         headers.reserveCapacity(headerFields.count)
         for field in headerFields { headers.add(name: field.name, value: field.value) }
         let head = HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: method), uri: target, headers: headers)
-        let request = BackendRequest(head: head, body: ByteBuffer(bytes: body))
-        guard case .respond(let response) = BackendRouter.route(request, state: state) else {
+        let request = LoopbackRequest(head: head, body: ByteBuffer(bytes: body))
+        guard case .respond(let response) = LoopbackServer.route(request, routes: { SampleRoutes.route($0, state: self.state) }) else {
             return Answer(status: 501, headerFields: [], body: [])
         }
         var fields: [(name: String, value: String)] = [("content-type", response.contentType)]

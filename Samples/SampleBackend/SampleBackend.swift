@@ -1,9 +1,8 @@
 public import NIOCore
-import NIOHTTP1
 import NIOPosix
-import Synchronization
 
-/// An embedded HTTP/1.1 server for Switchyard's demo, tests and benchmarks.
+/// An embedded HTTP/1.1 server for Switchyard's demo, tests and benchmarks: the loopback server of
+/// `SwitchyardTesting` (whose sources the `LoopbackServer` folder links) with the sample modules added.
 ///
 /// It listens on `127.0.0.1` by default (port `0` lets the OS pick a free port), runs on
 /// an event loop of its own, keeps connections alive, and serves:
@@ -27,9 +26,6 @@ public final class SampleBackend: Sendable {
     /// Event loops for other servers of the tests (two threads for the life of the process), kept
     /// apart from the client's.
     public static let eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup(numberOfThreads: 2)
-
-    /// The TCP port the server listens on.
-    public let port: Int
 
     /// The key id of the vault module's key ring.
     public static let vaultKeyID = "demo-2026"
@@ -74,34 +70,23 @@ public final class SampleBackend: Sendable {
         self.state.shopTokens.withLock { $0.refusals = count }
     }
 
-    /// The host the server was bound to.
-    private let host: String
-    /// The listening channel.
-    private let channel: any Channel
-    /// The request counter and open connections.
-    private let state: BackendServerState
+    /// The loopback server the modules are served by.
+    private let server: LoopbackServer
+    /// The modules' state.
+    private let state: SampleState
 
     /// The root URL of the server, e.g. `"http://127.0.0.1:49152"`, without a trailing slash.
-    public var baseURL: String {
-        let host = self.host.contains(":") ? "[\(self.host)]" : self.host
-        return "http://\(host):\(self.port)"
-    }
+    public var baseURL: String { self.server.baseURL }
+
+    /// The TCP port the server listens on.
+    public var port: Int { self.server.port }
 
     /// The total number of requests received so far (counted once each request has fully arrived).
-    public var requestCount: Int {
-        self.state.requestCount
-    }
+    public var requestCount: Int { self.server.requestCount }
 
-    /// The event loop this server created for itself, shut down with it.
-    private let ownedGroup: MultiThreadedEventLoopGroup?
-    private let ownedGroupShutDown = Atomic(false)
-
-    private init(host: String, port: Int, channel: any Channel, state: BackendServerState, ownedGroup: MultiThreadedEventLoopGroup?) {
-        self.host = host
-        self.port = port
-        self.channel = channel
+    private init(server: LoopbackServer, state: SampleState) {
+        self.server = server
         self.state = state
-        self.ownedGroup = ownedGroup
     }
 
     /// Binds a new server to `host`:`port` and starts serving.
@@ -121,54 +106,21 @@ public final class SampleBackend: Sendable {
         port: Int = 0,
         group: (any EventLoopGroup)? = nil
     ) async throws -> SampleBackend {
-        let state = BackendServerState()
-        let owned = group == nil ? MultiThreadedEventLoopGroup(numberOfThreads: 1) : nil
-        let channel: any Channel
-        do {
-            channel = try await Self.bind(host: host, port: port, group: group ?? owned!, state: state)
-        } catch {
-            try? await owned?.shutdownGracefully()
-            throw error
-        }
-        guard let boundPort = channel.localAddress?.port else {
-            try? await channel.close()
-            try? await owned?.shutdownGracefully()
-            throw ChannelError.unknownLocalAddress
-        }
-        return SampleBackend(host: host, port: boundPort, channel: channel, state: state, ownedGroup: owned)
-    }
-
-    private static func bind(host: String, port: Int, group: any EventLoopGroup, state: BackendServerState) async throws -> any Channel {
-        try await ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: 256)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    let pipeline = channel.pipeline.syncOperations
-                    try pipeline.configureHTTPServerPipeline(withErrorHandling: true)
-                    try pipeline.addHandler(BackendHTTPHandler(server: state))
-                    state.register(channel)
-                }
-            }
-            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
-            .childChannelOption(.maxMessagesPerRead, value: 16)
-            .bind(host: host, port: port)
-            .get()
+        let state = SampleState()
+        let server = try await LoopbackServer.start(
+            host: host,
+            port: port,
+            group: group,
+            routes: { SampleRoutes.route($0, state: state) },
+            uploads: { UploadReceiver.receiver(for: $0) }
+        )
+        return SampleBackend(server: server, state: state)
     }
 
     /// Stops the server: closes the listening channel and every open connection.
     ///
     /// Idempotent: calling it again (or concurrently) just waits for the listening channel to be closed.
     public func shutdown() async throws {
-        self.state.closeAllConnections()
-        do {
-            try await self.channel.close()
-        } catch ChannelError.alreadyClosed {
-            // Already shut down by an earlier call.
-        }
-        try await self.channel.closeFuture.get()
-        if let ownedGroup, ownedGroupShutDown.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged {
-            try await ownedGroup.shutdownGracefully()
-        }
+        try await self.server.shutdown()
     }
 }

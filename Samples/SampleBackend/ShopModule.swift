@@ -24,7 +24,7 @@ enum ShopModule {
     static let encryptionKey = SymmetricKey(SampleBackend.shopKey)
     static let signingKey = SymmetricKey(SampleBackend.shopSigningKey)
 
-    static func route(_ request: BackendRequest, segments: ArraySlice<Substring>, state: BackendServerState) -> BackendResponse? {
+    static func route(_ request: LoopbackRequest, segments: ArraySlice<Substring>, state: SampleState) -> LoopbackResponse? {
         let segments = Array(segments)
         if segments == ["token"], request.method == .POST { return refresh(request, state: state) }
         guard segments.first == "orders" else { return nil }
@@ -52,7 +52,7 @@ enum ShopModule {
             ])
             return sealed(.envelope(code: 0, msg: "ok", data: order, status: .created), for: request, nonce: nonce)
         }
-        if segments.count == 2, BackendRouter.isRead(request), let id = Int(segments[1]) {
+        if segments.count == 2, request.isRead, let id = Int(segments[1]) {
             let order: JSONValue = .object([
                 ("id", .int(id)), ("status", "shipped"), ("coupon", .null), ("tracking", .null),
                 ("lines", .array([.object([("sku", "A-1"), ("gift", .null)]), .null])), ("query", query),
@@ -76,7 +76,7 @@ enum ShopModule {
         }
     }
 
-    private static func refresh(_ request: BackendRequest, state: BackendServerState) -> BackendResponse {
+    private static func refresh(_ request: LoopbackRequest, state: SampleState) -> LoopbackResponse {
         struct RefreshRequest: Decodable { let refresh_token: String }
         guard let body = try? JSONDecoder().decode(RefreshRequest.self, from: Data(request.body.readableBytesView)),
             body.refresh_token == SampleBackend.shopRefreshToken
@@ -97,7 +97,7 @@ enum ShopModule {
     }
 
     /// The request's nonce if its signature is valid.
-    private static func verifiedNonce(_ request: BackendRequest) -> String? {
+    private static func verifiedNonce(_ request: LoopbackRequest) -> String? {
         let headers = request.head.headers
         guard let keyID = headers.first(name: SigningWireFormat.keyIDHeader.rawName), keyID == SampleBackend.shopKeyID,
             let timestampText = headers.first(name: SigningWireFormat.timestampHeader.rawName), let timestamp = Int64(timestampText),
@@ -119,7 +119,7 @@ enum ShopModule {
     }
 
     /// The request body, opened if it was sealed.
-    private static func opened(_ request: BackendRequest) -> [UInt8]? {
+    private static func opened(_ request: LoopbackRequest) -> [UInt8]? {
         let body = Data(request.body.readableBytesView)
         // Wire format 2 names scheme and key id on bodiless requests too: there is nothing to open.
         guard !body.isEmpty, let header = request.head.headers.first(name: EncryptionWireFormat.encryptionHeader.rawName) else {
@@ -139,16 +139,16 @@ enum ShopModule {
         return (try? scheme.open(body, key: encryptionKey, aad: aad)).map(Array.init)
     }
 
-    private static func queryPairs(_ request: BackendRequest) -> [(String, JSONValue)] {
+    private static func queryPairs(_ request: LoopbackRequest) -> [(String, JSONValue)] {
         guard let query = request.query else { return [] }
         return query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            return (BackendRequest.percentDecoded(parts[0]), .string(parts.count > 1 ? BackendRequest.percentDecoded(parts[1]) : ""))
+            return (LoopbackRequest.percentDecoded(parts[0]), .string(parts.count > 1 ? LoopbackRequest.percentDecoded(parts[1]) : ""))
         }
     }
 
     /// Seals `response` with the shop key and signs it for the request's nonce.
-    private static func sealed(_ response: BackendResponse, for request: BackendRequest, nonce: String) -> BackendResponse {
+    private static func sealed(_ response: LoopbackResponse, for request: LoopbackRequest, nonce: String) -> LoopbackResponse {
         let keyID = SampleBackend.shopKeyID
         let aad = EncryptionWireFormat.associatedData(
             direction: .response,
@@ -175,7 +175,7 @@ enum ShopModule {
         sealed.body = ByteBuffer(bytes: body)
         sealed.extraHeaders = [
             (EncryptionWireFormat.encryptionHeader.rawName, EncryptionWireFormat.headerValue(scheme: scheme, keyID: keyID)),
-            (EncryptionWireFormat.contentTypeHeader.rawName, BackendResponse.jsonContentType),
+            (EncryptionWireFormat.contentTypeHeader.rawName, LoopbackResponse.jsonContentType),
             (SigningWireFormat.keyIDHeader.rawName, keyID),
             (SigningWireFormat.timestampHeader.rawName, String(timestamp)),
             (SigningWireFormat.signatureHeader.rawName, signature),

@@ -6,7 +6,14 @@ import SwitchyardCrypto
 
 /// Takes an upload's body chunk by chunk — hashing it, and for `multipart/form-data` parsing it with
 /// vapor/multipart-kit's streaming parser — and reports what arrived, holding no more than a chunk.
-final class UploadReceiver {
+final class UploadReceiver: LoopbackUpload {
+    /// The receiver for `POST|PUT /files/upload`; `nil` for any other request, whose body is collected.
+    static func receiver(for head: HTTPRequestHead) -> UploadReceiver? {
+        let isUpload =
+            (head.method == .POST || head.method == .PUT) && (head.uri == "/files/upload" || head.uri.hasPrefix("/files/upload?"))
+        return isUpload ? UploadReceiver(head: head) : nil
+    }
+
     private struct PartReport {
         var headers: [(String, String)] = []
         var size = 0
@@ -48,7 +55,7 @@ final class UploadReceiver {
     }
 
     /// The report, once the body has ended.
-    func finish() -> BackendResponse {
+    func finish() -> LoopbackResponse {
         if let failure { return .json(.object([("error", .string(failure))]), status: .badRequest) }
         var fields: [(String, JSONValue)] = [("bytes", .int(total)), ("sha256", .string(Digest.hex(hasher.finalize())))]
         if parser != nil { fields.append(("parts", .array(parts))) }

@@ -10,9 +10,9 @@ enum UsersModule {
     static let demoToken = "Bearer demo-token"
 
     /// Answers a request below `/users-api`; `nil` when no route matches.
-    static func route(_ request: BackendRequest, segments: ArraySlice<Substring>) -> BackendResponse? {
+    static func route(_ request: LoopbackRequest, segments: ArraySlice<Substring>) -> LoopbackResponse? {
         let segments = Array(segments)
-        let isRead = BackendRouter.isRead(request)
+        let isRead = request.isRead
         if segments.count == 2, segments[0] == "users", isRead {
             return Self.user(idSegment: segments[1])
         }
@@ -25,7 +25,7 @@ enum UsersModule {
         return nil
     }
 
-    private static func user(idSegment: Substring) -> BackendResponse {
+    private static func user(idSegment: Substring) -> LoopbackResponse {
         guard let id = Int(idSegment) else {
             return .envelope(code: 400, msg: "user id must be an integer", status: .badRequest)
         }
@@ -35,7 +35,7 @@ enum UsersModule {
         return .envelope(code: 0, msg: "ok", data: user)
     }
 
-    private static func createUser(body request: BackendRequest) -> BackendResponse {
+    private static func createUser(body request: LoopbackRequest) -> LoopbackResponse {
         guard let payload = try? JSONDecoder().decode(NewUser.self, from: Data(request.body.readableBytesView)) else {
             return .envelope(code: 400, msg: "body must be a JSON object with a name", status: .badRequest)
         }
@@ -43,7 +43,7 @@ enum UsersModule {
         return .envelope(code: 0, msg: "ok", data: created, status: .created)
     }
 
-    private static func session(authorization: String?) -> BackendResponse {
+    private static func session(authorization: String?) -> LoopbackResponse {
         guard authorization == Self.demoToken else {
             return .envelope(code: 401_001, msg: "login expired, please log in again")
         }

@@ -14,12 +14,12 @@ enum VaultModule {
     static let scheme = EncryptionScheme.aes256GCM
 
     /// Answers a request below `/vault-api`; `nil` when no route matches.
-    static func route(_ request: BackendRequest, segments: ArraySlice<Substring>) -> BackendResponse? {
+    static func route(_ request: LoopbackRequest, segments: ArraySlice<Substring>) -> LoopbackResponse? {
         let segments = Array(segments)
         if segments == ["notes"], request.method == .POST {
             return createNote(request)
         }
-        if segments.count == 2, segments[0] == "notes", BackendRouter.isRead(request) {
+        if segments.count == 2, segments[0] == "notes", request.isRead {
             guard let id = Int(segments[1]) else {
                 return sealed(.envelope(code: 400, msg: "note id must be an integer", status: .badRequest), for: request)
             }
@@ -29,7 +29,7 @@ enum VaultModule {
         return nil
     }
 
-    private static func createNote(_ request: BackendRequest) -> BackendResponse {
+    private static func createNote(_ request: LoopbackRequest) -> LoopbackResponse {
         guard let header = request.head.headers.first(name: EncryptionWireFormat.encryptionHeader.rawName) else {
             return .envelope(code: 400, msg: "vault requests must be encrypted", status: .badRequest)
         }
@@ -64,7 +64,7 @@ enum VaultModule {
     }
 
     /// Seals a JSON response for `request`.
-    private static func sealed(_ response: BackendResponse, for request: BackendRequest) -> BackendResponse {
+    private static func sealed(_ response: LoopbackResponse, for request: LoopbackRequest) -> LoopbackResponse {
         let aad = EncryptionWireFormat.associatedData(
             direction: .response,
             scheme: scheme,
@@ -84,7 +84,7 @@ enum VaultModule {
                 EncryptionWireFormat.encryptionHeader.rawName,
                 EncryptionWireFormat.headerValue(scheme: scheme, keyID: SampleBackend.vaultKeyID)
             ),
-            (EncryptionWireFormat.contentTypeHeader.rawName, BackendResponse.jsonContentType),
+            (EncryptionWireFormat.contentTypeHeader.rawName, LoopbackResponse.jsonContentType),
         ]
         return sealed
     }

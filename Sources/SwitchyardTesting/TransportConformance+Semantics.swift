@@ -31,9 +31,9 @@ extension TransportConformance {
     func redirectsResendBody(_ transport: any Transport) async throws {
         let service = ServiceID("conformance")!
         let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, defaultEnvironment: .develop, store: nil))
-        try registry.register(Service(service, baseURL: baseURL, transport: transport))
+        try registry.register(Service(service, baseURL: root, transport: transport))
         let client = APIClient(registry: registry)
-        let location = baseURL + "/echo/after-redirect"
+        let location = root + "/echo/after-redirect"
 
         let bytes = Data("{\"order\":7,\"note\":\"张衡\"}".utf8)
         let posted = try await client.send(
@@ -84,7 +84,7 @@ extension TransportConformance {
     func noUserAgent(_ transport: any Transport) async throws {
         let service = ServiceID("conformance")!
         let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, defaultEnvironment: .develop, store: nil))
-        try registry.register(Service(service, baseURL: baseURL, transport: transport))
+        try registry.register(Service(service, baseURL: root, transport: transport))
         let anonymous = try echo(try await APIClient(registry: registry, userAgent: nil).send(service, .get, "/echo").value)
         try expect(
             anonymous.headers["user-agent"] == nil,

@@ -34,7 +34,7 @@ extension TransportConformance {
     func downloadDeadline(_ transport: any Transport) async throws {
         let service = ServiceID("conformance")!
         let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, defaultEnvironment: .develop, store: nil))
-        try registry.register(Service(service, baseURL: baseURL, transport: transport))
+        try registry.register(Service(service, baseURL: root, transport: transport))
         let client = APIClient(registry: registry)
         let deadline = Duration.seconds(1)
         try await withTemporaryFile { destination in

@@ -3,10 +3,11 @@ import HTTPTypes
 public import Switchyard
 
 /// A conformance suite any ``Switchyard/Transport`` can run: the behaviours the pipeline relies on,
-/// checked against a server that implements the sample backend's utility routes (`/echo`,
+/// checked against a real HTTP/1.1 server on `127.0.0.1` that the suite starts for the run and stops
+/// after it (SwiftNIO, on an event loop of its own), with the routes the cases need: `/echo`,
 /// `/status/{code}`, `/delay/{ms}`, `/close`, `/redirect/{status}`, `/auth/{scheme}`,
-/// `/precompressed`, `/gzip-bomb`) and its ranged file route (`/files/blob/{bytes}` with `ETag`,
-/// `Range`, `If-Range` and `X-Blob-Pace`) — start `SampleBackend` and pass its base URL.
+/// `/precompressed`, `/gzip-bomb` and a ranged file route (`/files/blob/{bytes}` with `ETag`,
+/// `Range`, `If-Range` and `X-Blob-Pace`).
 ///
 /// Besides plain calls it checks streamed uploads (``Switchyard/Request/Body/stream(_:)``) and downloads
 /// to a file (``Switchyard/CallContext/downloadTarget``), including a resumed one, redirects returned
@@ -21,7 +22,7 @@ public import Switchyard
 ///
 /// ```swift
 /// let transport = MyTransport(maximumResponseBodySize: 4 << 20)
-/// let outcomes = await TransportConformance(baseURL: backend.baseURL).run(transport)
+/// let outcomes = await TransportConformance().run(transport)
 /// #expect(outcomes.filter { !$0.passed }.isEmpty)
 /// ```
 ///
@@ -54,8 +55,9 @@ public struct TransportConformance: Sendable {
         "undecodable-coding-is-typed",
     ]
 
-    /// The server's base URL, such as `http://127.0.0.1:8080`.
-    public let baseURL: String
+    /// The base URL of a server that serves the suite's routes, such as `http://127.0.0.1:8080`;
+    /// `nil` (the default) starts the suite's own server for each run.
+    public let baseURL: String?
     /// The largest response body the transport under test keeps in memory: at least 4 MiB, so the
     /// other cases fit, and below 8 MiB, so the decompression-bomb case exceeds it; the limit cases
     /// ask for more.
@@ -64,16 +66,33 @@ public struct TransportConformance: Sendable {
     /// Creates the suite.
     ///
     /// - Parameters:
-    ///   - baseURL: the sample backend's base URL.
+    ///   - baseURL: the base URL of a server with the suite's routes; `nil` to start the suite's own.
     ///   - responseLimit: the in-memory response limit the transport under test was configured with;
     ///     4 MiB unless you say otherwise.
-    public init(baseURL: String, responseLimit: Int = 4 << 20) {
+    public init(baseURL: String? = nil, responseLimit: Int = 4 << 20) {
         self.baseURL = baseURL
         self.responseLimit = responseLimit
     }
 
     /// Runs every case not in `skipping` and returns all outcomes, in ``caseNames`` order.
+    ///
+    /// Without a ``baseURL`` it starts a loopback server first and stops it once the cases are done;
+    /// when that server cannot start, every case fails saying why.
     public func run(_ transport: any Transport, skipping: Set<String> = []) async -> [Outcome] {
+        guard self.baseURL != nil else {
+            let server: LoopbackServer
+            do {
+                server = try await LoopbackServer.start()
+            } catch {
+                return Self.caseNames.map { Outcome(name: $0, passed: false, detail: "the loopback server did not start: \(error)") }
+            }
+            let outcomes = await TransportConformance(baseURL: server.baseURL, responseLimit: self.responseLimit).run(
+                transport,
+                skipping: skipping
+            )
+            try? await server.shutdown()
+            return outcomes
+        }
         var outcomes: [Outcome] = []
         for name in Self.caseNames {
             if skipping.contains(name) {
@@ -89,6 +108,9 @@ public struct TransportConformance: Sendable {
         }
         return outcomes
     }
+
+    /// The base URL the cases call.
+    var root: String { self.baseURL ?? "" }
 
     struct Failed: Error, CustomStringConvertible {
         let description: String
@@ -109,7 +131,7 @@ public struct TransportConformance: Sendable {
         body: Data? = nil,
         base: String? = nil
     ) throws -> Request {
-        guard let url = URL(string: (base ?? baseURL) + target),
+        guard let url = URL(string: (base ?? root) + target),
             let request = Request(method: method, url: url, headerFields: fields, body: body.map(Request.Body.bytes))
         else {
             throw Failed(description: "cannot make a request for \(target)")

@@ -4,6 +4,7 @@ import HTTPTypes
 import Switchyard
 import SwitchyardAsyncHTTPClient
 import SwitchyardSampleBackend
+import SwitchyardTestSupport
 import SwitchyardURLSession
 import Testing
 

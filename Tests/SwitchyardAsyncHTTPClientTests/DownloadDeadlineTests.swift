@@ -5,6 +5,7 @@ import NIOPosix
 import Switchyard
 import SwitchyardAsyncHTTPClient
 import SwitchyardSampleBackend
+import SwitchyardTestSupport
 import SwitchyardTesting
 import Synchronization
 import Testing

@@ -5,8 +5,8 @@ import SwitchyardAsyncHTTPClient
 import SwitchyardCrypto
 import SwitchyardMultipart
 import SwitchyardSampleBackend
+import SwitchyardTestSupport
 import SwitchyardTesting
-import SwitchyardURLSession
 import Testing
 
 /// Uploads and downloads through the client and the sample backend's `/files` routes.
@@ -256,36 +256,6 @@ struct TransferTests {
             }
             let left = try FileManager.default.contentsOfDirectory(atPath: directory.path)
             #expect(left.isEmpty, "left behind: \(left)")
-        }
-    }
-
-    @Test("URLSessionTransport uploads a streamed multipart body and downloads to a file")
-    func urlSessionTransfers() async throws {
-        try await Self.withDirectory { directory in
-            let file = directory.appendingPathComponent("photo.png")
-            let bytes = Self.content(1_500_000)
-            try bytes.write(to: file)
-            var form = MultipartBody()
-            form.append(field: "note", "via URLSession")
-            try form.append(fileAt: file, field: "photo")
-            let destination = directory.appendingPathComponent("blob.bin")
-            let transport = URLSessionTransport()
-            let backend = try await SampleBackend.start()
-            defer { Task { try? await backend.shutdown() } }
-            let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, defaultEnvironment: .develop, store: nil))
-            try registry.register(Service(.utility, baseURL: backend.baseURL, transport: transport))
-            let client = APIClient(registry: registry)
-            let report = try await client.send(
-                .utility,
-                .post,
-                "/files/upload",
-                body: try form.streamedRequestBody(),
-                as: UploadReport.self
-            ).value
-            #expect(report.parts?.map(\.name) == ["note", "photo"] && report.parts?.last?.sha256 == Digest.hex(Digest.sha256(bytes)))
-            let result = try await client.download(.utility, "/files/blob/2000000", to: destination)
-            #expect(result.value.byteCount == 2_000_000)
-            #expect(try Self.sha256Hex(ofFileAt: destination) == Self.blobSHA256(size: 2_000_000))
         }
     }
 }

@@ -3,26 +3,16 @@ import Switchyard
 import SwitchyardAsyncHTTPClient
 import SwitchyardSampleBackend
 import SwitchyardTesting
-import SwitchyardURLSession
 import Testing
 
-/// Both transports against the conformance suite that ships in SwitchyardTesting.
+/// The AsyncHTTPClient transport against the conformance suite that ships in SwitchyardTesting, on
+/// the sample backend (which serves the suite's routes besides its modules).
 @Suite("Transport conformance")
 struct TransportConformanceTests {
     @Test("AsyncHTTPClientTransport passes every case")
     func asyncHTTPClient() async throws {
         let backend = try await SampleBackend.start()
         let transport = AsyncHTTPClientTransport(configuration: .init(maximumResponseBodySize: 4 << 20))
-        let outcomes = await TransportConformance(baseURL: backend.baseURL, responseLimit: 4 << 20).run(transport)
-        #expect(outcomes.count == TransportConformance.caseNames.count)
-        for outcome in outcomes { #expect(outcome.passed, "\(outcome)") }
-        try await backend.shutdown()
-    }
-
-    @Test("URLSessionTransport passes every case")
-    func urlSession() async throws {
-        let backend = try await SampleBackend.start()
-        let transport = URLSessionTransport(maximumResponseBodySize: 4 << 20)
         let outcomes = await TransportConformance(baseURL: backend.baseURL, responseLimit: 4 << 20).run(transport)
         #expect(outcomes.count == TransportConformance.caseNames.count)
         for outcome in outcomes { #expect(outcome.passed, "\(outcome)") }

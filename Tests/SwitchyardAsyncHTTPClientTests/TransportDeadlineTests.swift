@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import HTTPTypes
 import Switchyard
+import SwitchyardTestSupport
 import Testing
 
 @testable import SwitchyardAsyncHTTPClient

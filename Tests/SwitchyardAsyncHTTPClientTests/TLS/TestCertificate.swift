@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardTestSupport
 
 /// A self-signed certificate made for one test run by the `openssl` command-line tool, with its
 /// public-key pin computed by OpenSSL too (not by the code under test).

@@ -1,0 +1,124 @@
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import Synchronization
+
+/// A real HTTP/1.1 server on `127.0.0.1` over SwiftNIO: what ``TransportConformance`` runs against
+/// when it is given no base URL, and the engine the sample backend adds its modules to.
+///
+/// It runs on an event loop of its own, keeps connections alive, answers pipelined requests in order,
+/// collects request bodies up to 4 MiB (answering 413 above) unless the routes stream an upload
+/// through a ``LoopbackUpload``, writes large files as the socket accepts them, and serves the
+/// routes given to it first and ``LoopbackRoutes`` after them. Unknown routes answer 404 with
+/// `{"code":404,"msg":"no route for <METHOD> <path>","data":null}`.
+final class LoopbackServer: Sendable {
+    /// Routes a request; `nil` passes it on to ``LoopbackRoutes``.
+    typealias Routes = @Sendable (LoopbackRequest) -> LoopbackAction?
+
+    /// Chooses the receiver that streams an upload, from its head; `nil` collects the body.
+    typealias Uploads = @Sendable (HTTPRequestHead) -> (any LoopbackUpload)?
+
+    /// The TCP port the server listens on.
+    let port: Int
+
+    /// The host the server was bound to.
+    private let host: String
+    /// The listening channel.
+    private let channel: any Channel
+    /// The request counter and open connections.
+    private let connections: LoopbackConnections
+    /// The event loop this server created for itself, shut down with it.
+    private let ownedGroup: MultiThreadedEventLoopGroup?
+    private let ownedGroupShutDown = Atomic(false)
+
+    /// The root URL of the server, e.g. `"http://127.0.0.1:49152"`, without a trailing slash.
+    var baseURL: String {
+        let host = self.host.contains(":") ? "[\(self.host)]" : self.host
+        return "http://\(host):\(self.port)"
+    }
+
+    /// The total number of requests received so far (counted once each request has fully arrived).
+    var requestCount: Int { self.connections.requestCount }
+
+    private init(host: String, port: Int, channel: any Channel, connections: LoopbackConnections, ownedGroup: MultiThreadedEventLoopGroup?)
+    {
+        self.host = host
+        self.port = port
+        self.channel = channel
+        self.connections = connections
+        self.ownedGroup = ownedGroup
+    }
+
+    /// The answer to `request`: `routes`' first, then ``LoopbackRoutes``', then a 404 envelope.
+    static func route(_ request: LoopbackRequest, routes: Routes?) -> LoopbackAction {
+        let segments = Array(request.pathSegments)
+        return routes?(request) ?? LoopbackRoutes.route(request, segments: segments) ?? .respond(.noRoute(for: request))
+    }
+
+    /// Binds a new server to `host`:`port` and starts serving.
+    ///
+    /// - Parameters:
+    ///   - host: The address to listen on; `127.0.0.1` by default.
+    ///   - port: The port to listen on; `0` (the default) lets the OS choose a free one — read it back from ``port``.
+    ///   - group: The event loops to serve on; by default one event loop of this server's own, shut
+    ///     down by ``shutdown()`` — never the loops a client in the same process uses
+    ///     (`MultiThreadedEventLoopGroup.singleton`, which AsyncHTTPClient shares), so that the
+    ///     server's slow work (parsing a large upload in a debug build) cannot hold up a client's timeouts.
+    ///   - routes: Routes served before the server's own.
+    ///   - uploads: Which uploads to stream, and through what.
+    /// - Returns: The running server. Call ``shutdown()`` when done with it.
+    /// - Throws: When the address cannot be bound.
+    static func start(
+        host: String = "127.0.0.1",
+        port: Int = 0,
+        group: (any EventLoopGroup)? = nil,
+        routes: Routes? = nil,
+        uploads: Uploads? = nil
+    ) async throws -> LoopbackServer {
+        let connections = LoopbackConnections()
+        let owned = group == nil ? MultiThreadedEventLoopGroup(numberOfThreads: 1) : nil
+        let channel: any Channel
+        do {
+            channel = try await ServerBootstrap(group: group ?? owned!)
+                .serverChannelOption(.backlog, value: 256)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .childChannelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        let pipeline = channel.pipeline.syncOperations
+                        try pipeline.configureHTTPServerPipeline(withErrorHandling: true)
+                        try pipeline.addHandler(LoopbackHTTPHandler(connections: connections, routes: routes, uploads: uploads))
+                        connections.register(channel)
+                    }
+                }
+                .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+                .childChannelOption(.maxMessagesPerRead, value: 16)
+                .bind(host: host, port: port)
+                .get()
+        } catch {
+            try? await owned?.shutdownGracefully()
+            throw error
+        }
+        guard let boundPort = channel.localAddress?.port else {
+            try? await channel.close()
+            try? await owned?.shutdownGracefully()
+            throw ChannelError.unknownLocalAddress
+        }
+        return LoopbackServer(host: host, port: boundPort, channel: channel, connections: connections, ownedGroup: owned)
+    }
+
+    /// Stops the server: closes the listening channel and every open connection.
+    ///
+    /// Idempotent: calling it again (or concurrently) just waits for the listening channel to be closed.
+    func shutdown() async throws {
+        self.connections.closeAllConnections()
+        do {
+            try await self.channel.close()
+        } catch ChannelError.alreadyClosed {
+            // Already shut down by an earlier call.
+        }
+        try await self.channel.closeFuture.get()
+        if let ownedGroup, ownedGroupShutDown.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged {
+            try await ownedGroup.shutdownGracefully()
+        }
+    }
+}
