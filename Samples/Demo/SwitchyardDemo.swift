@@ -51,7 +51,7 @@ struct SwitchyardDemo {
                 baseURLs: [.develop: backend.baseURL + "/users-api", .release: "https://api.example.com/users"],
                 defaults: ServiceDefaults(timeout: .seconds(5), headerFields: [.accept: "application/json"]),
                 stages: [
-                    ClosureRequestStage(id: .authorization) { request, _ in request.headerFields[.authorization] = "Bearer demo-token" },
+                    ClosureStage.request(id: .authorization) { request, _ in request.headerFields[.authorization] = "Bearer demo-token" },
                     HeadersStage([.fixed(HTTPField.Name("X-Client-Version")!, "1.0.0")]),
                     EnvelopeStage(successCodes: [0]),
                     TranscriptStage(),

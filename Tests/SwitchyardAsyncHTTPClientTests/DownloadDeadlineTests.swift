@@ -104,7 +104,7 @@ struct DownloadDeadlineTests {
                 let deadlines = DeadlineLog()
                 var options = CallOptions(timeout: .seconds(30), deadline: .seconds(9))
                 options.additionalStages = [
-                    ClosureRequestStage(id: StageID("wire")!) { request, context in
+                    ClosureStage.request(id: StageID("wire")!) { request, context in
                         recorder.record(request.headerFields[.range] ?? "whole")
                         deadlines.add(context.deadline)
                     }

@@ -183,7 +183,7 @@ struct TransferTests {
                 let recorder = EventRecorder()
                 var options = CallOptions()
                 options.additionalStages = [
-                    ClosureRequestStage(id: StageID("wire")!) { request, _ in
+                    ClosureStage.request(id: StageID("wire")!) { request, _ in
                         recorder.record("\(request.headerFields[.range] ?? "-") \(request.headerFields[.ifRange] ?? "-")")
                     }
                 ]

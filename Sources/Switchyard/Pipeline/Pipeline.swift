@@ -149,13 +149,15 @@ public struct Pipeline: Sendable, CustomStringConvertible {
 
         init(_ stage: any Stage) {
             self.id = stage.id
+            let unwrapped: any Stage
             if let marked = stage as? any OptInMarker {
-                self.stage = marked.inner
+                unwrapped = marked.inner
                 self.optIn = true
             } else {
-                self.stage = stage
+                unwrapped = stage
                 self.optIn = false
             }
+            self.stage = (unwrapped as? ClosureStage)?.folded ?? unwrapped
             self.bearsCredentials = self.stage is any CredentialBearingStage
         }
 

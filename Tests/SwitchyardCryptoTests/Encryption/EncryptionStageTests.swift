@@ -175,7 +175,7 @@ struct EncryptionStageTests {
     func placementWithSigning() async throws {
         let ring = try KeyRing(keyID: "k1", key: SymmetricKey.random(byteCount: 32))
         let seen = EventRecorder()
-        let envelopeCheck = ClosureResponseStage(id: StageID("Envelope")!) { response, _, _ in
+        let envelopeCheck = ClosureStage.response(id: StageID("Envelope")!) { response, _, _ in
             seen.record("envelope saw " + response.bodyText)
         }
         let inner = sealedEchoServer(scheme: .aes256GCM, ring: ring)

@@ -25,14 +25,14 @@ struct PipelineTests {
     @Test("a request change made by an outer stage is seen by inner stages and the transport; response changes flow outward")
     func changesFlowBothWays() async throws {
         let seen = EventRecorder()
-        let outer = ClosureRequestStage(id: StageID("outer")!) { request, _ in request.headerFields[.userAgent] = "outer" }
+        let outer = ClosureStage.request(id: StageID("outer")!) { request, _ in request.headerFields[.userAgent] = "outer" }
         let inner = ClosureStage(id: StageID("inner")!) { request, context, next in
             seen.record("inner saw \(request.headerFields[.userAgent] ?? "nothing")")
             var response = try await next(request, context)
             response.headerFields[.server] = "inner"
             return response
         }
-        let check = ClosureResponseStage(id: StageID("check")!) { response, _, _ in
+        let check = ClosureStage.response(id: StageID("check")!) { response, _, _ in
             seen.record("outer saw \(response.headerFields[.server] ?? "nothing")")
         }
         let transport = MockTransport(.status(.ok))
@@ -74,7 +74,7 @@ struct PipelineTests {
             return try await next(request, context)
         }
         let transport = MockTransport(sequence: [.status(.serviceUnavailable), .json(#"{"id":1,"name":"Ada"}"#)])
-        let failFirst = ClosureResponseStage(id: StageID("status")!) { response, _, _ in
+        let failFirst = ClosureStage.response(id: StageID("status")!) { response, _, _ in
             if response.status.code >= 500 { throw SwitchyardError(code: .httpStatus, message: "server error") }
         }
         let client = try makeClient(stages: [retryOnce, RecordingStage("inner", recorder), observe, failFirst], transport: transport)
@@ -106,14 +106,14 @@ struct PipelineTests {
     @Test("runs of request-only and response-only stages keep the onion order, and skipping works inside a run")
     func batchedRunsKeepOrder() async throws {
         let recorder = EventRecorder()
-        func requestStage(_ name: String) -> ClosureRequestStage {
-            ClosureRequestStage(id: StageID(name)!) { request, _ in
+        func requestStage(_ name: String) -> ClosureStage {
+            ClosureStage.request(id: StageID(name)!) { request, _ in
                 recorder.record("\(name) in")
                 request.headerFields.append(HTTPField(name: HTTPField.Name("x-order")!, value: name))
             }
         }
-        func responseStage(_ name: String) -> ClosureResponseStage {
-            ClosureResponseStage(id: StageID(name)!) { _, _, _ in recorder.record("\(name) out") }
+        func responseStage(_ name: String) -> ClosureStage {
+            ClosureStage.response(id: StageID(name)!) { _, _, _ in recorder.record("\(name) out") }
         }
         let transport = MockTransport { _, _ in
             recorder.record("transport")
@@ -142,9 +142,9 @@ struct PipelineTests {
         let transport = MockTransport(.status(.ok))
         let client = try makeClient(
             stages: [
-                ClosureRequestStage(id: StageID("first")!) { _, _ in recorder.record("first") },
-                ClosureRequestStage(id: StageID("refuse")!) { _, _ in throw SwitchyardError(code: .invalidRequest, message: "no") },
-                ClosureRequestStage(id: StageID("third")!) { _, _ in recorder.record("third") },
+                ClosureStage.request(id: StageID("first")!) { _, _ in recorder.record("first") },
+                ClosureStage.request(id: StageID("refuse")!) { _, _ in throw SwitchyardError(code: .invalidRequest, message: "no") },
+                ClosureStage.request(id: StageID("third")!) { _, _ in recorder.record("third") },
             ],
             transport: transport
         )
@@ -162,7 +162,7 @@ struct PipelineTests {
             Service(
                 .users,
                 baseURL: "https://api.example.com",
-                stages: [RecordingStage("Sign", recorder), ClosureRequestStage(id: StageID("Headers")!) { _, _ in }],
+                stages: [RecordingStage("Sign", recorder), ClosureStage.request(id: StageID("Headers")!) { _, _ in }],
                 transport: MockTransport(.status(.ok), name: "Mock")
             )
         )
@@ -188,7 +188,7 @@ struct PipelineTests {
     @Test("an error thrown inside a stage names that stage; a transport error names the transport")
     func errorsNameTheStage() async throws {
         struct Boom: Error {}
-        let failing = ClosureRequestStage(id: StageID("Signer")!) { _, _ in throw Boom() }
+        let failing = ClosureStage.request(id: StageID("Signer")!) { _, _ in throw Boom() }
         let client = try makeClient(stages: [RecordingStage("outer", EventRecorder()), failing], transport: MockTransport(.status(.ok)))
         let error = await #expect(throws: SwitchyardError.self) { _ = try await client.send(GetUser(id: "1")) }
         #expect(error?.stage == StageID("Signer"))

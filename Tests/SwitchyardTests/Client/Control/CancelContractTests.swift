@@ -168,9 +168,9 @@ struct CancelContractTests {
     @Test("stage timings are recorded only when asked, one entry per stage that ran, outermost first, the transport last")
     func stageTimings() async throws {
         let stages: [any Stage] = [
-            ClosureRequestStage(id: StageID("outer")!) { request, _ in request.headerFields[HTTPField.Name("X-A")!] = "1" },
+            ClosureStage.request(id: StageID("outer")!) { request, _ in request.headerFields[HTTPField.Name("X-A")!] = "1" },
             ClosureStage(id: StageID("around")!) { request, context, next in try await next(request, context) },
-            ClosureResponseStage(id: StageID("inner")!) { response, _, _ in response.headerFields[HTTPField.Name("X-B")!] = "2" },
+            ClosureStage.response(id: StageID("inner")!) { response, _, _ in response.headerFields[HTTPField.Name("X-B")!] = "2" },
         ]
         let client = try makeClient(stages: stages, transport: MockTransport(.json("{}")))
         #expect(try await client.send(.users, .get, "/a").stageTimings == nil)

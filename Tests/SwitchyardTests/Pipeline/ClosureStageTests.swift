@@ -1,0 +1,46 @@
+import HTTPTypes
+import Switchyard
+import SwitchyardTesting
+import Testing
+
+/// The one closure stage type and its three constructors, each run alone in the harness.
+@Suite("Closure stages")
+struct ClosureStageTests {
+    let id = StageID("closure")!
+
+    @Test("a request closure changes the request the rest of the chain sees")
+    func requestClosure() async throws {
+        let stage = ClosureStage.request(id: id) { request, _ in request.headerFields[.acceptLanguage] = "zh-Hans" }
+        let run = await StageHarness(stage).run(try .fixture(.get, "https://api.test/a"))
+        #expect(run.forwardedRequest?.headerFields[.acceptLanguage] == "zh-Hans")
+        #expect(run.response?.status == .ok)
+    }
+
+    @Test("a response closure changes the response and sees the request as sent")
+    func responseClosure() async throws {
+        let stage = ClosureStage.response(id: id) { response, request, _ in
+            response.headerFields[.contentLanguage] = request.headerFields[.acceptLanguage] ?? "none"
+        }
+        var request = try Request.fixture(.get, "https://api.test/a")
+        request.headerFields[.acceptLanguage] = "de"
+        let run = await StageHarness(stage).run(request)
+        #expect(run.response?.headerFields[.contentLanguage] == "de")
+    }
+
+    @Test("a request closure that throws refuses the call before anything is sent, blaming the stage")
+    func requestClosureRefuses() async throws {
+        struct Refused: Error {}
+        let stage = ClosureStage.request(id: id) { _, _ in throw Refused() }
+        let run = await StageHarness(stage).run(try .fixture(.get, "https://api.test/a"))
+        #expect(!run.calledNext)
+        #expect(run.error?.stage == id)
+    }
+
+    @Test("an around closure may answer without calling next")
+    func aroundClosureShortCircuits() async throws {
+        let stage = ClosureStage(id: id) { _, _, _ in Response(status: .notModified) }
+        let run = await StageHarness(stage).run(try .fixture(.get, "https://api.test/a"))
+        #expect(!run.calledNext)
+        #expect(run.response?.status == .notModified)
+    }
+}
