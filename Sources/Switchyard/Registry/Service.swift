@@ -17,7 +17,13 @@ public struct Service: Sendable {
     /// The service's identifier.
     public let id: ServiceID
     /// Base URLs by environment, as absolute `http`/`https` URLs (validated at registration).
+    ///
+    /// Any environment may be named, not only the well-known ones; a call in an environment the
+    /// service has no base URL for fails with ``SwitchyardError/Code/missingBaseURL``.
     public var baseURLs: [ServerEnvironment: String]
+    /// The base URL for environments ``baseURLs`` does not name, set by
+    /// ``init(_:baseURL:defaults:stages:transport:)``.
+    var fallbackBaseURL: String?
     /// Defaults for the service's calls.
     public var defaults: ServiceDefaults
     /// The stages, outermost first: requests pass them in this order, responses in reverse.
@@ -47,7 +53,7 @@ public struct Service: Sendable {
         self.transport = transport
     }
 
-    /// Creates a service with one base URL for every environment.
+    /// Creates a service with one base URL for every environment, including environments of your own.
     ///
     /// - Parameters:
     ///   - id: the service's identifier.
@@ -62,8 +68,14 @@ public struct Service: Sendable {
         stages: [any Stage] = [],
         transport: any Transport
     ) {
-        var all: [ServerEnvironment: String] = [:]
-        for environment in ServerEnvironment.allCases { all[environment] = baseURL }
-        self.init(id, baseURLs: all, defaults: defaults, stages: stages, transport: transport)
+        let wellKnown: [ServerEnvironment] = [.develop, .test, .prerelease, .release, .hotfix, .custom]
+        self.init(
+            id,
+            baseURLs: Dictionary(uniqueKeysWithValues: wellKnown.map { ($0, baseURL) }),
+            defaults: defaults,
+            stages: stages,
+            transport: transport
+        )
+        fallbackBaseURL = baseURL
     }
 }

@@ -52,24 +52,31 @@ public final class ServiceRegistry: Sendable {
     final class Entry: Sendable {
         let service: Service
         let baseURLs: [ServerEnvironment: BaseURL]
+        /// The base URL for environments ``baseURLs`` does not name (``Service/fallbackBaseURL``).
+        let fallbackBaseURL: BaseURL?
         let pipeline: Pipeline
         /// The service's decoder, made once.
         let decoder: JSONDecoder
         /// The service's encoder for explicit bodies, made once, with sorted keys.
         let encoder: JSONEncoder
-        /// Base URLs indexed by ``ServerEnvironment/ordinal``, for a lookup without hashing.
-        let routes: [BaseURL?]
 
-        init(service: Service, baseURLs: [ServerEnvironment: BaseURL], pipeline: Pipeline) {
+        init(service: Service, baseURLs: [ServerEnvironment: BaseURL], fallbackBaseURL: BaseURL?, pipeline: Pipeline) {
             self.service = service
             self.baseURLs = baseURLs
+            self.fallbackBaseURL = fallbackBaseURL
             self.pipeline = pipeline
             self.decoder = service.defaults.makeDecoder()
             let encoder = service.defaults.makeEncoder()
             encoder.outputFormatting.insert(.sortedKeys)
             self.encoder = encoder
-            self.routes = ServerEnvironment.allCases.map { baseURLs[$0] }
         }
+    }
+
+    /// A registered service and its base URL in the current environment (`nil` when it has none),
+    /// worked out when either changes so that a call does a single lookup.
+    private struct Route: Sendable {
+        let entry: Entry
+        let baseURL: BaseURL?
     }
 
     /// What a call needs from the registry.
@@ -80,9 +87,17 @@ public final class ServiceRegistry: Sendable {
     }
 
     private struct State {
-        var entries: [ServiceID: Entry] = [:]
+        var routes: [ServiceID: Route] = [:]
         var environment: ServerEnvironment
         var customBaseURLs: [ServiceID: BaseURL] = [:]
+
+        /// The route of `entry` in the current environment: in ``ServerEnvironment/custom`` the
+        /// custom base URL entered for the service, else the service's base URL for the environment,
+        /// else its base URL for every environment.
+        func route(_ entry: Entry) -> Route {
+            let custom = environment == .custom ? customBaseURLs[entry.service.id] : nil
+            return Route(entry: entry, baseURL: custom ?? entry.baseURLs[environment] ?? entry.fallbackBaseURL)
+        }
     }
 
     /// The configuration the registry was created with.
@@ -92,8 +107,11 @@ public final class ServiceRegistry: Sendable {
 
     /// Creates a registry and restores the persisted environment (unless this is a release build).
     ///
-    /// A stored choice that cannot be read, or custom URLs that are not valid, are ignored and
-    /// reported to the configuration's logger; the registry then starts in the default environment.
+    /// A stored choice that cannot be read (among them one naming an environment with an invalid
+    /// name), or custom URLs that are not valid, are ignored and reported to the configuration's
+    /// logger; the registry then starts in the default environment. A stored environment with a
+    /// valid name is restored even when no service has a base URL for it: calls then fail with
+    /// ``SwitchyardError/Code/missingBaseURL`` until the environment is switched.
     public init(configuration: Configuration) {
         self.configuration = configuration
         var initial = State(environment: configuration.isReleaseBuild ? .release : configuration.defaultEnvironment)
@@ -123,35 +141,38 @@ public final class ServiceRegistry: Sendable {
     ///
     /// - Throws: ``SwitchyardError/Code/invalidBaseURL`` when one of its base URLs is malformed.
     public func register(_ service: Service) throws(SwitchyardError) {
-        var parsed: [ServerEnvironment: BaseURL] = [:]
-        for (environment, url) in service.baseURLs {
+        func parse(_ url: String, for environment: ServerEnvironment?) throws(SwitchyardError) -> BaseURL {
             do {
-                parsed[environment] = try BaseURL(url)
+                return try BaseURL(url)
             } catch {
                 var error = error
                 error.serviceID = service.id
-                error.message += " (environment \(environment))"
+                if let environment { error.message += " (environment \(environment))" }
                 throw error
             }
         }
+        var parsed: [ServerEnvironment: BaseURL] = [:]
+        for (environment, url) in service.baseURLs { parsed[environment] = try parse(url, for: environment) }
+        var fallback: BaseURL?
+        if let url = service.fallbackBaseURL { fallback = try parse(url, for: nil) }
         let pipeline = Pipeline(
             serviceID: service.id,
             stages: service.stages,
             transport: service.transport,
             redirects: service.defaults.redirects
         )
-        let entry = Entry(service: service, baseURLs: parsed, pipeline: pipeline)
-        state.withLock { $0.entries[service.id] = entry }
+        let entry = Entry(service: service, baseURLs: parsed, fallbackBaseURL: fallback, pipeline: pipeline)
+        state.withLock { $0.routes[service.id] = $0.route(entry) }
     }
 
     /// Removes a service; returns whether it was registered.
     @discardableResult
     public func unregister(_ id: ServiceID) -> Bool {
-        state.withLock { $0.entries.removeValue(forKey: id) != nil }
+        state.withLock { $0.routes.removeValue(forKey: id) != nil }
     }
 
     /// The identifiers of all registered services, sorted.
-    public var serviceIDs: [ServiceID] { state.withLock { $0.entries.keys.sorted() } }
+    public var serviceIDs: [ServiceID] { state.withLock { $0.routes.keys.sorted() } }
 
     /// The registered service for an identifier.
     ///
@@ -217,20 +238,16 @@ public final class ServiceRegistry: Sendable {
             state.withLock { state in
                 state.environment = environment
                 state.customBaseURLs = custom
+                state.routes = state.routes.mapValues { state.route($0.entry) }
             }
         }
     }
 
     /// Everything a call needs: the service entry, its base URL now, and the environment.
     func resolve(_ id: ServiceID) throws(SwitchyardError) -> Resolution {
-        let found = state.withLock { state -> (Entry?, ServerEnvironment, BaseURL?) in
-            let environment = state.environment
-            return (state.entries[id], environment, environment == .custom ? state.customBaseURLs[id] : nil)
-        }
-        guard let entry = found.0 else { throw unknown(id) }
-        let environment = found.1
-        let base = found.2 ?? entry.routes[environment.ordinal]
-        guard let base else {
+        let (route, environment) = state.withLock { ($0.routes[id], $0.environment) }
+        guard let route else { throw unknown(id) }
+        guard let base = route.baseURL else {
             var error = SwitchyardError(
                 code: .missingBaseURL,
                 message: "service '\(id)' has no base URL for the \(environment) environment"
@@ -238,12 +255,12 @@ public final class ServiceRegistry: Sendable {
             error.serviceID = id
             throw error
         }
-        return Resolution(entry: entry, baseURL: base, environment: environment)
+        return Resolution(entry: route.entry, baseURL: base, environment: environment)
     }
 
     private func entry(for id: ServiceID) throws(SwitchyardError) -> Entry {
-        guard let entry = state.withLock({ $0.entries[id] }) else { throw unknown(id) }
-        return entry
+        guard let route = state.withLock({ $0.routes[id] }) else { throw unknown(id) }
+        return route.entry
     }
 
     private func unknown(_ id: ServiceID) -> SwitchyardError {

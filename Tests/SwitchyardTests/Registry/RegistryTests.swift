@@ -144,6 +144,110 @@ struct RegistryTests {
         #expect(registry.environment == .develop)
     }
 
+    @Test("environment names are open, validated like service identifiers and compare without case")
+    func environmentNames() throws {
+        let uat = try #require(ServerEnvironment("uat"))
+        #expect(uat.rawValue == "uat")
+        #expect(uat.description == "uat")
+        #expect(ServerEnvironment("UAT") == uat)
+        #expect(ServerEnvironment("UAT")?.rawValue == "uat")
+        #expect(ServerEnvironment("release") == .release)
+        #expect(ServerEnvironment("staging.eu-1_b") != nil)
+        #expect(ServerEnvironment("") == nil)
+        #expect(ServerEnvironment("1uat") == nil)
+        #expect(ServerEnvironment("user acceptance") == nil)
+        #expect(ServerEnvironment("测试") == nil)
+        #expect(ServerEnvironment(String(repeating: "a", count: 65)) == nil)
+        #expect(Set([ServerEnvironment.develop, .test, .prerelease, .release, .hotfix, .custom, uat]).count == 7)
+    }
+
+    @Test("a selection decodes the names older versions stored, and rejects an invalid name with a DecodingError")
+    func environmentSelectionCoding() throws {
+        let old = try JSONDecoder().decode(EnvironmentSelection.self, from: Data(#"{"customBaseURLs":{},"environment":"hotfix"}"#.utf8))
+        #expect(old.environment == .hotfix)
+        let uat = try #require(ServerEnvironment("uat"))
+        let data = try JSONEncoder().encode(EnvironmentSelection(environment: uat))
+        #expect(String(decoding: data, as: UTF8.self).contains(#""environment":"uat""#))
+        #expect(try JSONDecoder().decode(EnvironmentSelection.self, from: data).environment == uat)
+        for invalid in ["\"\"", "\"not an environment\"", "7", "null"] {
+            let json = Data(#"{"customBaseURLs":{},"environment":\#(invalid)}"#.utf8)
+            #expect(throws: DecodingError.self) { try JSONDecoder().decode(EnvironmentSelection.self, from: json) }
+        }
+    }
+
+    @Test("an environment of your own is selected with its base URL, persisted and restored")
+    func ownEnvironment() async throws {
+        let uat = try #require(ServerEnvironment("uat"))
+        let directory = try TemporaryDirectory()
+        let store = FileEnvironmentStore(fileURL: directory.url.appendingPathComponent("environment.json"))
+        let transport = MockTransport(.status(.ok))
+        let users = Service(
+            .users,
+            baseURLs: [.develop: "https://dev.example.com", uat: "https://uat.example.com/users", .release: "https://api.example.com"],
+            transport: transport
+        )
+        let catalog = Service(.catalog, baseURLs: [.develop: "https://dev.example.com"], transport: transport)
+
+        let first = ServiceRegistry(configuration: .init(isReleaseBuild: false, defaultEnvironment: .develop, store: store))
+        try first.register(users)
+        try first.register(catalog)
+        try first.switchEnvironment(to: uat)
+        #expect(first.environment == uat)
+        #expect(try first.baseURL(for: .users) == "https://uat.example.com/users")
+        let result = try await APIClient(registry: first).send(.users, .get, "/a")
+        #expect(result.environment == uat)
+        #expect(transport.requests.last?.head.authority == "uat.example.com")
+        #expect(transport.requests.last?.path == "/users/a")
+        let missing = await #expect(throws: SwitchyardError.self) { _ = try await APIClient(registry: first).send(.catalog, .get, "/") }
+        #expect(missing?.code == .missingBaseURL)
+        #expect(missing?.serviceID == .catalog)
+        #expect(missing?.message.contains("uat") == true)
+
+        let second = ServiceRegistry(configuration: .init(isReleaseBuild: false, defaultEnvironment: .develop, store: store))
+        #expect(second.environment == uat)
+        try second.register(users)
+        #expect(try second.baseURL(for: .users) == "https://uat.example.com/users")
+        // One base URL for every environment covers environments of your own too.
+        try second.register(Service(.catalog, baseURL: "https://catalog.example.com", transport: transport))
+        #expect(try second.baseURL(for: .catalog) == "https://catalog.example.com")
+        try second.switchEnvironment(to: .develop)
+        #expect(try second.baseURL(for: .users) == "https://dev.example.com")
+    }
+
+    @Test("a stored environment with an invalid name is ignored and the default is used")
+    func invalidStoredEnvironment() throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.url.appendingPathComponent("environment.json")
+        let json = #"{"customBaseURLs":{"users":"https://custom.example.com"},"environment":"user acceptance"}"#
+        try Data(json.utf8).write(to: file)
+        let store = FileEnvironmentStore(fileURL: file)
+        let error = #expect(throws: SwitchyardError.self) { try store.load() }
+        #expect(error?.code == .storage)
+        #expect(error?.underlyingError is DecodingError)
+        let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, defaultEnvironment: .test, store: store))
+        #expect(registry.environment == .test)
+    }
+
+    @Test("a release build is locked to release for environments of your own too")
+    func releaseLockOwnEnvironment() throws {
+        let uat = try #require(ServerEnvironment("uat"))
+        let store = InMemoryEnvironmentStore(EnvironmentSelection(environment: uat))
+        let registry = ServiceRegistry(configuration: .init(isReleaseBuild: true, defaultEnvironment: uat, store: store))
+        try registry.register(
+            Service(
+                .users,
+                baseURLs: [uat: "https://uat.example.com", .release: "https://api.example.com"],
+                transport: MockTransport(.status(.ok))
+            )
+        )
+        #expect(registry.environment == .release)
+        #expect(try registry.baseURL(for: .users) == "https://api.example.com")
+        let error = #expect(throws: SwitchyardError.self) { try registry.switchEnvironment(to: uat) }
+        #expect(error?.code == .environmentLocked)
+        #expect(registry.environment == .release)
+        #expect(store.load()?.environment == uat)
+    }
+
     @Test("registering again replaces the service; unregistering removes it")
     func replaceAndUnregister() async throws {
         let registry = makeRegistry()
