@@ -2,7 +2,9 @@
 # Builds two packages that depend on this repository the way a user's package does, by path:
 #
 # 1. a runtime consumer: one file importing every runtime product (Switchyard, both transports,
-#    SwitchyardTesting, SwitchyardTelemetry, SwitchyardMultipart). It fails if the build compiles or
+#    SwitchyardTesting, SwitchyardTelemetry, SwitchyardMultipart) that runs the transport conformance
+#    suite, on its own loopback server, over a transport of its own (a wrapper of the AsyncHTTPClient
+#    transport) and fails unless every case passes. It fails too if the build compiles or
 #    links a generator dependency (Yams, OpenAPIKit, ArgumentParser, SwitchyardGenCore, switchyard-gen)
 #    or a system library in $forbidden_system_libraries, and prints the modules it compiled and its time.
 # 2. a plugin consumer: one target that applies SwitchyardGenBuildPlugin to an OpenAPI document (a copy of
@@ -77,8 +79,28 @@ import SwitchyardTelemetry
 import SwitchyardTesting
 import SwitchyardURLSession
 
-let transports: [any Transport] = [AsyncHTTPClientTransport(), MockTransport(.status(.ok))]
-print("runtime consumer: \(transports.count) transports")
+import Foundation
+import Synchronization
+
+/// A transport of the consumer's own, outside the Switchyard package: it wraps the AsyncHTTPClient
+/// transport and counts what passes through it, as an app's own transport would wrap its stack.
+final class CountingTransport: Transport {
+    let inner = AsyncHTTPClientTransport(configuration: .init(maximumResponseBodySize: 4 << 20))
+    let calls = Atomic(0)
+    var observesCallCancellation: Bool { inner.observesCallCancellation }
+
+    func send(_ request: Request, context: CallContext) async throws -> Response {
+        calls.add(1, ordering: .relaxed)
+        return try await inner.send(request, context: context)
+    }
+}
+
+let transport = CountingTransport()
+let outcomes = await TransportConformance(responseLimit: 4 << 20).run(transport)
+for outcome in outcomes { print(outcome) }
+let failed = outcomes.filter { !$0.passed }
+print("runtime consumer: \(outcomes.count - failed.count) of \(outcomes.count) conformance cases passed, \(transport.calls.load(ordering: .relaxed)) calls through its own transport")
+if !failed.isEmpty || outcomes.count != TransportConformance.caseNames.count { exit(1) }
 EOF
 }
 
