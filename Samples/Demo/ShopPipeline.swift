@@ -51,13 +51,11 @@ enum ShopPipeline {
                     MetricsStage(),
                     TracingStage(),
                     AccessoryStage([TerminalProgressAccessory()]),
-                    InterceptorStage(
-                        .init(willSend: { request, _ in
-                            if request.bodyText?.contains(#""quantity":0"#) == true {
-                                throw SwitchyardError(code: .refused, message: "an order line needs a quantity of at least 1")
-                            }
-                        })
-                    ),
+                    ClosureStage.request(id: StageID("OrderCheck")!) { request, _ in
+                        if request.bodyText?.contains(#""quantity":0"#) == true {
+                            throw SwitchyardError(code: .refused, message: "an order line needs a quantity of at least 1")
+                        }
+                    },
                     CommonParametersStage([
                         .fixed("app", "switchyard-demo"), .dynamic("ts") { _ in .int(Int(Date().timeIntervalSince1970)) },
                     ]),

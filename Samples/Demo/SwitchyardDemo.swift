@@ -201,7 +201,7 @@ struct SwitchyardDemo {
         }
         print("   refreshes on the backend: \(backend.shopTokenRefreshes)\n")
 
-        print("11. An interceptor refuses an invalid order before anything is sent:")
+        print("11. A request check refuses an invalid order before anything is sent:")
         await expectFailure { _ = try await client.send(.shop, .post, "/orders", parameters: ["lines": [["sku": "A-1", "quantity": 0]]]) }
         print("12. Request control — a flaky endpoint retried, identical calls coalesced, a tag cancelled:")
         let flaky = try await client.send(.control, .get, "/flaky/demo/2")

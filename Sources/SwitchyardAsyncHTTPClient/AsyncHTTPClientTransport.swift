@@ -51,7 +51,7 @@ public import Switchyard
 /// A streamed body (``Switchyard/Request/Body/stream(_:)``) is sent in 64 KiB chunks pulled only as
 /// the connection takes them, and a download (``Switchyard/CallContext/downloadTarget``) is written to its file chunk by chunk,
 /// so both cost constant memory whatever their size; both report progress to the call's
-/// ``Switchyard/TransferObserver``. The timeout covers the whole transfer: give large transfers a
+/// observers (``Switchyard/CallContext/reportSent(_:)``). The timeout covers the whole transfer: give large transfers a
 /// timeout to match. ``Configuration/maximumResponseBodySize`` limits bodies held in memory, not files.
 public struct AsyncHTTPClientTransport: Transport {
     /// Limits and behaviour of the transport.
@@ -295,7 +295,7 @@ public struct AsyncHTTPClientTransport: Transport {
             let decoded =
                 decodes && ContentCoding.hasContent(head, method: request.method) && coding.map(Self.decodedCodings.contains) == true
             if request.method != .head, let target = context.downloadTarget, DownloadSink.accepts(head) {
-                let sink = try DownloadSink(target: target, head: head, observer: observer, decodedCoding: decoded ? coding : nil)
+                let sink = try DownloadSink(target: target, head: head, progress: observer?.received, decodedCoding: decoded ? coding : nil)
                 let file = try await Self.download(response, into: sink, deadline: deadline)
                 return Response(head: decoded ? ContentCoding.decoded(head, byteCount: file.byteCount) : head, body: .file(file))
             }

@@ -65,14 +65,17 @@ public final class MockTransport: Transport {
                 message: "MockTransport has no answer for request \(index + 1); it was given \(answers.count)"
             )
         }
-        // Report what a real transport would: started, the whole body sent, the whole response received.
-        if let observer = context.transferObserver {
-            observer.started()
-            if let body = request.body?.bytes { observer.sent(TransferProgress(completed: Int64(body.count), total: Int64(body.count))) }
+        // Report what a real transport would, through the calls any transport uses: started, the whole
+        // body sent, the whole response received.
+        if context.observesTransfer {
+            context.reportTransferStarted()
+            if let body = request.body?.bytes {
+                context.reportSent(TransferProgress(completed: Int64(body.count), total: Int64(body.count)))
+            }
         }
         let response = try await answer.respond(request, context)
-        if let observer = context.transferObserver {
-            observer.received(TransferProgress(completed: Int64(response.body.count), total: Int64(response.body.count)))
+        if context.observesTransfer {
+            context.reportReceived(TransferProgress(completed: Int64(response.body.count), total: Int64(response.body.count)))
         }
         return response
     }

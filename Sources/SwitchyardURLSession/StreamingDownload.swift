@@ -61,7 +61,7 @@ final class StreamingDownload: @unchecked Sendable {
             return
         }
         do {
-            let sink = try DownloadSink(target: target, head: head, observer: observer, decodedCoding: decoded ? coding : nil)
+            let sink = try DownloadSink(target: target, head: head, progress: observer?.received, decodedCoding: decoded ? coding : nil)
             lock.withLock { state.sink = sink }
         } catch {
             lock.withLock { state.failure = error }

@@ -251,7 +251,7 @@ public struct URLSessionTransport: Transport {
                 let sink = try DownloadSink(
                     target: downloadTarget,
                     head: response.head,
-                    observer: observer,
+                    progress: observer?.received,
                     decodedCoding: decoded ? coding : nil
                 )
                 response.body = .file(try Self.copy(file, into: sink))

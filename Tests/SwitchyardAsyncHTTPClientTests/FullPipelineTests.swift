@@ -101,13 +101,11 @@ struct FullPipelineTests {
             MetricsStage(factory: metrics),
             TracingStage(tracer: tracer),
             AccessoryStage([accessory]),
-            InterceptorStage(
-                .init(willSend: { request, _ in
-                    if request.bodyText?.contains(#""qty":0"#) == true {
-                        throw SwitchyardError(code: .refused, message: "qty must be positive")
-                    }
-                })
-            ),
+            ClosureStage.request(id: StageID("OrderCheck")!) { request, _ in
+                if request.bodyText?.contains(#""qty":0"#) == true {
+                    throw SwitchyardError(code: .refused, message: "qty must be positive")
+                }
+            },
             CommonParametersStage([.fixed("app", "switchyard-demo"), .dynamic("ts") { _ in .int(Int(Date().timeIntervalSince1970)) }]),
             HeadersStage([.fixed(HTTPField.Name("X-App-Version")!, "2.1.0")]),
             AuthorizationStage(provider: tokens),
@@ -173,7 +171,7 @@ struct FullPipelineTests {
         try await f.backend.shutdown()
     }
 
-    @Test("an expired token is refreshed once for 20 concurrent calls; an interceptor refusal sends nothing")
+    @Test("an expired token is refreshed once for 20 concurrent calls; a request check's refusal sends nothing")
     func refreshAndRefusal() async throws {
         let f = try await Self.makeFixture()
         _ = try await f.client.send(Self.shop, .get, "/orders/{id}", pathParameters: ["id": "1"])
@@ -195,7 +193,7 @@ struct FullPipelineTests {
             Issue.record("expected a refusal")
         } catch {
             #expect(error.code == .refused)
-            #expect(error.stage == StageID("Interceptor"))
+            #expect(error.stage == StageID("OrderCheck"))
         }
         #expect(f.backend.requestCount == before)
         try await f.backend.shutdown()

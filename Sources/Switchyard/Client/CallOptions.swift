@@ -267,7 +267,7 @@ public struct CallOptions: Sendable {
     /// Whether the options named a scope that has since been released: the call must not start.
     var scopeWasReleased: Bool { weakScope != nil && weakScope?.scope == nil }
 
-    /// Writes the stored context values, and the progress blocks as a ``TransferObserver``, into a context.
+    /// Writes the stored context values, and the progress blocks as a `TransferObserver`, into a context.
     func writeValues(into context: inout CallContext) {
         for write in contextWriters { write(&context) }
         if uploadProgress != nil || downloadProgress != nil {

@@ -82,7 +82,8 @@ extension SwitchyardError.Code {
     /// No credentials could be obtained, or refreshing an expired token failed (see
     /// ``AuthorizationStage``).
     public static let authentication = Self("authentication")
-    /// An interceptor refused the call before it was sent (see ``InterceptorStage``).
+    /// A stage refused the call before it was sent (a request check of the app's own, such as a
+    /// ``ClosureStage/request(id:_:)`` that throws this code).
     public static let refused = Self("refused")
     /// A cache-only call found nothing stored (see ``CacheStage``).
     public static let cacheMiss = Self("cacheMiss")

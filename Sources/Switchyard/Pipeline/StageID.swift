@@ -91,8 +91,6 @@ extension StageID {
     public static let envelope = builtIn("Envelope")
     /// ``HeadersStage``.
     public static let headers = builtIn("Headers")
-    /// ``InterceptorStage``.
-    public static let interceptor = builtIn("Interceptor")
     /// ``LoggingStage``.
     public static let logging = builtIn("Logging")
     /// ``NullStrippingStage``.

@@ -42,7 +42,7 @@ struct DownloadFiles {
     func settle(_ response: Response, offset: Int64) throws(SwitchyardError) -> DownloadedFile {
         if case .file(let file) = response.body { return file }
         let target = DownloadTarget(fileURL: partial, resumeOffset: offset)
-        let sink = try DownloadSink(target: target, head: response.head, observer: nil)
+        let sink = try DownloadSink(target: target, head: response.head, progress: nil)
         try sink.write(response.bytes)
         return try sink.finish()
     }

@@ -7,7 +7,7 @@ public import HTTPTypes
 /// ```swift
 /// // In a transport, once the response head has arrived:
 /// if let target = context.downloadTarget, DownloadSink.accepts(head) {
-///     let sink = try DownloadSink(target: target, head: head, observer: context.transferObserver)
+///     let sink = try DownloadSink(target: target, head: head, progress: context.reportReceived)
 ///     for try await chunk in body { try sink.write(chunk) }
 ///     response.file = try sink.finish()
 /// }
@@ -30,7 +30,7 @@ public import HTTPTypes
 /// bytes mean nothing to the server, so an interrupted encoded download starts over. A `206` of an
 /// encoded representation is refused (its bytes cannot be appended to a decoded file).
 ///
-/// Upload and download progress go to the observer with the *whole* resource as the total, so a
+/// Download progress goes to `progress` with the *whole* resource as the total, so a
 /// resumed download's progress continues where the earlier attempt stopped.
 public final class DownloadSink {
     /// The target written to.
@@ -40,7 +40,7 @@ public final class DownloadSink {
     /// The whole resource's length, when the response announced it.
     public let total: Int64?
     private let handle: FileHandle
-    private let observer: TransferObserver?
+    private let progress: (@Sendable (TransferProgress) -> Void)?
     /// The content coding the transport removed from the body (such as `gzip`), or `nil` when the
     /// body arrives as the server sent it.
     public let decodedCoding: String?
@@ -57,7 +57,7 @@ public final class DownloadSink {
     /// - Parameters:
     ///   - target: where the bytes go.
     ///   - head: the response head as the server sent it.
-    ///   - observer: receives download progress.
+    ///   - progress: receives download progress (a transport passes ``CallContext/reportReceived(_:)``).
     ///   - decodedCoding: the content coding the transport removed from the body (such as `gzip`);
     ///     `nil` when the body arrives as sent.
     /// - Throws: ``SwitchyardError/Code/invalidResponse`` for a `206` whose range does not start at the
@@ -66,11 +66,11 @@ public final class DownloadSink {
     public init(
         target: DownloadTarget,
         head: HTTPResponse,
-        observer: TransferObserver?,
+        progress: (@Sendable (TransferProgress) -> Void)?,
         decodedCoding: String? = nil
     ) throws(SwitchyardError) {
         self.target = target
-        self.observer = observer
+        self.progress = progress
         self.decodedCoding = decodedCoding
         let length = head.headerFields[.contentLength].flatMap { Int64($0) }
         if let decodedCoding, head.status.code == 206 {
@@ -124,7 +124,7 @@ public final class DownloadSink {
                 try? FileManager.default.removeItem(at: recordURL)
             }
         }
-        observer?.received(TransferProgress(completed: start, total: total))
+        progress?(TransferProgress(completed: start, total: total))
     }
 
     deinit {
@@ -162,7 +162,7 @@ public final class DownloadSink {
             )
         }
         written += Int64(bytes.count)
-        observer?.received(TransferProgress(completed: start + written, total: total))
+        progress?(TransferProgress(completed: start + written, total: total))
     }
 
     /// Appends a chunk of `Data`.

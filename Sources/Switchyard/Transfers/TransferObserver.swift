@@ -1,23 +1,23 @@
 /// Receives what only the transport knows — that a request has started going out, and how far its
 /// upload and download have got — and passes it to whoever set it on the call (``AccessoryStage``).
 ///
-/// This is the transport's reporting channel, not a hook for apps: to observe calls, write an
-/// ``Accessory``. Transport authors report through it; ``AccessoryStage`` turns the reports into
-/// accessory events.
+/// This is the transports' reporting channel inside the package, not a hook for apps: to observe
+/// calls, write an ``Accessory``; a transport of your own reports through
+/// ``CallContext/reportTransferStarted()``, ``CallContext/reportSent(_:)`` and
+/// ``CallContext/reportReceived(_:)``, which write here. ``AccessoryStage``, the progress blocks of
+/// ``CallOptions`` and a ``CallHandle``'s progress all read this one channel.
 ///
-/// Transports report through ``CallContext/transferObserver``: ``started`` when they begin to
-/// send, ``sent`` as the body goes out, ``received`` as the response body comes in. The
-/// callbacks must return quickly; they run on the transport's task.
-public struct TransferObserver: Sendable {
+/// The callbacks must return quickly; they run on the transport's task.
+package struct TransferObserver: Sendable {
     /// Called once when the transport starts sending the request.
-    public let started: @Sendable () -> Void
+    package let started: @Sendable () -> Void
     /// Called as the request body goes out.
-    public let sent: @Sendable (TransferProgress) -> Void
+    package let sent: @Sendable (TransferProgress) -> Void
     /// Called as the response body comes in.
-    public let received: @Sendable (TransferProgress) -> Void
+    package let received: @Sendable (TransferProgress) -> Void
 
     /// Creates an observer.
-    public init(
+    package init(
         started: @escaping @Sendable () -> Void = {},
         sent: @escaping @Sendable (TransferProgress) -> Void = { _ in },
         received: @escaping @Sendable (TransferProgress) -> Void = { _ in }
@@ -28,7 +28,7 @@ public struct TransferObserver: Sendable {
     }
 
     /// An observer that reports to `self` and then to `other`.
-    public func combined(with other: TransferObserver?) -> TransferObserver {
+    package func combined(with other: TransferObserver?) -> TransferObserver {
         guard let other else { return self }
         return TransferObserver(
             started: {
@@ -55,8 +55,23 @@ public struct TransferObserver: Sendable {
 extension CallContext {
     /// Where a transport reports the start of sending and the progress of a call's upload and
     /// download; `nil` when nobody is listening (then transports skip the bookkeeping).
-    public var transferObserver: TransferObserver? {
+    package var transferObserver: TransferObserver? {
         get { self[TransferObserver.Key.self] }
         set { self[TransferObserver.Key.self] = newValue }
     }
+
+    /// Whether anyone observes this call's transfer: a transport may skip counting bytes when not.
+    public var observesTransfer: Bool { transferObserver != nil }
+
+    /// Tells the call's observers that the transport has started sending the request; a transport
+    /// calls it once per attempt, as the request head goes out.
+    public func reportTransferStarted() { transferObserver?.started() }
+
+    /// Tells the call's observers how much of the request body has gone out (called in order, on
+    /// the transport's task: return quickly).
+    public func reportSent(_ progress: TransferProgress) { transferObserver?.sent(progress) }
+
+    /// Tells the call's observers how much of the response body has come in (called in order, on
+    /// the transport's task: return quickly).
+    public func reportReceived(_ progress: TransferProgress) { transferObserver?.received(progress) }
 }

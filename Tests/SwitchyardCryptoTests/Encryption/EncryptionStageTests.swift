@@ -274,7 +274,7 @@ struct EncryptionStageTests {
                     status: .ok,
                     headerFields: [EncryptionWireFormat.encryptionHeader: "aes-256-gcm; kid=k1", .contentLength: "4"]
                 ),
-                observer: nil
+                progress: nil
             )
             try sink.write(Data("abcd".utf8))
             var response = Response(status: .ok, headerFields: [EncryptionWireFormat.encryptionHeader: "aes-256-gcm; kid=k1"])

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Switchyard
 import SwitchyardTesting
@@ -42,5 +43,28 @@ struct ClosureStageTests {
         let run = await StageHarness(stage).run(try .fixture(.get, "https://api.test/a"))
         #expect(!run.calledNext)
         #expect(run.response?.status == .notModified)
+    }
+
+    @Test("an around closure recovers a failure of the rest of the chain (an older layer's will-fail hook)")
+    func aroundClosureRecovers() async throws {
+        let stage = ClosureStage(id: id) { request, context, next in
+            do {
+                return try await next(request, context)
+            } catch let error as SwitchyardError where error.code == .transport {
+                return Response(status: .ok, body: Data("[]".utf8))
+            }
+        }
+        let run = await StageHarness(stage).run(try .fixture(.get, "https://api.test/a"), respond: .connectionRefused)
+        #expect(run.response?.bodyText == "[]")
+    }
+
+    @Test("a response closure turns a success into a failure (an older layer's will-succeed hook)")
+    func responseClosureFails() async throws {
+        let stage = ClosureStage.response(id: id) { response, _, _ in
+            if response.bodyText == "[]" { throw SwitchyardError(code: .invalidResponse, message: "an empty list is a failure here") }
+        }
+        let run = await StageHarness(stage).run(try .fixture(.get, "https://api.test/a"), respond: .json("[]"))
+        #expect(run.error?.code == .invalidResponse)
+        #expect(run.error?.stage == id)
     }
 }

@@ -29,7 +29,7 @@ struct DownloadTests {
             let sink = try DownloadSink(
                 target: DownloadTarget(fileURL: file, resumeOffset: 5),
                 head: Self.head(206, [("Content-Range", "bytes 5-10/11")]),
-                observer: observer
+                progress: observer.received
             )
             try sink.write(Data(" world".utf8))
             let result = try sink.finish()
@@ -47,7 +47,7 @@ struct DownloadTests {
             let whole = try DownloadSink(
                 target: DownloadTarget(fileURL: file, resumeOffset: 4),
                 head: Self.head(200, [("Content-Length", "3")]),
-                observer: nil
+                progress: nil
             )
             try whole.write(Data("new".utf8))
             _ = try whole.finish()
@@ -57,26 +57,26 @@ struct DownloadTests {
                 _ = try DownloadSink(
                     target: DownloadTarget(fileURL: file, resumeOffset: 3),
                     head: Self.head(206, [("Content-Range", "bytes 0-9/10")]),
-                    observer: nil
+                    progress: nil
                 )
             } throws: { ($0 as? SwitchyardError)?.code == .invalidResponse }
             #expect {
                 _ = try DownloadSink(
                     target: DownloadTarget(fileURL: file, resumeOffset: 3),
                     head: Self.head(206, [("Content-Range", "bytes 3-1/10")]),
-                    observer: nil
+                    progress: nil
                 )
             } throws: { ($0 as? SwitchyardError)?.code == .invalidResponse }
             let long = try DownloadSink(
                 target: DownloadTarget(fileURL: file),
                 head: Self.head(200, [("Content-Length", "2")]),
-                observer: nil
+                progress: nil
             )
             #expect { try long.write(Data("abc".utf8)) } throws: { ($0 as? SwitchyardError)?.code == .invalidResponse }
             let short = try DownloadSink(
                 target: DownloadTarget(fileURL: file),
                 head: Self.head(200, [("Content-Length", "5")]),
-                observer: nil
+                progress: nil
             )
             try short.write(Data("ab".utf8))
             #expect { _ = try short.finish() } throws: { ($0 as? SwitchyardError)?.code == .transport }
@@ -108,7 +108,7 @@ struct DownloadTests {
                 let sink = try DownloadSink(
                     target: target,
                     head: Self.head(200, [("Content-Length", "10"), ("ETag", "\"v1\"")]),
-                    observer: nil
+                    progress: nil
                 )
                 try sink.write(Data("0123".utf8))
                 _ = try sink.finish()
@@ -130,7 +130,7 @@ struct DownloadTests {
                 let sink = try DownloadSink(
                     target: try #require(context.downloadTarget),
                     head: Self.head(200, [("Content-Length", "10"), ("ETag", "W/\"v1\"")]),
-                    observer: nil
+                    progress: nil
                 )
                 try sink.write(Data("0123".utf8))
                 _ = try sink.finish()
@@ -156,7 +156,7 @@ struct DownloadTests {
                 let sink = try DownloadSink(
                     target: try #require(context.downloadTarget),
                     head: Self.head(200, [("Content-Length", "10"), ("ETag", "\"v1\"")]),
-                    observer: nil
+                    progress: nil
                 )
                 try sink.write(Data("0123".utf8))
                 _ = try sink.finish()
@@ -184,7 +184,7 @@ struct DownloadTests {
                 let sink = try DownloadSink(
                     target: try #require(context.downloadTarget),
                     head: Self.head(200, [("Content-Encoding", "gzip"), ("ETag", "\"v1\"")]),
-                    observer: nil,
+                    progress: nil,
                     decodedCoding: "gzip"
                 )
                 let chunk = Data(count: 1 << 20)
@@ -215,7 +215,7 @@ struct DownloadTests {
                 let sink = try DownloadSink(
                     target: try #require(context.downloadTarget),
                     head: Self.head(200, [("Content-Length", "10"), ("ETag", etag)]),
-                    observer: nil
+                    progress: nil
                 )
                 try sink.write(Data("0123".utf8))
                 throw SwitchyardError(code: code, message: "failed after 4 bytes")
@@ -242,7 +242,7 @@ struct DownloadTests {
                 let sink = try DownloadSink(
                     target: try #require(context.downloadTarget),
                     head: Self.head(200, [("Content-Length", "10"), ("ETag", "\"v1\"")]),
-                    observer: nil
+                    progress: nil
                 )
                 try sink.write(Data("0123".utf8))
                 _ = try sink.finish()
@@ -273,7 +273,7 @@ struct DownloadTests {
             let sink = try DownloadSink(
                 target: DownloadTarget(fileURL: file, resumeOffset: 5),
                 head: Self.head(206, [("Content-Range", "bytes 5-10/11")]),
-                observer: nil
+                progress: nil
             )
             try sink.write(Data(" world".utf8))
             _ = try sink.finish()

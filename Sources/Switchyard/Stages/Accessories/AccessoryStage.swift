@@ -2,7 +2,7 @@ import Dispatch
 import Synchronization
 
 /// Tells ``Accessory`` observers about every call that passes through it: will start, did start,
-/// upload and download progress (reported by the transport through ``CallContext/transferObserver``),
+/// upload and download progress (reported by the transport through ``CallContext/reportSent(_:)`` and its siblings),
 /// and did finish with the outcome.
 ///
 /// Register one with a service's stages for accessories that watch every call; attach more to a

@@ -30,7 +30,7 @@ struct CallProgressTests {
         MockTransport { _, context in
             try await gate.pass()
             let head = HTTPResponse(status: .ok, headerFields: [.contentLength: String(size)])
-            let sink = try DownloadSink(target: try #require(context.downloadTarget), head: head, observer: context.transferObserver)
+            let sink = try DownloadSink(target: try #require(context.downloadTarget), head: head, progress: context.reportReceived)
             for _ in 0..<4 { try sink.write(Data(repeating: 7, count: chunk)) }
             return Response(head: head, body: .file(try sink.finish()))
         }
