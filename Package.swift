@@ -30,7 +30,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.30.0"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.24.0"),
-        .package(url: "https://github.com/apple/swift-crypto.git", "3.0.0"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.1.0"),
         .package(url: "https://github.com/swift-otel/swift-w3c-trace-context.git", from: "1.0.0"),
@@ -56,8 +55,9 @@ let package = Package(
             name: "SwitchyardAsyncHTTPClient",
             dependencies: [
                 "Switchyard",
-                // SHA-256 of public keys for pinning, through swift-crypto: no system library.
-                .product(name: "Crypto", package: "swift-crypto"),
+                // SHA-256 of public keys for pinning, through the BoringSSL that NIOSSL already links:
+                // no system library, no second BoringSSL.
+                "CNIOSSLDigest",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -70,6 +70,9 @@ let package = Package(
         ),
         // Test doubles, the stage harness and the transport conformance suite with its loopback server
         // (SwiftNIO, already in the graph of the AsyncHTTPClient transport).
+        // One C function over NIOSSL's BoringSSL SHA-256 (its symbols are prefixed CNIOBoringSSL_); it
+        // links against the NIOSSL that the AsyncHTTPClient transport depends on.
+        .target(name: "CNIOSSLDigest", dependencies: [.product(name: "NIOSSL", package: "swift-nio-ssl")]),
         .target(
             name: "SwitchyardTesting",
             dependencies: [

@@ -6,7 +6,8 @@
 #    suite, on its own loopback server, over a transport of its own (a wrapper of the AsyncHTTPClient
 #    transport) and fails unless every case passes. It fails too if the build compiles or
 #    links a generator dependency (Yams, OpenAPIKit, ArgumentParser, SwitchyardGenCore, switchyard-gen)
-#    or a system library in $forbidden_system_libraries, and prints the modules it compiled and its time.
+#    or a system library in $forbidden_system_libraries, or compiles swift-crypto's BoringSSL beside
+#    NIOSSL's, and prints the modules it compiled and its time.
 # 2. a plugin consumer: one target that applies SwitchyardGenBuildPlugin to an OpenAPI document (a copy of
 #    Tests/SwitchyardGenTests/OpenAPI/Shapes.openapi.json), registers the generated service and runs.
 #
@@ -25,7 +26,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --scratch-path) scratch="$2"; shift 2 ;;
         --scratch-path=*) scratch="${1#*=}"; shift ;;
-        -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
         *) echo "unknown argument: $1" >&2; exit 2 ;;
     esac
 done
@@ -40,6 +41,8 @@ work="${TMPDIR:-/tmp}/switchyard-consumers"
 generator_modules='Yams|OpenAPIKit|OpenAPIKit30|OpenAPIKitCompat|OpenAPIKitCore|ArgumentParser|ArgumentParserToolInfo|SwitchyardGenCore|switchyard_gen'
 # System libraries a runtime consumer must not need.
 forbidden_system_libraries='COpenSSL'
+# swift-crypto's BoringSSL: the transport hashes with the one NIOSSL already compiles.
+second_boringssl='CCryptoBoringSSL|CCryptoBoringSSLShims|CryptoBoringWrapper'
 
 scratch_args() { # $1: the consumer's name
     if [ -n "$scratch" ]; then echo "--scratch-path $scratch"; else echo "--scratch-path $work/$1.build"; fi
@@ -182,6 +185,8 @@ linked="$(grep -oE "/($generator_modules)(-tool)?\.build/" "$bin/RuntimeConsumer
 [ -z "$linked" ] || failures+="linked generator objects: $linked"$'\n'
 system="$(grep -oE "/($forbidden_system_libraries)/" "$runtime_log" | sort -u | tr '\n' ' ' || true)"
 [ -z "$system" ] || failures+="used system libraries: $system"$'\n'
+boringssl="$(grep -oE "/($second_boringssl)\.build/" "$runtime_log" | sort -u | tr '\n' ' ' || true)"
+[ -z "$boringssl" ] || failures+="compiled a second BoringSSL beside NIOSSL's: $boringssl"$'\n'
 if [ -n "$failures" ]; then
     echo "a consumer of the runtime products builds what it does not use:"
     printf '%s' "$failures"

@@ -1,4 +1,4 @@
-import Crypto
+import CNIOSSLDigest
 public import Foundation
 public import Switchyard
 
@@ -68,9 +68,15 @@ public struct PublicKeyPins: Sendable, Hashable {
         digests.contains(Self.digest(subjectPublicKeyInfo))
     }
 
-    /// The SHA-256 digest of `bytes`, through swift-crypto (BoringSSL inside the package on Linux,
-    /// CryptoKit on Apple platforms): the transport needs no system library.
+    /// The SHA-256 digest of `bytes`, through the BoringSSL that NIOSSL already links into the
+    /// transport: no system library, no second BoringSSL.
     private static func digest(_ bytes: [UInt8]) -> Data {
-        Data(SHA256.hash(data: bytes))
+        var digest = [UInt8](repeating: 0, count: 32)
+        bytes.withUnsafeBufferPointer { input in
+            digest.withUnsafeMutableBufferPointer { output in
+                switchyard_niossl_sha256(input.baseAddress, input.count, output.baseAddress)
+            }
+        }
+        return Data(digest)
     }
 }
