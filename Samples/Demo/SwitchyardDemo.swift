@@ -218,7 +218,7 @@ struct SwitchyardDemo {
         print("   10 identical calls, coalesced: the backend counted \(backend.hits("counter/demo")) hit")
         let slow = Task { try await client.send(.control, .get, "/delay/5000", options: CallOptions(tags: ["feed"])) }
         while client.callsInFlight.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
-        print("   cancelled by tag 'feed': \(client.cancel(tag: "feed").count) call")
+        print("   cancelled by tag 'feed': \(client.cancel(.tag("feed")).count) call")
         await expectFailure { _ = try await slow.value }
         print("13. Files — a streamed multipart upload and a resumed, checksummed download, with progress:")
         try await TransferTour.run(client: client)

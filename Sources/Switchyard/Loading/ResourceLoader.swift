@@ -33,7 +33,7 @@ public import Observation
 ///
 /// **What a failure keeps.** A failed load keeps the value shown (a stale value beats an empty screen),
 /// sets ``error`` and the phase ``LoadPhase/failed``; the next success clears the error. A cancelled
-/// load — by ``cancel()``, `client.cancelAll()` or a sign-out — is not a failure: the loader goes back
+/// load — by ``cancel()``, `client.cancel(.all)` or a sign-out — is not a failure: the loader goes back
 /// to the phase it left.
 ///
 /// **Threads.** Every property can be read from any thread or task. Each change is made on the actor of

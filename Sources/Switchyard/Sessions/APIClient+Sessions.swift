@@ -24,7 +24,7 @@ extension APIClient {
             if let account {
                 cancelCalls(of: id, account: account)
             } else {
-                cancelAll(of: id)
+                cancel(.service(id))
             }
         }
     }

@@ -23,7 +23,7 @@ extension APIClient {
     ///
     /// The call is the one ``send(_:options:)`` makes, on the same async core: same pipeline,
     /// options, errors and result. `completion` is called exactly once, on `queue`, whatever
-    /// happens — success, failure, or cancellation through the returned handle, `client.cancel(id)`,
+    /// happens — success, failure, or cancellation through the returned handle, `client.cancel(.id(id))`,
     /// a tag or a scope (then with ``SwitchyardError/Code/cancelled``). The ``CallOptions/uploadProgress``
     /// and ``CallOptions/downloadProgress`` blocks of `options` are called on `queue` too, so on a
     /// serial queue every progress call comes before the completion.

@@ -226,7 +226,7 @@ public final class Paginator<Item: Sendable>: Observable, Sendable {
                 return .success(())
             case .failure(let error):
                 if let position = load.restoring { restore(position, in: &control) }
-                // A cancelled load (client.cancelAll(), a sign-out) is not the list's failure.
+                // A cancelled load (client.cancel(.all), a sign-out) is not the list's failure.
                 if error.code != .cancelled { control.state.error = error }
                 control.state.phase = Self.settledPhase(of: control.state)
                 return .failure(error)

@@ -11,7 +11,7 @@ extension APIClient {
     ///
     /// ```swift
     /// let handle = client.start(UploadAvatar(image: file))
-    /// cancelButton.action = { client.cancel(handle.id) }
+    /// cancelButton.action = { client.cancel(.id(handle.id)) }
     /// let avatar = try await handle.value
     /// ```
     ///

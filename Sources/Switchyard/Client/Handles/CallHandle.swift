@@ -18,14 +18,14 @@ import Synchronization
 ///
 /// The handle only watches the call; it does not own it. Dropping the handle lets the call go on
 /// (give it a ``RequestScope`` to end it with its owner), and cancelling a task that awaits
-/// ``value`` does not cancel the call — as with `Task`. ``cancel()``, `client.cancel(id)` and
-/// `client.cancel([ids])` do, even before the call has reached the pipeline.
+/// ``value`` does not cancel the call — as with `Task`. ``cancel()``, `client.cancel(.id(id))` and
+/// `client.cancel(.ids(ids))` do, even before the call has reached the pipeline.
 public final class CallHandle<Output: Sendable>: Sendable {
     /// What a finished call produced.
     public typealias Outcome = Result<CallResult<Output>, SwitchyardError>
 
     /// The call's id: the ``CallResult/requestID`` and the ``SwitchyardError/requestID`` it will
-    /// end with, and what `client.cancel(id)` takes.
+    /// end with, and what `client.cancel(.id(_:))` takes.
     public let id: RequestID
 
     private struct Core {

@@ -2,7 +2,7 @@
 ///
 /// A handle starts ``running`` and ends in exactly one of the other states, never to change again.
 /// A call that ends with ``SwitchyardError/Code/cancelled`` — by ``CallHandle/cancel()``,
-/// `client.cancel(id)`, a tag, a scope or a sign-out — is ``cancelled``, not ``failed(_:)``, so a
+/// `client.cancel(.id(id))`, a tag, a scope or a sign-out — is ``cancelled``, not ``failed(_:)``, so a
 /// screen can tell "the user gave up" from "something went wrong".
 public enum CallState: Sendable {
     /// The call has not ended yet.

@@ -97,7 +97,7 @@ struct CompletionHandlerTests {
         let handle = client.send(GetUser(id: "1"), queue: callbacks.queue) { result in
             callbacks.record("completion \(result.error?.code.description ?? "ok")", finishes: true)
         }
-        client.cancel(handle.id)
+        client.cancel(.id(handle.id))
         await callbacks.waitForCompletion()
         gate.open()
         _ = await handle.result

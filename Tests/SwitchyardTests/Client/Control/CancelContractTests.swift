@@ -80,13 +80,13 @@ struct CancelContractTests {
                     group.addTask {
                         let ids: [RequestID]
                         switch Int.random(in: 0..<8) {
-                        case 0: ids = client.callsInFlight.randomElement().map { client.cancel($0) ? [$0] : [] } ?? []
-                        case 1: ids = client.cancel(Array(client.callsInFlight.shuffled().prefix(5)))
-                        case 2: ids = client.cancel(tag: tags.randomElement()!)
-                        case 3: ids = client.cancelAll(of: Bool.random() ? .users : .catalog)
-                        case 4: ids = client.cancelFirst().map { [$0] } ?? []
-                        case 5: ids = client.cancelLast().map { [$0] } ?? []
-                        case 6: ids = client.cancelAll()
+                        case 0: ids = client.callsInFlight.randomElement().map { client.cancel(.id($0)) } ?? []
+                        case 1: ids = client.cancel(.ids(client.callsInFlight.shuffled().prefix(5)))
+                        case 2: ids = client.cancel(.tag(tags.randomElement()!))
+                        case 3: ids = client.cancel(.service(Bool.random() ? .users : .catalog))
+                        case 4: ids = client.cancel(.oldest)
+                        case 5: ids = client.cancel(.newest)
+                        case 6: ids = client.cancel(.all)
                         default:
                             scopes.randomElement()!.cancelAll()
                             ids = []
@@ -157,7 +157,7 @@ struct CancelContractTests {
         }
         await gate.arrivals(1)
         let id = try #require(client.callsInFlight.first)
-        #expect(client.cancel(id))
+        #expect(client.cancel(.id(id)) == [id])
         gate.open()
         let (code, stillRunning, next) = await caller.value
         #expect(code == .cancelled)

@@ -38,11 +38,11 @@ struct RequestControlTests {
             }
             let ids = client.callsInFlight
             #expect(ids.count == 5)
-            #expect(client.cancelFirst() == ids[0])
-            #expect(client.cancelLast() == ids[4])
-            #expect(client.cancel(ids[1]))
-            #expect(client.cancel(tag: tagged) == [ids[2]])
-            #expect(!client.cancel(ids[1]))
+            #expect(client.cancel(.oldest) == [ids[0]])
+            #expect(client.cancel(.newest) == [ids[4]])
+            #expect(client.cancel(.id(ids[1])) == [ids[1]])
+            #expect(client.cancel(.tag(tagged)) == [ids[2]])
+            #expect(client.cancel(.id(ids[1])).isEmpty)
             gate.withLock { $0 = true }
         }
         let codes = results.withLock { $0 }
@@ -52,7 +52,7 @@ struct RequestControlTests {
         let all = try makeClient(transport: Self.slow())
         async let one: Void = { _ = try? await all.send(.users, .get, "/x") }()
         await Self.waitUntil { all.callsInFlight.count == 1 }
-        #expect(all.cancelAll(of: .users).count == 1)
+        #expect(all.cancel(.service(.users)).count == 1)
         await one
         #expect(all.callsInFlight.isEmpty)
     }
@@ -146,7 +146,7 @@ struct RequestControlTests {
             } catch { return error.code }
         }
         await Self.waitUntil { client.callsInFlight.count == 1 }
-        client.cancelAll()
+        client.cancel(.all)
         let second = Task { try await client.send(.users, .get, "/a", options: options) }
         #expect(await first.value == .cancelled)
         gate.withLock { $0 = true }
@@ -244,8 +244,8 @@ struct RequestControlTests {
                 if index % 500 == 250 {
                     group.addTask {
                         switch Int.random(in: 0..<3) {
-                        case 0: if let id = client.callsInFlight.randomElement() { client.cancel(id) }
-                        case 1: client.cancel(tag: tags.randomElement()!)
+                        case 0: if let id = client.callsInFlight.randomElement() { client.cancel(.id(id)) }
+                        case 1: client.cancel(.tag(tags.randomElement()!))
                         default: scopes.randomElement()!.cancelAll()
                         }
                     }

@@ -24,7 +24,7 @@ struct CallHandleTests {
         #expect(Set(client.callsInFlight) == [first.id, second.id])
         #expect(first.state.name == "running")
 
-        #expect(client.cancel(first.id))
+        #expect(client.cancel(.id(first.id)) == [first.id])
         let cancelled = await first.result
         #expect(cancelled.error?.code == .cancelled)
         #expect(cancelled.error?.requestID == first.id)
@@ -43,9 +43,9 @@ struct CallHandleTests {
         let gate = Gate()
         let client = try makeClient(transport: Self.gated(gate))
         let handle = client.start(GetUser(id: "1"))
-        #expect(client.cancel(handle.id))
+        #expect(client.cancel(.id(handle.id)) == [handle.id])
         #expect(await handle.result.error?.code == .cancelled)
-        #expect(!client.cancel(handle.id))
+        #expect(client.cancel(.id(handle.id)).isEmpty)
     }
 
     @Test("cancel by a list of ids cancels exactly those calls and returns the ones that were in flight")
@@ -55,7 +55,7 @@ struct CallHandleTests {
         let handles = (1...4).map { client.start(GetUser(id: String($0))) }
         await gate.arrivals(4)
         let unknown = RequestID.next()
-        let cancelled = client.cancel([handles[0].id, handles[2].id, unknown])
+        let cancelled = client.cancel(.ids([handles[0].id, handles[2].id, unknown]))
         #expect(Set(cancelled) == [handles[0].id, handles[2].id])
         gate.open()
         let codes = await [handles[0].result, handles[1].result, handles[2].result, handles[3].result].map { $0.error?.code }
