@@ -99,22 +99,18 @@ extension CacheStage {
 extension CallOptions {
     /// Uses `policy` for this call (see ``CacheStage``).
     public mutating func cache(_ policy: CachePolicy) {
-        require(.cache, for: "cache(_:)")
-        cachePolicy = policy
-        setContextValue(policy, for: CacheStage.CallPolicy.self)
+        self[option: CacheStage.CallPolicy.self] = policy
     }
 
     /// When this call (a write) succeeds, removes the cached entries of these services — of one
     /// endpoint each when it is named.
     public mutating func invalidateCache(onSuccess targets: [(service: ServiceID, endpoint: String?)]) {
-        require(.cache, for: "invalidateCache(onSuccess:)")
-        setContextValue(targets, for: CacheStage.Invalidation.self)
+        self[option: CacheStage.Invalidation.self] = targets
     }
 
     /// Lets the ``CacheStage`` cache this POST as a read — for legacy APIs that read with POST. The
     /// body (in memory) becomes part of the key; a streamed body is never cached.
     public mutating func cacheReadsWithPOST() {
-        require(.cache, for: "cacheReadsWithPOST()")
-        setContextValue(true, for: CacheStage.PostReads.self)
+        self[option: CacheStage.PostReads.self] = true
     }
 }

@@ -32,22 +32,44 @@ import HTTPTypes
 /// (``Response/source``, ``CallResult/source``).
 public struct CacheStage: SessionBoundStage {
     /// The context key under which ``CallOptions/cache(_:)`` stores a call's policy.
-    public enum CallPolicy: CallContextKey {
+    public enum CallPolicy: CallOptionKey {
         /// The policy.
         public typealias Value = CachePolicy
+        /// The option's name in errors.
+        public static let name = "cache(_:)"
+        /// ``StageID/cache``.
+        public static let stage = StageID.cache
+        /// Calls with different values never share a response.
+        public static func identity(_ value: Value) -> String? { "\(value)" }
     }
 
     /// The context key under which ``CallOptions/invalidateCache(onSuccess:)`` stores what a call's
     /// success invalidates.
-    public enum Invalidation: CallContextKey {
+    public enum Invalidation: CallOptionKey {
         /// The services (and optionally endpoints) to invalidate.
         public typealias Value = [(service: ServiceID, endpoint: String?)]
+        /// The option's name in errors.
+        public static let name = "invalidateCache(onSuccess:)"
+        /// ``StageID/cache``.
+        public static let stage = StageID.cache
+        /// The endpoint's targets and the call's add up.
+        public static func merge(_ earlier: Value, _ later: Value) -> Value { earlier + later }
+        /// A call that invalidates never joins one that does not: its own success invalidates.
+        public static func identity(_ value: Value) -> String? {
+            value.map { "\($0.service)/\($0.endpoint ?? "*")" }.joined(separator: ",")
+        }
     }
 
     /// The context key under which ``CallOptions/cacheReadsWithPOST()`` marks a POST as a read.
-    public enum PostReads: CallContextKey {
+    public enum PostReads: CallOptionKey {
         /// Whether the POST may be cached.
         public typealias Value = Bool
+        /// The option's name in errors.
+        public static let name = "cacheReadsWithPOST()"
+        /// ``StageID/cache``.
+        public static let stage = StageID.cache
+        /// Calls with different values never share a response.
+        public static func identity(_ value: Value) -> String? { "\(value)" }
     }
 
     /// The parameter names left out of keys by default (compared without case).

@@ -57,10 +57,18 @@ public struct CallOptions: Sendable {
         get { storage.value.enabledStages }
         _modify { yield &storage.value.enabledStages }
     }
-    /// The stages this call's options need, with the option that needs each (see ``require(_:for:)``).
-    public private(set) var requiredStages: [StageID: String] {
-        get { storage.value.requiredStages }
-        _modify { yield &storage.value.requiredStages }
+    /// The stages this call's options need, with the names of the options that need each.
+    var requiredStages: [StageID: String] {
+        var required: [StageID: String] = [:]
+        for option in storage.value.options.values.sorted(by: { $0.name < $1.name }) {
+            required[option.stage] = required[option.stage].map { $0 + ", " + option.name } ?? option.name
+        }
+        return required
+    }
+    /// The stages' options this call sets, by key.
+    private var options: [ObjectIdentifier: StoredOption] {
+        get { storage.value.options }
+        _modify { yield &storage.value.options }
     }
     /// Statuses that count as success for this call; `nil` keeps the service's.
     public var acceptableStatusCodes: ClosedRange<Int>? {
@@ -120,10 +128,7 @@ public struct CallOptions: Sendable {
     }
     /// The cache policy chosen with ``cache(_:)``; `nil` when these options choose none (the
     /// ``CacheStage``'s default then applies).
-    public internal(set) var cachePolicy: CachePolicy? {
-        get { storage.value.cachePolicy }
-        _modify { yield &storage.value.cachePolicy }
-    }
+    public var cachePolicy: CachePolicy? { self[option: CacheStage.CallPolicy.self] }
     /// The scope the call belongs to (held weakly): releasing it cancels the call.
     public var scope: RequestScope? {
         get { weakScope?.scope }
@@ -158,7 +163,7 @@ public struct CallOptions: Sendable {
         var additionalStages: [any Stage] = []
         var skippedStages: Set<StageID> = []
         var enabledStages: Set<StageID> = []
-        var requiredStages: [StageID: String] = [:]
+        var options: [ObjectIdentifier: StoredOption] = [:]
         var acceptableStatusCodes: ClosedRange<Int>? = nil
         var logger: Logger? = nil
         var allowsForeignOrigin: Bool = false
@@ -166,7 +171,6 @@ public struct CallOptions: Sendable {
         var sameRequest: SameRequestPolicy? = nil
         var uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil
         var downloadProgress: (@Sendable (TransferProgress) -> Void)? = nil
-        var cachePolicy: CachePolicy? = nil
         var recordsStageTimings: Bool = false
         var weakScope: WeakScope? = nil
         var contextWriters: [@Sendable (inout CallContext) -> Void] = []
@@ -205,16 +209,26 @@ public struct CallOptions: Sendable {
         enabledStages.insert(stage)
     }
 
-    /// Records that an option of this call only works with the stage `stage`: the call then fails
-    /// with ``SwitchyardError/Code/invalidRequest`` naming the stage and the option when the service
-    /// (with this call's additional stages) has no such stage, or the call skips it or leaves it,
-    /// being opt-in, disabled. Options of your own stages call this too.
+    /// A stage's option for this call, read back or set; setting `nil` removes it. The call then
+    /// needs the option's stage (``CallOptionKey/stage``): without it in the service (with this call's
+    /// additional stages), or when the call skips it or leaves it, being opt-in, disabled, the call
+    /// fails with ``SwitchyardError/Code/invalidRequest`` naming the stage and the option.
     ///
-    /// - Parameters:
-    ///   - stage: the stage that honours the option.
-    ///   - option: the option's name for the error, such as `retry(maxAttempts:)`.
-    public mutating func require(_ stage: StageID, for option: String) {
-        requiredStages[stage] = requiredStages[stage].map { $0 + ", " + option } ?? option
+    /// ```swift
+    /// options[option: RetryStage.MaxAttempts.self] = 5     // what options.retry(maxAttempts: 5) does
+    /// let level = options[option: LoggingStage.CallLevel.self]
+    /// ```
+    public subscript<Key: CallOptionKey>(option key: Key.Type) -> Key.Value? {
+        get { options[ObjectIdentifier(key)]?.value as? Key.Value }
+        set { options[ObjectIdentifier(key)] = newValue.map { StoredOption(key, $0) } }
+    }
+
+    /// What this call's stage options add to its identity: one line per option that separates
+    /// calls, by name.
+    var optionIdentity: String {
+        options.values.compactMap { option in option.identity(option.value).map { option.name + "=" + $0 } }.sorted().joined(
+            separator: "\u{1F}"
+        )
     }
 
     /// Stores a value in the call's ``CallContext`` under a typed key.
@@ -236,7 +250,7 @@ public struct CallOptions: Sendable {
         merged.additionalStages += other.additionalStages
         merged.skippedStages.formUnion(other.skippedStages)
         merged.enabledStages.formUnion(other.enabledStages)
-        for (stage, option) in other.requiredStages { merged.require(stage, for: option) }
+        for (key, option) in other.options { merged.options[key] = merged.options[key].map { $0.merge($0, option) } ?? option }
         merged.acceptableStatusCodes = other.acceptableStatusCodes ?? acceptableStatusCodes
         merged.logger = other.logger ?? logger
         merged.sameRequest = other.sameRequest ?? sameRequest
@@ -247,7 +261,6 @@ public struct CallOptions: Sendable {
         merged.contextWriters += other.contextWriters
         merged.uploadProgress = Self.both(uploadProgress, other.uploadProgress)
         merged.downloadProgress = Self.both(downloadProgress, other.downloadProgress)
-        merged.cachePolicy = other.cachePolicy ?? cachePolicy
         return merged
     }
 
@@ -255,10 +268,9 @@ public struct CallOptions: Sendable {
     var isEmpty: Bool {
         storage.isShared(with: Self.empty)
             || (timeout == nil && deadline == nil && tags.isEmpty && headerFields.isEmpty && additionalStages.isEmpty
-                && skippedStages.isEmpty && enabledStages.isEmpty && requiredStages.isEmpty && acceptableStatusCodes == nil
+                && skippedStages.isEmpty && enabledStages.isEmpty && options.isEmpty && acceptableStatusCodes == nil
                 && logger == nil && sameRequest == nil && account == nil && !allowsForeignOrigin && weakScope == nil
-                && !recordsStageTimings && contextWriters.isEmpty && uploadProgress == nil && downloadProgress == nil
-                && cachePolicy == nil)
+                && !recordsStageTimings && contextWriters.isEmpty && uploadProgress == nil && downloadProgress == nil)
     }
 
     /// Whether the options name a scope, released since or not (read without loading the scope).
@@ -270,6 +282,7 @@ public struct CallOptions: Sendable {
     /// Writes the stored context values, and the progress blocks as a `TransferObserver`, into a context.
     func writeValues(into context: inout CallContext) {
         for write in contextWriters { write(&context) }
+        for option in options.values { option.write(option.value, &context) }
         if uploadProgress != nil || downloadProgress != nil {
             context.transferObserver = TransferObserver(
                 sent: uploadProgress ?? { _ in },

@@ -56,7 +56,7 @@ struct CallOptionsMergeTests {
         adjusted { $0.additionalStages = [ClosureStage.request(id: StageID("extra")!) { _, _ in }] }
         adjusted { $0.skippedStages = [.logging] }
         adjusted { $0.enable(.logging) }
-        adjusted { $0.require(.logging, for: "a test") }
+        adjusted { $0.logLevel(.debug) }
         adjusted { $0.acceptableStatusCodes = 200...201 }
         adjusted { $0.logger = CallContext.disabledLogger }
         adjusted { $0.allowsForeignOrigin = true }

@@ -85,13 +85,13 @@ struct ValueSemanticsTests {
         copy.tags.insert("b")
         copy.headerFields[.accept] = "text/plain"
         copy.sameRequest = .coalesce
-        copy.require(.retry, for: "retry(maxAttempts:)")
+        copy.retry(maxAttempts: 3)
         #expect(original.timeout == .seconds(1))
         #expect(original.tags == ["a"])
         #expect(original.headerFields[.accept] == "application/json")
         #expect(original.sameRequest == nil)
-        #expect(original.requiredStages.isEmpty)
-        #expect(copy.requiredStages[.retry] == "retry(maxAttempts:)")
+        #expect(original[option: RetryStage.MaxAttempts.self] == nil)
+        #expect(copy[option: RetryStage.MaxAttempts.self] == 3)
     }
 
     @Test("a value given to the options' initializer is kept, and one left out stays unset")
@@ -164,7 +164,7 @@ struct ValueSemanticsTests {
         copy.additionalStages.append(HeadersStage([.fixed(.acceptLanguage, "en")]))
         copy.skippedStages.insert(.logging)
         copy.enable(.cache)
-        copy.require(.retry, for: "retry(maxAttempts:)")
+        copy.retry(maxAttempts: 3)
         copy.acceptableStatusCodes = 200...299
         copy.logger = CallContext.disabledLogger
         copy.allowsForeignOrigin = true
@@ -179,7 +179,7 @@ struct ValueSemanticsTests {
 
         #expect(original.timeout == .seconds(1) && original.deadline == nil && original.tags == ["a"])
         #expect(original.headerFields.isEmpty && original.additionalStages.isEmpty)
-        #expect(original.skippedStages.isEmpty && original.enabledStages.isEmpty && original.requiredStages.isEmpty)
+        #expect(original.skippedStages.isEmpty && original.enabledStages.isEmpty && original[option: RetryStage.MaxAttempts.self] == nil)
         #expect(original.acceptableStatusCodes == nil && original.logger == nil && !original.allowsForeignOrigin)
         #expect(original.account == nil && original.sameRequest == nil && original.cachePolicy == nil)
         #expect(original.uploadProgress == nil && original.downloadProgress == nil && !original.recordsStageTimings)

@@ -23,11 +23,12 @@ enum RequestIdentity {
         try? JSONValueWriter.append(.object(kept), name: "", sortingKeys: true, to: &parameterText)
         parts.append(String(decoding: parameterText, as: UTF8.self))
         // Who is asking and how: header fields (an Authorization or user header), the call's own
-        // stages, its deadline and cache policy. Calls that differ in these never share a response.
+        // stages, its deadline and the stage options that change the answer (CallOptionKey.identity).
+        // Calls that differ in these never share a response.
         parts.append(request.headerFields.map { "\($0.name.canonicalName):\($0.value)" }.sorted().joined(separator: "\u{1F}"))
         parts.append(options.additionalStages.map(\.id.rawValue).joined(separator: ","))
         parts.append(options.deadline.map { "\($0)" } ?? "-")
-        parts.append(context[CacheStage.CallPolicy.self].map { "\($0)" } ?? "-")
+        parts.append(options.optionIdentity)
         switch request.body {
         case .bytes(let body) where spec.body != nil:
             var hasher = Hasher()

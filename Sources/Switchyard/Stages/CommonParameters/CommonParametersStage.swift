@@ -43,9 +43,17 @@ public struct CommonParametersStage: RequestStage, CredentialBearingStage {
 
     /// The context key under which ``CallOptions/omitCommonParameters(_:)`` stores the names a call
     /// leaves out.
-    public enum OmittedNames: CallContextKey {
+    public enum OmittedNames: CallOptionKey {
         /// The names to leave out.
         public typealias Value = Set<String>
+        /// The option's name in errors.
+        public static let name = "omitCommonParameters(_:)"
+        /// ``StageID/commonParameters``.
+        public static let stage = StageID.commonParameters
+        /// Names omitted by the endpoint and by the call add up.
+        public static func merge(_ earlier: Value, _ later: Value) -> Value { earlier.union(later) }
+        /// Calls that send different parameters never share a response.
+        public static func identity(_ value: Value) -> String? { value.sorted().joined(separator: ",") }
     }
 
     /// The parameters, in the order they are added.
@@ -208,8 +216,7 @@ public struct CommonParametersStage: RequestStage, CredentialBearingStage {
 extension CallOptions {
     /// Leaves the named common parameters out of this call (see ``CommonParametersStage``).
     public mutating func omitCommonParameters(_ names: Set<String>) {
-        require(.commonParameters, for: "omitCommonParameters(_:)")
-        setContextValue(names, for: CommonParametersStage.OmittedNames.self)
+        self[option: CommonParametersStage.OmittedNames.self] = names
     }
 }
 

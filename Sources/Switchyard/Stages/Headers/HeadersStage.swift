@@ -11,9 +11,17 @@ public import HTTPTypes
 /// fields a call must be able to opt out of.
 public struct HeadersStage: RequestStage, CredentialBearingStage {
     /// The context key under which ``CallOptions/omitHeaders(_:)`` stores the fields a call leaves out.
-    public enum OmittedNames: CallContextKey {
+    public enum OmittedNames: CallOptionKey {
         /// The names to leave out.
         public typealias Value = Set<HTTPField.Name>
+        /// The option's name in errors.
+        public static let name = "omitHeaders(_:)"
+        /// ``StageID/headers``.
+        public static let stage = StageID.headers
+        /// Names omitted by the endpoint and by the call add up.
+        public static func merge(_ earlier: Value, _ later: Value) -> Value { earlier.union(later) }
+        /// Calls that send different header fields never share a response.
+        public static func identity(_ value: Value) -> String? { value.map(\.canonicalName).sorted().joined(separator: ",") }
     }
 
     /// The fields, in the order they are added.
@@ -47,8 +55,7 @@ public struct HeadersStage: RequestStage, CredentialBearingStage {
 extension CallOptions {
     /// Leaves the named base header fields out of this call (see ``HeadersStage``).
     public mutating func omitHeaders(_ names: Set<HTTPField.Name>) {
-        require(.headers, for: "omitHeaders(_:)")
-        setContextValue(names, for: HeadersStage.OmittedNames.self)
+        self[option: HeadersStage.OmittedNames.self] = names
     }
 }
 

@@ -28,9 +28,13 @@ public import Logging
 /// sent) and outside encryption and signing (so it shows plaintext, redacted).
 public struct LoggingStage: Stage {
     /// The context key under which ``CallOptions/logLevel(_:)`` stores one call's level.
-    public enum CallLevel: CallContextKey {
+    public enum CallLevel: CallOptionKey {
         /// The level for the call.
         public typealias Value = Logger.Level
+        /// The option's name in errors.
+        public static let name = "logLevel(_:)"
+        /// ``StageID/logging``.
+        public static let stage = StageID.logging
     }
 
     /// The logger to use instead of the call's, if any.
@@ -169,7 +173,6 @@ extension CallOptions {
     /// Logs this call at `level` (for example `.trace` to see its cURL rendering), whatever the
     /// logger's level (see ``LoggingStage``).
     public mutating func logLevel(_ level: Logger.Level) {
-        require(.logging, for: "logLevel(_:)")
-        setContextValue(level, for: LoggingStage.CallLevel.self)
+        self[option: LoggingStage.CallLevel.self] = level
     }
 }

@@ -13,15 +13,23 @@ import HTTPTypes
 /// outcome: its error, or its response (a 503 the stages inside let through).
 public struct RetryStage: Stage {
     /// The context key under which ``CallOptions/allowRetryingNonIdempotent()`` marks a call.
-    public enum NonIdempotentAllowed: CallContextKey {
+    public enum NonIdempotentAllowed: CallOptionKey {
         /// Whether the call may be retried although its method is not idempotent.
         public typealias Value = Bool
+        /// The option's name in errors.
+        public static let name = "allowRetryingNonIdempotent()"
+        /// ``StageID/retry``.
+        public static let stage = StageID.retry
     }
 
     /// The context key under which ``CallOptions/retry(maxAttempts:)`` sets a call's own attempt limit.
-    public enum MaxAttempts: CallContextKey {
+    public enum MaxAttempts: CallOptionKey {
         /// The most attempts for the call, the first included.
         public typealias Value = Int
+        /// The option's name in errors.
+        public static let name = "retry(maxAttempts:)"
+        /// ``StageID/retry``.
+        public static let stage = StageID.retry
     }
 
     /// The policy.
@@ -127,14 +135,12 @@ extension CallOptions {
     /// policy's ``RetryPolicy/maxAttempts``; `1` turns retries off for the call. Backoff, budget and
     /// idempotency rules stay the policy's. Without a `RetryStage` in the service, nothing is retried.
     public mutating func retry(maxAttempts: Int) {
-        require(.retry, for: "retry(maxAttempts:)")
-        setContextValue(max(1, maxAttempts), for: RetryStage.MaxAttempts.self)
+        self[option: RetryStage.MaxAttempts.self] = max(1, maxAttempts)
     }
 
     /// Lets ``RetryStage`` retry this call although its method (POST, PATCH) is not idempotent —
     /// for calls the backend deduplicates, for example by an idempotency key.
     public mutating func allowRetryingNonIdempotent() {
-        require(.retry, for: "allowRetryingNonIdempotent()")
-        setContextValue(true, for: RetryStage.NonIdempotentAllowed.self)
+        self[option: RetryStage.NonIdempotentAllowed.self] = true
     }
 }

@@ -33,9 +33,17 @@ public struct ValidationStage: SynchronousResponseStage {
     }
 
     /// The context key under which ``CallOptions/validate(_:)`` stores an endpoint's or a call's rules.
-    public enum CallRules: CallContextKey {
+    public enum CallRules: CallOptionKey {
         /// The rules for the call.
         public typealias Value = Rules
+        /// The option's name in errors.
+        public static let name = "validate(_:)"
+        /// ``StageID/validation``.
+        public static let stage = StageID.validation
+        /// Calls that accept different answers never share one.
+        public static func identity(_ value: Value) -> String? {
+            "\(value.statuses.sorted()) \(value.contentTypes) \(value.emptyBodySkipsContentType)"
+        }
     }
 
     /// The service's rules.
@@ -97,7 +105,6 @@ public struct ValidationStage: SynchronousResponseStage {
 extension CallOptions {
     /// Validates this call's response by `rules` instead of the service's (see ``ValidationStage``).
     public mutating func validate(_ rules: ValidationStage.Rules) {
-        require(.validation, for: "validate(_:)")
-        setContextValue(rules, for: ValidationStage.CallRules.self)
+        self[option: ValidationStage.CallRules.self] = rules
     }
 }
