@@ -16,6 +16,12 @@ struct CacheScenario: AsyncParsableCommand {
     @Option(help: "Calls per contender per round.") var calls = 2_000
     @Option(help: "Rounds per contender (the median is reported).") var rounds = 5
     @Flag(help: "Only the memory hit (for profiling it alone).") var memoryOnly = false
+    @OptionGroup var alone: ContenderOptions
+
+    /// The contenders, in the order they run in a round, by the names the scenario prints.
+    static let contenders = ["memory-hit", "disk-hit", "network"]
+
+    func validate() throws { try alone.validate(among: Self.contenders) }
 
     func run() async throws {
         let backend = try await SampleBackend.start()
@@ -48,15 +54,25 @@ struct CacheScenario: AsyncParsableCommand {
             (memory, options, .memoryCache), (disk, options, .diskCache), (memory, CallOptions(), .network),
         ]
         for (service, options, _) in expectations { _ = try await client.send(service, .get, "/bench", options: options) }
+        // Nanoseconds per call over `count` calls of contender `index`.
+        func measure(_ index: Int, _ count: Int) async throws -> Double {
+            let (service, options, source) = expectations[index]
+            let start = ContinuousClock.now
+            for _ in 0..<count {
+                let result = try await client.send(service, .get, "/bench", options: options)
+                guard result.source == source else { throw ValidationError("expected \(source), got \(result.source)") }
+            }
+            return Statistics.seconds(ContinuousClock.now - start) * 1e9 / Double(count)
+        }
+        if let contender = alone.contender, let index = Self.contenders.firstIndex(of: contender) {
+            try await ContenderOptions.run(contender, warmup: alone.warmup, calls: calls) { try await measure(index, $0) }
+            try await backend.shutdown()
+            return
+        }
         var rates: [[Double]] = [[], [], []]
         for _ in 0..<rounds {
-            for (index, (service, options, source)) in expectations.enumerated() where !memoryOnly || index == 0 {
-                let start = ContinuousClock.now
-                for _ in 0..<calls {
-                    let result = try await client.send(service, .get, "/bench", options: options)
-                    guard result.source == source else { throw ValidationError("expected \(source), got \(result.source)") }
-                }
-                rates[index].append(Statistics.seconds(ContinuousClock.now - start) * 1e9 / Double(calls))
+            for index in expectations.indices where !memoryOnly || index == 0 {
+                rates[index].append(try await measure(index, calls))
             }
         }
         print("memory-hit \(Statistics.format(Statistics.median(rates[0]))) ns/op")

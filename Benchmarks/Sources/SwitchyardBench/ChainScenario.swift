@@ -19,8 +19,18 @@ struct ChainScenario: AsyncParsableCommand {
     @Flag(help: "Measure the whole client call only, not the pipeline alone nor the peer (for profiling).") var clientOnly = false
     @Flag(help: "Measure the pipeline only, not the whole client call nor the peer (for profiling).") var pipelineOnly = false
     @Flag(help: "Register the header stages as async RequestStages instead of SynchronousRequestStages.") var asyncStages = false
+    @OptionGroup var alone: ContenderOptions
+
+    /// The contenders `--contender` can run alone, by the names the scenario prints.
+    static let contenders = ["switchyard", "switchyard-client", "openapi-runtime", "floor", "stage-calls"]
+
+    func validate() throws { try alone.validate(among: Self.contenders) }
 
     func run() async throws {
+        if let contender = alone.contender {
+            try await runAlone(contender)
+            return
+        }
         let stageCount = stages
         let requestCount = requests
         let roundCount = rounds
@@ -84,6 +94,25 @@ struct ChainScenario: AsyncParsableCommand {
         } else {
             print("allocations not counted: run with LD_PRELOAD=<Benchmarks/.build/release>/libMallocInterposerSwift.so")
         }
+    }
+
+    /// `--contender`: one contender alone, built as in the interleaved run, for exactly `--requests` calls.
+    private func runAlone(_ contender: String) async throws {
+        let (stageCount, noop, asynchronous) = (stages, noopStages, asyncStages)
+        let (warmup, calls) = (alone.warmup, requests)
+        try await Task.detached {
+            let measure: (Int) async throws -> Double
+            switch contender {
+            case "switchyard":
+                measure = try SwitchyardChain(stages: stageCount, noop: noop, asynchronous: asynchronous).measurePipeline
+            case "switchyard-client":
+                measure = try SwitchyardChain(stages: stageCount, noop: noop, asynchronous: asynchronous).measureClient
+            case "openapi-runtime": measure = OpenAPIChain(stages: stageCount).measure
+            case "floor": measure = FieldFloor(stages: stageCount).measure
+            default: measure = StageCallFloor(stages: stageCount, asynchronous: asynchronous).measure
+            }
+            try await ContenderOptions.run(contender, warmup: warmup, calls: calls, measure)
+        }.value
     }
 }
 

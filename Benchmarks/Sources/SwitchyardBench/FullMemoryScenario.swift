@@ -17,9 +17,27 @@ struct FullMemoryScenario: AsyncParsableCommand {
     @Option(help: "Rounds (the median is reported).") var rounds = 5
     @Option(help: "Comma-separated stage names to leave out (the server then refuses what it needs: for profiling).")
     var dropStages = ""
+    @OptionGroup var alone: ContenderOptions
+
+    /// The contenders `--contender` can run alone: the full pipeline and the hand-written client.
+    static let contenders = ["switchyard", "hand-written"]
+
+    func validate() throws { try alone.validate(among: Self.contenders) }
 
     func run() async throws {
         let requestCount = requests
+        if let contender = alone.contender {
+            // The client's time per call, the server's share subtracted (instructions.sh leaves the
+            // server's instructions out the same way: callgrind stops collecting inside its `respond`).
+            let (dropping, warmup) = (Set(dropStages.split(separator: ",").map(String.init)), alone.warmup)
+            try await Task.detached {
+                let run = try FullMemoryRun(dropping: dropping)
+                try await ContenderOptions.run(contender, warmup: warmup, calls: requestCount) {
+                    try await run.clientNanoseconds(requests: $0, byHand: contender == "hand-written")
+                }
+            }.value
+            return
+        }
         let roundCount = rounds
         let dropping = Set(dropStages.split(separator: ",").map(String.init))
         MallocInterposerSwift.initialize()
@@ -111,6 +129,13 @@ struct FullMemoryRun: Sendable {
             timedClientNanoseconds: timedTotal - timedServer,
             stages: stages
         )
+    }
+
+    /// The client's nanoseconds per call over `requests` calls of one contender, the server's share
+    /// subtracted.
+    func clientNanoseconds(requests: Int, byHand: Bool) async throws -> Double {
+        let (total, serverShare) = try await round(requests: requests, byHand ? handWritten.call : contender.call)
+        return total - serverShare
     }
 
     /// Mallocs in a round of `call`, in all and the server's share (counting costs time, so the round

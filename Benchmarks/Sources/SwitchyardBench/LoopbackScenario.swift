@@ -29,8 +29,25 @@ struct LoopbackScenario: AsyncParsableCommand {
     @Flag(help: "With --raw-only: raw AsyncHTTPClient sending the stages' header fields (raw-ahc+headers).") var withHeaders = false
     @Flag(help: "With --raw-only: raw AsyncHTTPClient sending the pre-sealed, pre-signed order (raw-ahc-shop).") var shop = false
     @Option(help: "Comma-separated stage names to leave out of the full pipeline (to attribute its cost).") var dropStages = ""
+    @OptionGroup var alone: ContenderOptions
+
+    /// The contenders `--contender` can run alone, by the names the scenario prints (`switchyard` is
+    /// `switchyard pipeline=headers`, `switchyard-full` is `switchyard pipeline=full`, `transport` is
+    /// `AsyncHTTPClientTransport` alone).
+    static let contenders = [
+        "raw-ahc", "switchyard", "raw-ahc+headers", "switchyard-full", "raw-ahc-shop", "raw-ahc-delegate", "hand-written-shop", "transport",
+    ]
 
     func validate() throws {
+        try alone.validate(among: Self.contenders)
+        if alone.contender != nil {
+            if [selfCheck, transportOnly, fullOnly, headersOnly, handWrittenOnly, rawOnly, withHeaders, shop].contains(true) {
+                throw ValidationError("--contender names the one contender to run: no other contender flag with it")
+            }
+            if requests % concurrency != 0 || alone.warmup % concurrency != 0 {
+                throw ValidationError("with --contender, --requests and --warmup must be multiples of --concurrency (exact call counts)")
+            }
+        }
         if (withHeaders || shop) && !rawOnly { throw ValidationError("--with-headers and --shop choose what --raw-only runs") }
         if rawOnly && [withHeaders, shop, transportOnly].filter({ $0 }).count > 1 {
             throw ValidationError("--raw-only runs one of raw-ahc, --transport-only, --with-headers or --shop")
@@ -96,8 +113,22 @@ struct LoopbackScenario: AsyncParsableCommand {
                 ? (raw.call, "raw-ahc (self-check)")
                 : transportOnly ? (transportCall, "transport") : (ours.call, "switchyard pipeline=headers")
 
+            // `--contender`: one contender alone, after a warm-up, for exactly `--requests` calls.
+            if let contender = alone.contender {
+                let calls: [String: @Sendable () async throws -> Int] = [
+                    "raw-ahc": raw.call, "switchyard": ours.call, "raw-ahc+headers": rawWithHeaders.call, "switchyard-full": full.call,
+                    "raw-ahc-shop": rawShop.call, "raw-ahc-delegate": rawDelegate.call, "hand-written-shop": handWritten.call,
+                    "transport": transportCall,
+                ]
+                let call = calls[contender]!
+                try await ContenderOptions.run(contender, warmup: alone.warmup, calls: requests) { [concurrency] count in
+                    1e9 / (try await Self.drive(concurrency: concurrency, requests: count, call))
+                }
+                try await shutDown()
+                return
+            }
             // One contender alone, for profiling and CPU per request.
-            let alone: (call: @Sendable () async throws -> Int, name: String)? =
+            let lone: (call: @Sendable () async throws -> Int, name: String)? =
                 if rawOnly {
                     shop
                         ? (rawShop.call, "raw-ahc-shop")
@@ -113,10 +144,10 @@ struct LoopbackScenario: AsyncParsableCommand {
                 } else {
                     nil
                 }
-            if let alone {
+            if let lone {
                 var onlyRates: [Double] = []
-                for _ in 0..<rounds { onlyRates.append(try await Self.drive(concurrency: concurrency, requests: requests, alone.call)) }
-                print("\(alone.name) concurrency=\(concurrency) \(Statistics.format(Statistics.median(onlyRates), decimals: 0)) requests/s")
+                for _ in 0..<rounds { onlyRates.append(try await Self.drive(concurrency: concurrency, requests: requests, lone.call)) }
+                print("\(lone.name) concurrency=\(concurrency) \(Statistics.format(Statistics.median(onlyRates), decimals: 0)) requests/s")
                 try await shutDown()
                 return
             }
