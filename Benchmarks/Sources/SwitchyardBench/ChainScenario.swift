@@ -18,7 +18,7 @@ struct ChainScenario: AsyncParsableCommand {
     @Flag(help: "Use stages that do nothing, to measure the chain's own cost (for profiling).") var noopStages = false
     @Flag(help: "Measure the whole client call only, not the pipeline alone nor the peer (for profiling).") var clientOnly = false
     @Flag(help: "Measure the pipeline only, not the whole client call nor the peer (for profiling).") var pipelineOnly = false
-    @Flag(help: "Register the header stages as async RequestStages instead of SynchronousRequestStages.") var asyncStages = false
+    @Flag(help: "Register the header stages as async RequestStages instead of closure stages that do not await.") var asyncStages = false
     @OptionGroup var alone: ContenderOptions
 
     /// The contenders `--contender` can run alone, by the names the scenario prints.
@@ -146,9 +146,9 @@ struct SwitchyardChain: Sendable {
     static func stage(_ index: Int, noop: Bool, asynchronous: Bool) -> any Stage {
         switch (noop, asynchronous) {
         case (true, true): AsyncNoopStage()
-        case (true, false): NoopStage()
+        case (true, false): NoopStage.stage(index)
         case (false, true): AsyncHeaderStage(index: index)
-        case (false, false): HeaderStage(index: index)
+        case (false, false): HeaderStage(index: index).stage
         }
     }
 

@@ -83,7 +83,7 @@ struct LoopbackScenario: AsyncParsableCommand {
                 Service(
                     ServiceID("bench")!,
                     baseURL: backend.baseURL,
-                    stages: (0..<stages).map { HeaderStage(index: $0) },
+                    stages: (0..<stages).map { HeaderStage(index: $0).stage },
                     transport: AsyncHTTPClientTransport(client: switchyardClient)
                 )
             )

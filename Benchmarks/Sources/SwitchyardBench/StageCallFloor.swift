@@ -11,7 +11,7 @@ struct StageCallFloor: Sendable {
     let asynchronous: [any RequestStage]
     /// The stages as `chain` registers them by default, called as the pipeline calls them: through
     /// their synchronous method, as plain functions; empty with `--async-stages`.
-    let synchronous: [any SynchronousRequestStage]
+    let synchronous: [HeaderStage]
 
     init(stages: Int, asynchronous: Bool) {
         self.asynchronous = asynchronous ? (0..<stages).map { AsyncHeaderStage(index: $0) } : []
@@ -28,7 +28,7 @@ struct StageCallFloor: Sendable {
                 head: HTTPRequest(method: .get, scheme: "https", authority: "api.example.com", path: "/users/\(index & 1)")
             )
             let context = CallContext(serviceID: service)
-            for position in synchronous.indices { try synchronous[position].prepareSynchronously(&request, context: context) }
+            for position in synchronous.indices { synchronous[position].apply(&request) }
             for position in asynchronous.indices { try await asynchronous[position].prepare(&request, context: context) }
             total &+= request.headerFields.count
         }

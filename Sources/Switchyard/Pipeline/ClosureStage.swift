@@ -16,7 +16,9 @@
 /// ```
 ///
 /// A request or response closure runs as a ``RequestStage`` or ``ResponseStage`` would: the pipeline
-/// folds it with its neighbours of the same kind.
+/// folds it with its neighbours of the same kind. A closure that does not `await` (`locale` and
+/// `served` above) is called as a plain function, the cheapest stage a pipeline runs; one that does
+/// costs an asynchronous frame per call.
 public struct ClosureStage: Stage {
     /// The stage's id.
     public let id: StageID
@@ -28,6 +30,8 @@ public struct ClosureStage: Stage {
         case around(@Sendable (Request, CallContext, NextStage) async throws -> Response)
         case request(@Sendable (inout Request, CallContext) async throws -> Void)
         case response(@Sendable (inout Response, Request, CallContext) async throws -> Void)
+        case synchronousRequest(@Sendable (inout Request, CallContext) throws -> Void)
+        case synchronousResponse(@Sendable (inout Response, Request, CallContext) throws -> Void)
     }
 
     /// Creates a stage around the rest of the chain.
@@ -52,6 +56,30 @@ public struct ClosureStage: Stage {
     /// - Returns: the stage.
     public static func request(id: StageID, _ body: @escaping @Sendable (inout Request, CallContext) async throws -> Void) -> ClosureStage {
         ClosureStage(id: id, kind: .request(body))
+    }
+
+    /// A stage that changes requests without waiting: called as a plain function.
+    ///
+    /// - Parameters:
+    ///   - id: the stage's id.
+    ///   - body: changes the request; throw to refuse the call.
+    /// - Returns: the stage.
+    public static func request(id: StageID, _ body: @escaping @Sendable (inout Request, CallContext) throws -> Void) -> ClosureStage {
+        ClosureStage(id: id, kind: .synchronousRequest(body))
+    }
+
+    /// A stage that changes responses without waiting: called as a plain function.
+    ///
+    /// - Parameters:
+    ///   - id: the stage's id.
+    ///   - body: changes the response (it also receives the request as sent and the context); throw
+    ///     to fail the call.
+    /// - Returns: the stage.
+    public static func response(
+        id: StageID,
+        _ body: @escaping @Sendable (inout Response, Request, CallContext) throws -> Void
+    ) -> ClosureStage {
+        ClosureStage(id: id, kind: .synchronousResponse(body))
     }
 
     /// A stage that changes responses.
@@ -79,6 +107,8 @@ public struct ClosureStage: Stage {
         case .around(let body): Around(id: id, body: body)
         case .request(let body): RequestClosure(id: id, body: body)
         case .response(let body): ResponseClosure(id: id, body: body)
+        case .synchronousRequest(let body): SynchronousRequestClosure(id: id, body: body)
+        case .synchronousResponse(let body): SynchronousResponseClosure(id: id, body: body)
         }
     }
 
@@ -99,6 +129,26 @@ public struct ClosureStage: Stage {
 
         func prepare(_ request: inout Request, context: CallContext) async throws {
             try await body(&request, context)
+        }
+    }
+
+    /// A closure on the request that never waits.
+    private struct SynchronousRequestClosure: SynchronousRequestStage {
+        let id: StageID
+        let body: @Sendable (inout Request, CallContext) throws -> Void
+
+        func prepareSynchronously(_ request: inout Request, context: CallContext) throws {
+            try body(&request, context)
+        }
+    }
+
+    /// A closure on the response that never waits.
+    private struct SynchronousResponseClosure: SynchronousResponseStage {
+        let id: StageID
+        let body: @Sendable (inout Response, Request, CallContext) throws -> Void
+
+        func processSynchronously(_ response: inout Response, for request: Request, context: CallContext) throws {
+            try body(&response, request, context)
         }
     }
 

@@ -14,7 +14,7 @@
 /// ``OptInStage`` and the testing harness. The ``ResponseStage/process(_:for:context:)`` this protocol
 /// provides calls it too. ``ValidationStage`` and ``NullStrippingStage`` are synchronous response
 /// stages.
-public protocol SynchronousResponseStage: ResponseStage {
+package protocol SynchronousResponseStage: ResponseStage {
     /// Changes `response` before the stages outside this one see it, without waiting; throw to fail
     /// the call.
     ///
@@ -27,7 +27,7 @@ public protocol SynchronousResponseStage: ResponseStage {
 
 extension SynchronousResponseStage {
     /// Calls ``processSynchronously(_:for:context:)``.
-    public func process(_ response: inout Response, for request: Request, context: CallContext) async throws {
+    package func process(_ response: inout Response, for request: Request, context: CallContext) async throws {
         try processSynchronously(&response, for: request, context: context)
     }
 }

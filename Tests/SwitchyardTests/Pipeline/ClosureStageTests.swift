@@ -1,8 +1,9 @@
 import Foundation
 import HTTPTypes
-import Switchyard
 import SwitchyardTesting
 import Testing
+
+@testable import Switchyard
 
 /// The one closure stage type and its three constructors, each run alone in the harness.
 @Suite("Closure stages")
@@ -66,5 +67,20 @@ struct ClosureStageTests {
         let run = await StageHarness(stage).run(try .fixture(.get, "https://api.test/a"), respond: .json("[]"))
         #expect(run.error?.code == .invalidResponse)
         #expect(run.error?.stage == id)
+    }
+
+    @Test("a closure that does not await runs as the synchronous fast path; one that awaits does not")
+    func synchronousFastPath() async throws {
+        let plain = ClosureStage.request(id: id) { request, _ in request.headerFields[.accept] = "*/*" }
+        let waiting = ClosureStage.request(id: id) { request, _ in
+            await Task.yield()
+            request.headerFields[.accept] = "*/*"
+        }
+        let checked = ClosureStage.response(id: id) { response, _, _ in response.headerFields[.server] = nil }
+        #expect(plain.folded is any SynchronousRequestStage)
+        #expect(!(waiting.folded is any SynchronousRequestStage))
+        #expect(checked.folded is any SynchronousResponseStage)
+        let run = await StageHarness(plain).run(try .fixture(.get, "https://api.test/a"))
+        #expect(run.forwardedRequest?.headerFields[.accept] == "*/*")
     }
 }

@@ -40,7 +40,12 @@ public struct NullStrippingStage: SynchronousResponseStage {
     }
 
     /// Strips the `null`s from a JSON body; leaves other bodies alone.
-    public func processSynchronously(_ response: inout Response, for request: Request, context: CallContext) throws {
+    public func process(_ response: inout Response, for request: Request, context: CallContext) async throws {
+        try processSynchronously(&response, for: request, context: context)
+    }
+
+    /// What ``process(_:for:context:)`` does, without waiting: the pipeline calls it as a plain function.
+    package func processSynchronously(_ response: inout Response, for request: Request, context: CallContext) throws {
         guard case .bytes(let body) = response.body, Self.isJSON(response) else { return }
         do throws(SwitchyardError) {
             response.body = .bytes(try sanitizer.stripNulls(body))

@@ -58,7 +58,12 @@ public struct ValidationStage: SynchronousResponseStage {
     }
 
     /// Throws if the response breaks the call's rules.
-    public func processSynchronously(_ response: inout Response, for request: Request, context: CallContext) throws {
+    public func process(_ response: inout Response, for request: Request, context: CallContext) async throws {
+        try processSynchronously(&response, for: request, context: context)
+    }
+
+    /// What ``process(_:for:context:)`` does, without waiting: the pipeline calls it as a plain function.
+    package func processSynchronously(_ response: inout Response, for request: Request, context: CallContext) throws {
         let rules = context[CallRules.self] ?? rules
         guard rules.statuses.contains(response.status.code) else {
             let error = SwitchyardError(
