@@ -83,7 +83,7 @@ extension SwitchyardError.Code {
     /// ``AuthorizationStage``).
     public static let authentication = Self("authentication")
     /// A stage refused the call before it was sent (a request check of the app's own, such as a
-    /// ``ClosureStage/request(id:_:)`` that throws this code).
+    /// `ClosureStage.request(id:_:)` that throws this code).
     public static let refused = Self("refused")
     /// A cache-only call found nothing stored (see ``CacheStage``).
     public static let cacheMiss = Self("cacheMiss")
