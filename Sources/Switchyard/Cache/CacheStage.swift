@@ -52,8 +52,6 @@ public struct CacheStage: SessionBoundStage {
         public static let name = "invalidateCache(onSuccess:)"
         /// ``StageID/cache``.
         public static let stage = StageID.cache
-        /// The endpoint's targets and the call's add up.
-        public static func merge(_ earlier: Value, _ later: Value) -> Value { earlier + later }
         /// A call that invalidates never joins one that does not: its own success invalidates.
         public static func identity(_ value: Value) -> String? {
             value.map { "\($0.service)/\($0.endpoint ?? "*")" }.joined(separator: ",")

@@ -66,7 +66,11 @@ struct StoredOption: Sendable {
         self.stage = Key.stage
         self.value = value
         self.merge = { earlier, later in
-            guard let first = earlier.value as? Key.Value, let second = later.value as? Key.Value else { return later }
+            guard let first = earlier.value as? Key.Value, let second = later.value as? Key.Value else {
+                // Unreachable: options are stored by their key, so both values are the key's.
+                assertionFailure("options of \(Key.self) hold a value of another type")
+                return later
+            }
             return StoredOption(Key.self, Key.merge(first, second))
         }
         self.write = { value, context in context[Key.self] = value as? Key.Value }

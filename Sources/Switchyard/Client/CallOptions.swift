@@ -281,8 +281,10 @@ public struct CallOptions: Sendable {
 
     /// Writes the stored context values, and the progress blocks as a `TransferObserver`, into a context.
     func writeValues(into context: inout CallContext) {
-        for write in contextWriters { write(&context) }
+        // Stage options first: a value set with setContextValue under an option's key still wins,
+        // as it did before options had a store.
         for option in options.values { option.write(option.value, &context) }
+        for write in contextWriters { write(&context) }
         if uploadProgress != nil || downloadProgress != nil {
             context.transferObserver = TransferObserver(
                 sent: uploadProgress ?? { _ in },

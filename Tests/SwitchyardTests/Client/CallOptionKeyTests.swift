@@ -70,6 +70,24 @@ struct CallOptionKeyTests {
         var more = CallOptions()
         more.retry(maxAttempts: 5)
         #expect(retries.applying(more)[option: RetryStage.MaxAttempts.self] == 5)
+        var invalidates = CallOptions()
+        invalidates.invalidateCache(onSuccess: [(service: .users, endpoint: nil)])
+        var instead = CallOptions()
+        instead.invalidateCache(onSuccess: [(service: .catalog, endpoint: "list")])
+        let targets = invalidates.applying(instead)[option: CacheStage.Invalidation.self] ?? []
+        #expect(targets.map(\.service) == [.catalog] && targets.map(\.endpoint) == ["list"])
+    }
+
+    @Test("a value set with setContextValue under an option's key still wins over the option store")
+    func contextValueWins() async throws {
+        let transport = MockTransport { request, _ in
+            Response(status: .ok, body: Data((request.headerFields[HTTPField.Name("X-Audit")!] ?? "").utf8))
+        }
+        let client = try makeClient(stages: [AuditStage()], transport: transport)
+        var options = CallOptions()
+        options[option: AuditStage.Reason.self] = "export"
+        options.setContextValue("override", for: AuditStage.Reason.self)
+        #expect(try await client.send(.users, .get, "/a", options: options).value.bodyText == "override")
     }
 
     @Test("identical calls that differ in an option that changes the request never share a response")
