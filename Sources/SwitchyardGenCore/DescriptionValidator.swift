@@ -6,6 +6,15 @@ import Yams
 enum DescriptionValidator {
     static let methods = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
     static let environments = ["develop", "test", "prerelease", "release", "hotfix", "custom"]
+
+    /// Whether `name` can name a `ServerEnvironment`: 1 to 64 ASCII letters, digits, `-`, `_` or `.`,
+    /// starting with a letter (the rule of `ServiceID`, which `ServerEnvironment` shares).
+    static func isEnvironmentName(_ name: String) -> Bool {
+        let utf8 = Array(name.utf8)
+        func isLetter(_ byte: UInt8) -> Bool { (65...90).contains(byte) || (97...122).contains(byte) }
+        guard (1...64).contains(utf8.count), isLetter(utf8[0]) else { return false }
+        return utf8.allSatisfy { isLetter($0) || (48...57).contains($0) || $0 == 45 || $0 == 95 || $0 == 46 }
+    }
     static let cachePolicies = ["networkOnly", "cacheElseNetwork", "networkElseCache", "revalidate", "cacheOnly"]
     static let sameRequestPolicies = ["allow", "coalesce", "cancelPrevious", "refuseNew"]
     /// The longest timeout or cache age a description can give, in seconds (a year): what a `Duration`
@@ -93,11 +102,23 @@ enum DescriptionValidator {
                 )
             }
             for environment in service.environments {
-                if !environments.contains(environment.name) {
+                if !Self.isEnvironmentName(environment.name) {
                     errors.append(
                         DescriptionError(
-                            "unknown environment '\(environment.name)'; expected one of: \(environments.joined(separator: ", "))"
-                                + SwiftNames.suggestion(for: environment.name, among: environments),
+                            "environment '\(environment.name)' must be 1 to 64 ASCII letters, digits, '-', '_' or '.', "
+                                + "starting with a letter",
+                            at: service.location
+                        )
+                    )
+                } else if !environments.contains(environment.name.lowercased()),
+                    case let suggestion = SwiftNames.suggestion(for: environment.name.lowercased(), among: environments),
+                    !suggestion.isEmpty
+                {
+                    // A name of the team's own is fine; one a typo away from a well-known one is not.
+                    errors.append(
+                        DescriptionError(
+                            "unknown environment '\(environment.name)'\(suggestion) (an environment of your own needs a name "
+                                + "further from the well-known ones: \(environments.joined(separator: ", ")))",
                             at: service.location
                         )
                     )

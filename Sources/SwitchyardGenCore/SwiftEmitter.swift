@@ -59,7 +59,7 @@ public enum SwiftEmitter {
             if index > 0 { out.line() }
             let upper = service.swiftName.prefix(1).uppercased() + service.swiftName.dropFirst()
             out.doc("The base URLs of `\(service.id)` by environment.", indent: 1)
-            let urls = service.environments.map { ".\(SwiftNames.property($0.name)): \(SwiftSource.literal($0.url))" }.joined(
+            let urls = service.environments.map { "\(Self.environment($0.name)): \(SwiftSource.literal($0.url))" }.joined(
                 separator: ", "
             )
             out.line("    \(access) static let \(service.swiftName)BaseURLs: [ServerEnvironment: String] = [\(urls.isEmpty ? ":" : urls)]")
@@ -152,6 +152,14 @@ public enum SwiftEmitter {
         if description.usesDates { emitDateCoders(access: access, into: &out) }
         if usesMultipart(description) { emitFilePart(access: access, into: &out) }
         out.line("}")
+    }
+
+    /// The Swift expression of an environment: `.release` for a well-known one, `ServerEnvironment("uat")!`
+    /// for one of the team's own (its name was validated, so the initializer cannot fail).
+    private static func environment(_ name: String) -> String {
+        let lowered = name.lowercased()
+        guard DescriptionValidator.environments.contains(lowered) else { return "ServerEnvironment(\(SwiftSource.literal(lowered)))!" }
+        return "." + SwiftNames.property(lowered)
     }
 
     private static func emitEndpoint(

@@ -26,7 +26,7 @@ def test_shipped_descriptions_match_the_schema(path):
     "mistake",
     [
         {"services": {"shop": {"environments": {"develop": "http://h"}, "endpoints": {"GetItem": {"methd": "GET", "path": "/x"}}}}},
-        {"services": {"shop": {"environments": {"staging": "http://h"}}}},
+        {"services": {"shop": {"environments": {"1st": "http://h"}}}},
         {"services": {"shop": {"environments": {"develop": "http://h"}, "endpoints": {"getItem": {"path": "/x"}}}}},
         {"services": {"shop": {"environments": {"develop": "http://h"}, "endpoints": {"GetItem": {"path": "/x", "options": {"cache": "cacheElseNetwrk"}}}}}},
         {"services": {"shop": {"environments": {"develop": "http://h"}, "endpoints": {"GetItem": {"path": "x"}}}}},

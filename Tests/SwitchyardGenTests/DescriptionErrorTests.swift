@@ -165,15 +165,26 @@ struct DescriptionErrorTests {
             message: "body parameter 'q' on a GET endpoint"
         ),
         Case(
-            name: "unknown environment",
+            name: "environment a typo away from a well-known one",
             yaml: """
                 services:
                   shop:
-                    environments: { staging: "http://127.0.0.1:8080" }
+                    environments: { relase: "http://127.0.0.1:8080" }
                 """,
             line: 2,
             column: 3,
-            message: "unknown environment 'staging'"
+            message: "unknown environment 'relase'; did you mean 'release'?"
+        ),
+        Case(
+            name: "environment name that no ServerEnvironment can hold",
+            yaml: """
+                services:
+                  shop:
+                    environments: { 1st: "http://127.0.0.1:8080" }
+                """,
+            line: 2,
+            column: 3,
+            message: "environment '1st' must be 1 to 64 ASCII letters"
         ),
         Case(
             name: "bad base URL",
@@ -257,6 +268,20 @@ struct DescriptionErrorTests {
             )
             #expect(found.description.hasPrefix("Shop.switchyard.yaml:\(found.location.line):\(found.location.column): error: "))
         }
+    }
+
+    @Test("an environment of the team's own is accepted and generated as a ServerEnvironment")
+    func ownEnvironment() throws {
+        let yaml = """
+            services:
+              shop:
+                environments: { Release: "https://shop.example.com", uat: "https://uat.shop.example.com" }
+                endpoints:
+                  GetItem: { path: /items }
+            """
+        let output = try SwitchyardGenerator.generate(yaml: yaml, file: "Shop.switchyard.yaml")
+        #expect(output.swift.contains(#".release: "https://shop.example.com""#))
+        #expect(output.swift.contains(#"ServerEnvironment("uat")!: "https://uat.shop.example.com""#))
     }
 
     @Test("several mistakes are all reported, in file order")
