@@ -65,6 +65,9 @@ public struct CallOptions: Sendable {
         }
         return required
     }
+    /// Whether this call sets any stage option: cheaper to ask than ``requiredStages``, which it
+    /// builds.
+    var setsStageOptions: Bool { !storage.value.options.isEmpty }
     /// The stages' options this call sets, by key.
     private var options: [ObjectIdentifier: StoredOption] {
         get { storage.value.options }

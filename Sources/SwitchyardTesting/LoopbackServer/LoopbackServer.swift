@@ -51,8 +51,7 @@ final class LoopbackServer: Sendable {
 
     /// The answer to `request`: `routes`' first, then ``LoopbackRoutes``', then a 404 envelope.
     static func route(_ request: LoopbackRequest, routes: Routes?) -> LoopbackAction {
-        let segments = Array(request.pathSegments)
-        return routes?(request) ?? LoopbackRoutes.route(request, segments: segments) ?? .respond(.noRoute(for: request))
+        routes?(request) ?? LoopbackRoutes.route(request, segments: Array(request.pathSegments)) ?? .respond(.noRoute(for: request))
     }
 
     /// Binds a new server to `host`:`port` and starts serving.
