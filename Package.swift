@@ -42,10 +42,22 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.0"),
     ],
     targets: [
-        // Core: swift-http-types and swift-log only.
+        // The kernel: stages, pipeline, transport, call context, request, response, errors and ids.
+        // swift-http-types and swift-log only; it knows no feature (sessions, redirects, cache,
+        // logging, downloads), and the compiler keeps it so.
+        .target(
+            name: "SwitchyardCore",
+            dependencies: [
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The features, built on the kernel, which it re-exports: importing Switchyard is enough.
         .target(
             name: "Switchyard",
             dependencies: [
+                "SwitchyardCore",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -20,12 +20,12 @@ extension CacheStage {
         }
         let version = cache.version(of: key)
         let requestedAt = now()
-        if prediction.checksSent { context.control.watchSentCredentials() }
+        if prediction.checksSent { context.control.watchSentRequests() }
         let response = try await next(outgoing, context)
         let receivedAt = now()
         // A stage inside this one added a credential the key's partition does not account for: the
         // answer is that credential's owner's, so it is neither stored nor used to refresh an entry.
-        guard prediction.covers(context.control.sentCredentials) else {
+        guard prediction.covers(context.control.sentRequests) else {
             if response.status.code == 304, let stored { return stored.response(source: .revalidated) }
             return response
         }

@@ -144,8 +144,7 @@ public struct APIClient: Sendable {
         if let limit = callOptions.deadline ?? defaults.deadline { context.deadlineOffset = start + limit }
         context.account = callOptions.account
         if callOptions.recordsStageTimings { context.control = CallControl(recordsTimings: true) }
-        context.credentialSources = entry.pipeline.credentialSources
-        context.fixedCredentials = entry.pipeline.fixedCredentials
+        context.serviceState = entry.pipeline.serviceState
         callOptions.writeValues(into: &context)
 
         let request: Request

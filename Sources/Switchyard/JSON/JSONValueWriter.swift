@@ -9,7 +9,7 @@ enum JSONValueWriter {
     /// - Throws: ``SwitchyardError/Code/encoding`` for a non-finite number, which JSON cannot carry.
     static func append(_ value: ParameterValue, name: String, sortingKeys: Bool = false, to output: inout [UInt8]) throws(SwitchyardError) {
         switch value {
-        case .string(let text): appendString(text, to: &output)
+        case .string(let text): JSONScan.appendString(text, to: &output)
         case .int(let number): output.append(contentsOf: String(number).utf8)
         case .double(let number):
             guard number.isFinite else {
@@ -30,32 +30,11 @@ enum JSONValueWriter {
             let ordered = sortingKeys ? members.sorted { Array($0.name.utf8).lexicographicallyPrecedes($1.name.utf8) } : Array(members)
             for (index, member) in ordered.enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
-                appendString(member.name, to: &output)
+                JSONScan.appendString(member.name, to: &output)
                 output.append(UInt8(ascii: ":"))
                 try append(member.value, name: name.isEmpty ? member.name : "\(name).\(member.name)", sortingKeys: sortingKeys, to: &output)
             }
             output.append(UInt8(ascii: "}"))
         }
-    }
-
-    /// Appends `text` as a JSON string literal, escaping quotes, backslashes and control characters.
-    static func appendString(_ text: String, to output: inout [UInt8]) {
-        let hex = Array("0123456789abcdef".utf8)
-        output.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case UInt8(ascii: "\n"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case UInt8(ascii: "\r"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case UInt8(ascii: "\t"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0..<0x20:
-                output.append(contentsOf: "\\u00".utf8)
-                output.append(hex[Int(byte >> 4)])
-                output.append(hex[Int(byte & 0xF)])
-            default: output.append(byte)
-            }
-        }
-        output.append(UInt8(ascii: "\""))
     }
 }

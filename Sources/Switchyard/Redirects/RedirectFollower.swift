@@ -1,10 +1,34 @@
 import Foundation
 import HTTPTypes
 
-/// Decides, for a `3xx` answer, the request a pipeline sends next under a ``RedirectPolicy`` — or
-/// refuses the redirect with ``SwitchyardError/Code/redirect``, naming ``StageID/redirects`` as the
+/// Follows, for a service, the `3xx` answers its transport returns under a ``RedirectPolicy`` — or
+/// refuses a redirect with ``SwitchyardError/Code/redirect``, naming ``StageID/redirects`` as the
 /// stage that failed (the stages around the exchange then keep that name rather than their own).
-enum RedirectFollower {
+///
+/// The registry gives it to the service's pipeline as the exchange around the transport: it is not
+/// one of the listed stages, and a call counts one attempt however many redirects it follows.
+struct RedirectFollower: Stage {
+    let id = StageID.redirects
+    /// The service's policy; its maximum is above zero (a policy that follows none needs no follower).
+    let policy: RedirectPolicy
+
+    func intercept(_ request: Request, context: CallContext, next: NextStage) async throws -> Response {
+        var response = try await next(request, context)
+        // Most answers are not redirects: only a 3xx goes further.
+        let code = response.status.code
+        guard code >= 300, code <= 399 else { return response }
+        var current = request
+        var hops = 0
+        while let redirected = try Self.next(after: response, for: current, hops: hops, policy: policy) {
+            hops += 1
+            current = redirected
+            response = try await next(current, context)
+            response.redirectCount = hops
+            response.url = current.url
+        }
+        return response
+    }
+
     /// The statuses that redirect a request to their `Location`.
     static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
 

@@ -159,7 +159,8 @@ public final class ServiceRegistry: Sendable {
             serviceID: service.id,
             stages: service.stages,
             transport: service.transport,
-            redirects: service.defaults.redirects
+            exchange: service.defaults.redirects.maximum > 0 ? RedirectFollower(policy: service.defaults.redirects) : nil,
+            serviceState: ServiceCredentials(service.stages.map { ($0 as? any OptInMarker)?.inner ?? $0 })
         )
         let entry = Entry(service: service, baseURLs: parsed, fallbackBaseURL: fallback, pipeline: pipeline)
         state.withLock { $0.routes[service.id] = $0.route(entry) }

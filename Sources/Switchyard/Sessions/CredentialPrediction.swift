@@ -2,7 +2,7 @@
 /// stage (a cache, the same-request check), and what it accounts for: the credentials the request
 /// carried then, and the names the credential sources that named the call's credentials write.
 ///
-/// ``covers(_:)`` checks it against what reached the transport (``CallControl/sentCredentials``): a
+/// ``covers(_:)`` checks it against what reached the transport (the requests ``CallControl`` kept): a
 /// credential it does not account for was added by a stage the partition could not ask, so the
 /// exchange belongs to whoever that credential names — not to the partition — and must not be shared.
 struct CredentialPrediction: Sendable {
@@ -59,10 +59,12 @@ struct CredentialPrediction: Sendable {
     /// its account, so such a call never has its sent credentials recorded.
     var checksSent: Bool { !namesAccount }
 
-    func covers(_ sent: Set<CredentialPart>) -> Bool {
+    func covers(_ sent: [Request]) -> Bool {
         namesAccount
-            || sent.allSatisfy {
-                carried.contains($0) || sourceNames.contains($0.name) || fixed.contains(FixedCredential(name: $0.name, value: $0.value))
+            || sent.allSatisfy { request in
+                CredentialPart.parts(of: request).allSatisfy {
+                    carried.contains($0) || sourceNames.contains($0.name) || fixed.contains(FixedCredential(name: $0.name, value: $0.value))
+                }
             }
     }
 }

@@ -141,8 +141,8 @@ extension APIClient {
                     // What the run sends is checked against the identity it was joined under: a
                     // credential a stage added that the identity does not account for keeps its
                     // answer from the callers that joined it.
-                    if prediction.checksSent { runContext.control.watchSentCredentials() }
-                    defer { if !prediction.covers(runContext.control.sentCredentials) { flight.markUnshareable() } }
+                    if prediction.checksSent { runContext.control.watchSentRequests() }
+                    defer { if !prediction.covers(runContext.control.sentRequests) { flight.markUnshareable() } }
                     return try await pipeline.send(request, context: runContext, additionalStages: stages)
                 },
                 finished: { tracker.finish(flight) }

@@ -205,7 +205,7 @@ public struct CommonParametersStage: RequestStage, CredentialBearingStage {
         var first = first
         for element in values {
             if !first { output.append(UInt8(ascii: ",")) }
-            JSONValueWriter.appendString(element.name, to: &output)
+            JSONScan.appendString(element.name, to: &output)
             output.append(UInt8(ascii: ":"))
             try JSONValueWriter.append(element.value, name: element.name, to: &output)
             first = false

@@ -276,7 +276,7 @@ public struct Redaction: Sendable {
 
     /// An error's message with any secret JSON members it quotes hidden and every URL in it redacted
     /// (``redactURLs(in:)``): what ``LoggingStage`` logs and a ``HARRecordingStage`` records.
-    func redactMessage(of error: SwitchyardError) -> String {
+    package func redactMessage(of error: SwitchyardError) -> String {
         let message = error.message.contains("\"") ? redactJSON(Data(error.message.utf8)) : error.message
         return redactURLs(in: message)
     }
@@ -308,7 +308,7 @@ public struct Redaction: Sendable {
     }
 
     /// The body as a string when it is UTF-8 text without control characters other than tab, CR and LF.
-    static func text(_ body: Data) -> String? {
+    package static func text(_ body: Data) -> String? {
         guard !body.contains(where: { ($0 < 0x20 && !isWhiteSpace($0)) || $0 == 0x7F }) else { return nil }
         return String(data: body, encoding: .utf8)
     }

@@ -122,7 +122,7 @@ public struct Request: Sendable {
 
     /// The query's `name=value` pairs sorted, with the names in `excluded` (lower-cased, compared after
     /// percent-decoding) left out: the canonical query of cache keys and same-request identities.
-    func canonicalQuery(excluding excluded: Set<String>) -> String {
+    package func canonicalQuery(excluding excluded: Set<String>) -> String {
         guard let query, !query.isEmpty else { return "" }
         return query.split(separator: "&").filter { pair in
             let name = pair.firstIndex(of: "=").map { pair[..<$0] } ?? pair

@@ -1,10 +1,10 @@
-import Foundation
+package import Foundation
 
 /// Turns a decoding error into a sentence a person understands.
-enum DecodingFailureMessage {
+package enum DecodingFailureMessage {
     /// The ``SwitchyardError`` for a failed decoding: a Switchyard error is kept, anything else
     /// becomes ``SwitchyardError/Code/decoding`` with a readable message; status and body are attached.
-    static func error(for error: any Error, output: Any.Type, response: Response) -> SwitchyardError {
+    package static func error(for error: any Error, output: Any.Type, response: Response) -> SwitchyardError {
         var failure = SwitchyardError.wrapping(error, as: .decoding)
         if !(error is SwitchyardError) {
             failure.message = describe(error, output: output, body: response.bytes)
@@ -12,7 +12,7 @@ enum DecodingFailureMessage {
         return failure.carrying(response)
     }
 
-    static func describe(_ error: any Error, output: Any.Type, body: Data) -> String {
+    package static func describe(_ error: any Error, output: Any.Type, body: Data) -> String {
         let target = String(describing: output)
         if body.isEmpty { return "the response body is empty, so it cannot be decoded as \(target)" }
         guard let decodingError = error as? DecodingError else {

@@ -1,12 +1,12 @@
 import Synchronization
 
 /// Collects one call's stage timings as its pipeline runs, in the order stages are entered.
-final class StageTimingRecorder: Sendable {
+package final class StageTimingRecorder: Sendable {
     private let entries = Mutex<[StageTiming]>([])
 
     /// Reserves the entry of a stage as it is first entered (a stage entered again, on a retry, adds
     /// to its entry); returns its index.
-    func enter(_ stage: StageID) -> Int {
+    package func enter(_ stage: StageID) -> Int {
         entries.withLock { entries in
             if let index = entries.firstIndex(where: { $0.stage == stage }) { return index }
             entries.append(StageTiming(stage: stage, inbound: .zero, outbound: .zero))
@@ -15,7 +15,7 @@ final class StageTimingRecorder: Sendable {
     }
 
     /// Adds to the entry at `index`.
-    func add(_ index: Int, inbound: Duration = .zero, outbound: Duration = .zero) {
+    package func add(_ index: Int, inbound: Duration = .zero, outbound: Duration = .zero) {
         entries.withLock { entries in
             entries[index].inbound += inbound
             entries[index].outbound += outbound
@@ -23,5 +23,5 @@ final class StageTimingRecorder: Sendable {
     }
 
     /// What has been recorded so far.
-    var timings: StageTimings { StageTimings(entries: entries.withLock { $0 }) }
+    package var timings: StageTimings { StageTimings(entries: entries.withLock { $0 }) }
 }

@@ -21,7 +21,7 @@ extension Redaction {
     /// hidden too, wherever it sits (`/users/{apiKey}`). A template only ever hides more: its literal
     /// segments are not spared, because a value interpolated into a call's path string is a literal
     /// of that "template".
-    func redactedTarget(_ target: String, template: String = "") -> (path: String, whole: String) {
+    package func redactedTarget(_ target: String, template: String = "") -> (path: String, whole: String) {
         let (pathPart, query) = Request.split(target: target)
         let path = pathRules.isEmpty && !hidesNames ? String(pathPart) : redactPath(pathPart, template: template)
         guard let query else { return (path, path) }

@@ -55,7 +55,7 @@ public struct CallContext: Sendable {
         set { deadlineOffset = newValue.map(CallClock.offset) }
     }
     /// ``deadline`` as an offset on ``CallClock``, which keeps the fields of fixed layout.
-    var deadlineOffset: Duration? {
+    package var deadlineOffset: Duration? {
         get { storage.value.deadlineOffset }
         _modify { yield &storage.value.deadlineOffset }
     }
@@ -81,7 +81,7 @@ public struct CallContext: Sendable {
     }
     /// Whether the request goes to an origin other than the service's (allowed by
     /// ``CallOptions/allowsForeignOrigin``): credential-bearing stages do not run for it.
-    public internal(set) var isForeignOrigin: Bool {
+    public package(set) var isForeignOrigin: Bool {
         get { storage.value.isForeignOrigin }
         _modify { yield &storage.value.isForeignOrigin }
     }
@@ -91,22 +91,15 @@ public struct CallContext: Sendable {
         get { storage.value.account }
         _modify { yield &storage.value.account }
     }
-    /// The service's stages that put credentials on calls, set by the pipeline for every call; caches
-    /// and the same-request check ask them which credentials a request will carry.
-    public internal(set) var credentialSources: [any CredentialSource] {
-        get { storage.value.credentialSources }
-        _modify { yield &storage.value.credentialSources }
-    }
-    /// The service's credentials of a fixed value (an app key in a ``HeadersStage``), set by the
-    /// pipeline with ``credentialSources``: what reaches the transport with exactly these names and
-    /// values is the service's, not a user's.
-    var fixedCredentials: Set<FixedCredential> {
-        get { storage.value.fixedCredentials }
-        _modify { yield &storage.value.fixedCredentials }
+    /// What the features built on the kernel keep per service for a call (the client sets it from
+    /// its registry; sessions keep the service's credential sources here), opaque to the kernel.
+    package var serviceState: (any AnyObject & Sendable)? {
+        get { storage.value.serviceState }
+        _modify { yield &storage.value.serviceState }
     }
     /// What every copy of this call's context shares: its cancellation by the client's cancel APIs,
     /// the count of transport sends, and its stage timings when recorded.
-    public internal(set) var control: CallControl {
+    public package(set) var control: CallControl {
         get { storage.value.control }
         _modify { yield &storage.value.control }
     }
@@ -127,8 +120,7 @@ public struct CallContext: Sendable {
         var logger: Logger
         var isForeignOrigin = false
         var account: String?
-        var credentialSources: [any CredentialSource] = []
-        var fixedCredentials: Set<FixedCredential> = []
+        var serviceState: (any AnyObject & Sendable)?
         var control: CallControl
         /// Values stored under ``CallContextKey`` types: a handful per call at most (one per key
         /// type), so a scan costs less than hashing into a dictionary that must be allocated.

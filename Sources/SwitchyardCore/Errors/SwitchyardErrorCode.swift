@@ -25,7 +25,10 @@ extension SwitchyardError {
         ///   - fileID: leave the default: it names the module that defines the code.
         public init(_ name: String, fileID: StaticString = #fileID) {
             let path = "\(fileID)"
-            self.module = path.firstIndex(of: "/").map { String(path[..<$0]) } ?? path
+            let module = path.firstIndex(of: "/").map { String(path[..<$0]) } ?? path
+            // The kernel's module and the features' module are one library to their users, whose
+            // codes are the core's: `Switchyard`.
+            self.module = module == "SwitchyardCore" ? "Switchyard" : module
             self.name = name
         }
 

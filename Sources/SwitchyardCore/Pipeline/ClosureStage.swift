@@ -102,7 +102,7 @@ public struct ClosureStage: Stage {
     }
 
     /// The stage as the fold runs it: a request or response closure as a stage of that kind.
-    var folded: any Stage {
+    package var folded: any Stage {
         switch kind {
         case .around(let body): Around(id: id, body: body)
         case .request(let body): RequestClosure(id: id, body: body)

@@ -4,7 +4,7 @@
 /// The fields are a checked `Sendable` struct; only the box that holds them is unchecked. A box is
 /// written only through ``value``'s `_modify`, which first makes sure no other copy holds it, so two
 /// copies never see each other's changes and no two tasks ever write one box.
-struct CopyOnWrite<Fields: Sendable>: Sendable {
+package struct CopyOnWrite<Fields: Sendable>: Sendable {
     /// The one reference every copy shares until a change.
     private final class Box: @unchecked Sendable {
         // Unchecked: written only while exactly one `CopyOnWrite` holds it (see `value`), and exclusive
@@ -19,13 +19,13 @@ struct CopyOnWrite<Fields: Sendable>: Sendable {
     private var box: Box
 
     /// Boxes `fields`.
-    init(_ fields: Fields) {
+    package init(_ fields: Fields) {
         box = Box(fields)
     }
 
     /// The fields: read in place, and copied into a box of their own before a change when another
     /// copy shares the box.
-    var value: Fields {
+    package var value: Fields {
         _read { yield box.fields }
         _modify {
             if !isKnownUniquelyReferenced(&box) { box = Box(box.fields) }
@@ -34,12 +34,12 @@ struct CopyOnWrite<Fields: Sendable>: Sendable {
     }
 
     /// Whether both share one box (so their fields are equal without comparing them).
-    func isShared(with other: CopyOnWrite) -> Bool { box === other.box }
+    package func isShared(with other: CopyOnWrite) -> Bool { box === other.box }
 }
 
 extension CopyOnWrite: Equatable where Fields: Equatable {
     /// Whether both hold equal fields; one shared box answers without comparing them.
-    static func == (lhs: CopyOnWrite, rhs: CopyOnWrite) -> Bool {
+    package static func == (lhs: CopyOnWrite, rhs: CopyOnWrite) -> Bool {
         lhs.isShared(with: rhs) || lhs.value == rhs.value
     }
 }

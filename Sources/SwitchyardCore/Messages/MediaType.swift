@@ -1,8 +1,8 @@
 /// Reading `Content-Type` values without Foundation's character sets, which are slow on Linux.
-enum MediaType {
+package enum MediaType {
     /// The lower-cased media type of a `Content-Type` value: `application/json` from
     /// ` Application/JSON ; charset=utf-8`.
-    static func of(_ value: String) -> String {
+    package static func of(_ value: String) -> String {
         let utf8 = value.utf8
         var start = utf8.startIndex
         var end = utf8.firstIndex(of: UInt8(ascii: ";")) ?? utf8.endIndex
@@ -18,7 +18,7 @@ enum MediaType {
     }
 
     /// Whether a media type is JSON: `application/json` or any `…+json`.
-    static func isJSON(_ mediaType: String) -> Bool {
+    package static func isJSON(_ mediaType: String) -> Bool {
         mediaType == "application/json" || mediaType.hasSuffix("+json")
     }
 }

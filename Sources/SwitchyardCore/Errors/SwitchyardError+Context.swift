@@ -42,7 +42,7 @@ extension SwitchyardError {
 
     /// This error with `response` attached when it carries none yet (a response stage that failed on
     /// the response it was given).
-    func carrying(_ response: Response) -> SwitchyardError {
+    package func carrying(_ response: Response) -> SwitchyardError {
         guard self.response == nil, code != .cancelled else { return self }
         var copy = self
         copy.response = response
@@ -50,7 +50,7 @@ extension SwitchyardError {
     }
 
     /// Fills in call context the error does not carry yet.
-    func filling(from context: CallContext) -> SwitchyardError {
+    package func filling(from context: CallContext) -> SwitchyardError {
         var copy = self
         if copy.serviceID == nil { copy.serviceID = context.serviceID }
         if copy.endpoint == nil { copy.endpoint = context.endpointName }

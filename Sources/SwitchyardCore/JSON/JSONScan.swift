@@ -2,9 +2,9 @@ import Foundation
 
 /// Byte-level helpers for walking well-formed (or at least not hostile) JSON text without building a
 /// tree; shared by ``JSONMembers`` and ``Redaction``.
-enum JSONScan {
+package enum JSONScan {
     /// The index of the first byte at or after `start` that is not JSON whitespace.
-    static func skipSpace(_ bytes: [UInt8], from start: Int) -> Int {
+    package static func skipSpace(_ bytes: [UInt8], from start: Int) -> Int {
         var index = start
         while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D {
             index += 1
@@ -13,7 +13,7 @@ enum JSONScan {
     }
 
     /// The index just past the string starting at `start` (which holds `"`).
-    static func endOfString(_ bytes: [UInt8], from start: Int) -> Int {
+    package static func endOfString(_ bytes: [UInt8], from start: Int) -> Int {
         var index = start + 1
         while index < bytes.count {
             if bytes[index] == UInt8(ascii: "\\") {
@@ -27,7 +27,7 @@ enum JSONScan {
     }
 
     /// The index just past the value starting at `start`.
-    static func endOfValue(_ bytes: [UInt8], from start: Int) -> Int {
+    package static func endOfValue(_ bytes: [UInt8], from start: Int) -> Int {
         guard start < bytes.count else { return start }
         switch bytes[start] {
         case UInt8(ascii: "\""):
@@ -60,14 +60,14 @@ enum JSONScan {
 
     /// The decoded text of the string literal at `range` (quotes included); escapes are decoded only
     /// when present.
-    static func stringValue(_ bytes: [UInt8], _ range: Range<Int>) -> String {
+    package static func stringValue(_ bytes: [UInt8], _ range: Range<Int>) -> String {
         let inner = bytes[(range.lowerBound + 1)..<max(range.lowerBound + 1, range.upperBound - 1)]
         if !inner.contains(UInt8(ascii: "\\")) { return String(decoding: inner, as: UTF8.self) }
         return (try? JSONDecoder().decode(String.self, from: Data(bytes[range]))) ?? String(decoding: inner, as: UTF8.self)
     }
 
     /// What ``rewritingMembers(_:_:)`` does with one object member.
-    enum MemberRewrite {
+    package enum MemberRewrite {
         /// Copy it as it is.
         case keep
         /// Write it under another name.
@@ -78,7 +78,7 @@ enum JSONScan {
 
     /// `bytes` copied with every object member, at any depth, passed through `rewrite` by its decoded
     /// name; everything else (values, strings that are not names) is copied byte for byte.
-    static func rewritingMembers(_ bytes: [UInt8], _ rewrite: (String) -> MemberRewrite) -> [UInt8] {
+    package static func rewritingMembers(_ bytes: [UInt8], _ rewrite: (String) -> MemberRewrite) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count + 16)
         var index = 0
@@ -97,7 +97,7 @@ enum JSONScan {
                 output.append(contentsOf: bytes[index..<end])
                 index = end
             case .rename(let name):
-                JSONValueWriter.appendString(name, to: &output)
+                appendString(name, to: &output)
                 index = end
             case .replaceValue(let value):
                 output.append(contentsOf: bytes[index..<end])
@@ -107,5 +107,26 @@ enum JSONScan {
             }
         }
         return output
+    }
+
+    /// Appends `text` as a JSON string literal, escaping quotes, backslashes and control characters.
+    package static func appendString(_ text: String, to output: inout [UInt8]) {
+        let hex = Array("0123456789abcdef".utf8)
+        output.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case UInt8(ascii: "\n"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case UInt8(ascii: "\r"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case UInt8(ascii: "\t"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0..<0x20:
+                output.append(contentsOf: "\\u00".utf8)
+                output.append(hex[Int(byte >> 4)])
+                output.append(hex[Int(byte & 0xF)])
+            default: output.append(byte)
+            }
+        }
+        output.append(UInt8(ascii: "\""))
     }
 }

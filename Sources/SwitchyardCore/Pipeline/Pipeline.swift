@@ -20,13 +20,9 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     public var optInStageIDs: Set<StageID> { storage.optInStageIDs }
     /// The name of the transport at the end.
     public var transportName: String { storage.transportName }
-    /// The stages that keep a signed-in user's state (opt-in ones included).
-    var sessionBoundStages: [any SessionBoundStage] { storage.sessionBoundStages }
-    /// The stages that put credentials on calls (opt-in ones included), outermost first: every call
-    /// carries them in ``CallContext/credentialSources``.
-    public var credentialSources: [any CredentialSource] { storage.credentialSources }
-    /// The credentials of a fixed value its stages put on calls (``FixedCredentialStage``).
-    var fixedCredentials: Set<FixedCredential> { storage.fixedCredentials }
+    /// The registered stages, outermost first, as the fold runs them (opt-in ones unwrapped): the
+    /// features built on the kernel read what they need from them once, when a service is registered.
+    package var stages: [any Stage] { storage.stages }
     /// The folded chain and what is known about it, behind one reference: a call copies a
     /// pipeline with one retain.
     private let storage: Storage
@@ -37,20 +33,24 @@ public struct Pipeline: Sendable, CustomStringConvertible {
         let stageIDs: [StageID]
         let optInStageIDs: Set<StageID>
         let transportName: String
-        let sessionBoundStages: [any SessionBoundStage]
-        let credentialSources: [any CredentialSource]
-        let fixedCredentials: Set<FixedCredential>
+        let stages: [any Stage]
+        let serviceState: (any AnyObject & Sendable)?
         let entry: NextStage
 
-        init(serviceID: ServiceID, links: [Link], transport: any Transport, redirects: RedirectPolicy) {
+        init(
+            serviceID: ServiceID,
+            links: [Link],
+            transport: any Transport,
+            exchange: (any Stage)?,
+            serviceState: (any AnyObject & Sendable)?
+        ) {
             self.serviceID = serviceID
             self.stageIDs = links.map(\.id)
             self.optInStageIDs = Set(links.filter(\.optIn).map(\.id))
             self.transportName = transport.name
-            self.sessionBoundStages = links.compactMap { $0.stage as? any SessionBoundStage }
-            self.credentialSources = links.compactMap { $0.stage as? any CredentialSource }
-            self.fixedCredentials = Set(links.flatMap { ($0.stage as? any FixedCredentialStage)?.fixedCredentials ?? [] })
-            self.entry = Pipeline.fold(links, around: Pipeline.terminal(transport, redirects: redirects), skippable: true)
+            self.stages = links.map(\.stage)
+            self.serviceState = serviceState
+            self.entry = Pipeline.fold(links, around: Pipeline.terminal(transport, exchange: exchange), skippable: true)
         }
     }
 
@@ -60,10 +60,33 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     ///   - serviceID: the service the pipeline belongs to.
     ///   - stages: the stages, outermost first.
     ///   - transport: the transport at the end.
-    ///   - redirects: how the pipeline follows the `3xx` answers the transport returns.
-    public init(serviceID: ServiceID, stages: [any Stage], transport: any Transport, redirects: RedirectPolicy = .default) {
-        storage = Storage(serviceID: serviceID, links: stages.map(Link.init), transport: transport, redirects: redirects)
+    public init(serviceID: ServiceID, stages: [any Stage], transport: any Transport) {
+        self.init(serviceID: serviceID, stages: stages, transport: transport, exchange: nil, serviceState: nil)
     }
+
+    /// Folds stages and a transport into a pipeline whose each exchange with the transport passes
+    /// `exchange` (a service's redirect following): it is not one of the listed stages, its `next`
+    /// sends one request to the transport, and however often it calls it, the call counts one
+    /// attempt. Every call's context carries `serviceState` (``CallContext/serviceState``) unless
+    /// the caller set its own.
+    package init(
+        serviceID: ServiceID,
+        stages: [any Stage],
+        transport: any Transport,
+        exchange: (any Stage)?,
+        serviceState: (any AnyObject & Sendable)?
+    ) {
+        storage = Storage(
+            serviceID: serviceID,
+            links: stages.map(Link.init),
+            transport: transport,
+            exchange: exchange,
+            serviceState: serviceState
+        )
+    }
+
+    /// What every call's context carries for the features built on the kernel, unless set.
+    package var serviceState: (any AnyObject & Sendable)? { storage.serviceState }
 
     /// Sends a request through the stages and the transport.
     ///
@@ -78,10 +101,9 @@ public struct Pipeline: Sendable, CustomStringConvertible {
         context: CallContext,
         additionalStages: [any Stage] = []
     ) async throws(SwitchyardError) -> Response {
-        if context.credentialSources.isEmpty, context.fixedCredentials.isEmpty, !(credentialSources.isEmpty && fixedCredentials.isEmpty) {
+        if context.serviceState == nil, let state = storage.serviceState {
             var context = context
-            context.credentialSources = credentialSources
-            context.fixedCredentials = fixedCredentials
+            context.serviceState = state
             return try await run(request, context: context, additionalStages: additionalStages)
         }
         return try await run(request, context: context, additionalStages: additionalStages)
@@ -357,87 +379,43 @@ public struct Pipeline: Sendable, CustomStringConvertible {
         return (synchronous, synchronous.isEmpty ? nil : slots)
     }
 
-    /// The innermost link: counts the send, calls the transport, and follows redirects by `redirects`.
+    /// The innermost link: counts the send, and calls the transport through `exchange` when there is one.
     ///
-    /// The common call — no timings, an answer that is not a redirect — stays in this closure, whose
-    /// frame holds little; timing and redirects are handled in functions of their own.
-    fileprivate static func terminal(_ transport: any Transport, redirects: RedirectPolicy) -> NextStage {
+    /// The common call — no timings — stays in this closure, whose frame holds little; timing is
+    /// handled in a function of its own.
+    fileprivate static func terminal(_ transport: any Transport, exchange: (any Stage)?) -> NextStage {
         let observes = transport.observesCallCancellation
-        return { (request: consuming Request, context: CallContext) in
-            context.control.recordTransportSend(request)  // one attempt, however many redirects it follows
-            if let timings = context.control.timings {
-                return try await timedExchange(
-                    request,
-                    transport: transport,
-                    observes: observes,
-                    redirects: redirects,
-                    context: context,
-                    timings: timings
-                )
-            }
-            return try await exchange(request, transport: transport, observes: observes, redirects: redirects, context: context)
+        let send: NextStage = { (request: consuming Request, context: CallContext) in
+            try await sendOnce(request, transport: transport, observes: observes, context: context)
         }
-    }
-
-    /// One attempt's exchange: the transport's answer, and the redirects it starts when the policy
-    /// follows them. Inlined into both the plain and the timed path.
-    @inline(__always)
-    private static func exchange(
-        _ request: Request,
-        transport: any Transport,
-        observes: Bool,
-        redirects: RedirectPolicy,
-        context: CallContext
-    ) async throws -> Response {
-        let response = try await sendOnce(request, transport: transport, observes: observes, context: context)
-        // Most answers are not redirects: only a 3xx under a policy that follows goes further.
-        let code = response.status.code
-        guard redirects.maximum > 0, code >= 300, code <= 399 else { return response }
-        return try await followRedirects(
-            from: response,
-            for: request,
-            transport: transport,
-            observes: observes,
-            redirects: redirects,
-            context: context
-        )
+        let inner: NextStage
+        if let exchange {
+            inner = { (request: consuming Request, context: CallContext) in
+                try await exchange.intercept(request, context: context, next: send)
+            }
+        } else {
+            inner = send
+        }
+        return { (request: consuming Request, context: CallContext) in
+            context.control.recordTransportSend(request)  // one attempt, however often the exchange sends
+            if let timings = context.control.timings {
+                return try await timedExchange(request, inner: inner, context: context, timings: timings)
+            }
+            return try await inner(request, context)
+        }
     }
 
     /// The exchange with the transport's time recorded as its own entry.
     private static func timedExchange(
         _ request: Request,
-        transport: any Transport,
-        observes: Bool,
-        redirects: RedirectPolicy,
+        inner: NextStage,
         context: CallContext,
         timings: StageTimingRecorder
     ) async throws -> Response {
         let entry = timings.enter(.transport)
         let start = CallClock.now
         defer { timings.add(entry, inbound: CallClock.now - start) }
-        return try await exchange(request, transport: transport, observes: observes, redirects: redirects, context: context)
-    }
-
-    /// Follows the redirects `response` starts, within `redirects`' limits.
-    private static func followRedirects(
-        from response: Response,
-        for request: Request,
-        transport: any Transport,
-        observes: Bool,
-        redirects: RedirectPolicy,
-        context: CallContext
-    ) async throws -> Response {
-        var current = request
-        var response = response
-        var hops = 0
-        while let next = try RedirectFollower.next(after: response, for: current, hops: hops, policy: redirects) {
-            hops += 1
-            current = next
-            response = try await sendOnce(current, transport: transport, observes: observes, context: context)
-            response.redirectCount = hops
-            response.url = current.url
-        }
-        return response
+        return try await inner(request, context)
     }
 
     /// One exchange with the transport: in the caller's task when the transport observes call

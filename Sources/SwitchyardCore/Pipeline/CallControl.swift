@@ -25,7 +25,7 @@ import Synchronization
 /// ```
 public final class CallControl: Sendable {
     /// Why a call ended before its answer.
-    enum Reason: Sendable {
+    package enum Reason: Sendable {
         case cancelled(String)
         case deadline
     }
@@ -41,10 +41,10 @@ public final class CallControl: Sendable {
     private let cancelled = Atomic<Bool>(false)
     private let sends = Atomic<Int>(0)
     /// Whether a cache or a shared call watches the credentials sent (rarely: only they pay for it).
-    private let watchesCredentials = Atomic<Bool>(false)
-    private let sent = Mutex<Set<CredentialPart>>([])
+    private let watchesRequests = Atomic<Bool>(false)
+    private let sent = Mutex<[Request]>([])
     /// The stage timings being recorded; `nil` unless the call asked for them.
-    let timings: StageTimingRecorder?
+    package let timings: StageTimingRecorder?
 
     /// Creates the control of one call; the client makes one per call, tests and harnesses with
     /// their ``CallContext``.
@@ -52,7 +52,7 @@ public final class CallControl: Sendable {
         self.init(recordsTimings: false)
     }
 
-    init(recordsTimings: Bool) {
+    package init(recordsTimings: Bool) {
         self.timings = recordsTimings ? StageTimingRecorder() : nil
     }
 
@@ -120,18 +120,18 @@ public final class CallControl: Sendable {
     }
 
     /// The handlers a cancellation must run, taken from the control when it was marked.
-    struct PendingHandlers: Sendable {
+    package struct PendingHandlers: Sendable {
         fileprivate let handlers: [(Int, @Sendable () -> Void)]
 
         /// Runs them; call it outside any lock.
-        func run() {
+        package func run() {
             for (_, handler) in handlers { handler() }
         }
     }
 
     /// Marks the call cancelled for `reason` without running its handlers, so that a caller holding
     /// a lock can mark it atomically with its own bookkeeping; `nil` when it already was.
-    func mark(_ reason: Reason) -> PendingHandlers? {
+    package func mark(_ reason: Reason) -> PendingHandlers? {
         state.withLock { state in
             guard state.reason == nil else { return nil }
             state.reason = reason
@@ -142,27 +142,27 @@ public final class CallControl: Sendable {
     }
 
     /// Why the call was cancelled; `nil` while it is not.
-    var reason: Reason? { state.withLock { $0.reason } }
+    package var reason: Reason? { state.withLock { $0.reason } }
 
-    /// Records one request reaching the transport, and the credentials it carries once a cache or a
-    /// shared call watches them (``watchSentCredentials()``).
+    /// Records one request reaching the transport, and keeps it once a cache or a shared call
+    /// watches what the call sends (``watchSentRequests()``).
     func recordTransportSend(_ request: borrowing Request) {
         sends.add(1, ordering: .relaxed)
-        guard watchesCredentials.load(ordering: .acquiring) else { return }
-        let parts = CredentialPart.parts(of: copy request)
-        if !parts.isEmpty { sent.withLock { $0.formUnion(parts) } }
+        guard watchesRequests.load(ordering: .acquiring) else { return }
+        let request = copy request
+        sent.withLock { $0.append(request) }
     }
 
-    /// From now on, records the credentials of every request of the call that reaches the transport.
-    func watchSentCredentials() { watchesCredentials.store(true, ordering: .releasing) }
+    /// From now on, keeps every request of the call that reaches the transport.
+    package func watchSentRequests() { watchesRequests.store(true, ordering: .releasing) }
 
-    /// The credentials the call's requests carried to the transport since ``watchSentCredentials()``.
-    var sentCredentials: Set<CredentialPart> { sent.withLock { $0 } }
+    /// The requests of the call that reached the transport since ``watchSentRequests()``.
+    package var sentRequests: [Request] { sent.withLock { $0 } }
 
     /// How many requests reached the transport.
-    var transportSends: Int { sends.load(ordering: .relaxed) }
+    package var transportSends: Int { sends.load(ordering: .relaxed) }
 
-    static func error(for reason: Reason) -> SwitchyardError {
+    package static func error(for reason: Reason) -> SwitchyardError {
         switch reason {
         case .cancelled(let why): SwitchyardError(code: .cancelled, message: "The call was cancelled: \(why).")
         case .deadline: SwitchyardError(code: .timeout, message: "the call's deadline passed before it was answered")

@@ -2,9 +2,9 @@
 /// deadline, a transport run apart — at once on the caller's thread where the runtime allows
 /// (`Task.immediate`), so that work which never suspends costs no thread hop; elsewhere as an
 /// ordinary task.
-enum ImmediateTask {
+package enum ImmediateTask {
     /// Starts `operation`, which cannot fail.
-    static func start(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+    package static func start(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
         if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
             return Task.immediate(operation: operation)
         }
@@ -12,7 +12,8 @@ enum ImmediateTask {
     }
 
     /// Starts `operation`, whose value or error the task carries.
-    static func startThrowing<Value: Sendable>(_ operation: @escaping @Sendable () async throws -> Value) -> Task<Value, any Error> {
+    package static func startThrowing<Value: Sendable>(_ operation: @escaping @Sendable () async throws -> Value) -> Task<Value, any Error>
+    {
         if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
             return Task.immediate(operation: operation)
         }

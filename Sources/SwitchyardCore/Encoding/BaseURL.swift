@@ -1,23 +1,23 @@
-import Foundation
-import HTTPTypes
+package import Foundation
+package import HTTPTypes
 
 /// A validated, pre-split base URL: scheme, authority, path prefix and query.
 ///
 /// Base URLs are parsed once, when a service is registered or a custom URL is set, so a malformed
 /// one is reported early and calls only concatenate bytes. A class, so that a call takes one
 /// reference to it rather than copying four strings.
-final class BaseURL: Sendable {
+package final class BaseURL: Sendable {
     /// `http` or `https`.
-    let scheme: String
+    package let scheme: String
     /// `host[:port]`, lower-cased, with IPv6 hosts in brackets.
-    let authority: String
+    package let authority: String
     /// The percent-encoded path without a trailing slash, e.g. `/api/v1`, or empty.
-    let pathPrefix: String
+    package let pathPrefix: String
     /// The percent-encoded query without `?`, or `nil`.
-    let query: String?
+    package let query: String?
     /// The `:scheme` and `:authority` pseudo fields of every request to this base, their values
     /// checked once here instead of on every call; `nil` for a base made for one call.
-    let pseudoFields: (scheme: HTTPField, authority: HTTPField)?
+    package let pseudoFields: (scheme: HTTPField, authority: HTTPField)?
 
     /// Parses and validates an absolute `http`/`https` URL.
     ///
@@ -26,7 +26,7 @@ final class BaseURL: Sendable {
     ///   - reused: whether calls will share this base (a service's), so that its pseudo fields are
     ///     worth making once; `false` for the base of one call's absolute-URL template.
     /// - Throws: ``SwitchyardError/Code/invalidBaseURL`` with the reason.
-    init(_ string: String, reused: Bool = true) throws(SwitchyardError) {
+    package init(_ string: String, reused: Bool = true) throws(SwitchyardError) {
         let parts = try Self.parse(string, allowFragment: false)
         var path = parts.path
         while path.hasSuffix("/") { path.removeLast() }
@@ -47,7 +47,7 @@ final class BaseURL: Sendable {
 
     /// The head of a request to this base: its pseudo fields as made once when there are some,
     /// checked again otherwise.
-    func requestHead(method: HTTPRequest.Method, path: String, headerFields: HTTPFields) -> HTTPRequest {
+    package func requestHead(method: HTTPRequest.Method, path: String, headerFields: HTTPFields) -> HTTPRequest {
         guard let pseudoFields else {
             return HTTPRequest(method: method, scheme: scheme, authority: authority, path: path, headerFields: headerFields)
         }
@@ -58,13 +58,13 @@ final class BaseURL: Sendable {
     }
 
     /// The URL as text, for messages.
-    var absoluteString: String {
+    package var absoluteString: String {
         "\(scheme)://\(authority)\(pathPrefix)" + (query.map { "?\($0)" } ?? "")
     }
 
     /// The validated parts of an absolute `http`/`https` URL; the path is kept as written (with any
     /// trailing slash) and is empty or starts with `/`.
-    static func parse(
+    package static func parse(
         _ string: String,
         allowFragment: Bool
     ) throws(SwitchyardError) -> (scheme: String, authority: String, path: String, query: String?) {

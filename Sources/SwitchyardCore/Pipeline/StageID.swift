@@ -74,31 +74,11 @@ public struct StageID: Sendable, Hashable, Comparable, CustomStringConvertible {
 
 extension StageID {
     /// The id of a built-in stage; the names are valid by construction.
-    static func builtIn(_ name: String) -> StageID {
+    package static func builtIn(_ name: String) -> StageID {
         guard let id = StageID(name) else { preconditionFailure("invalid built-in stage id \(name)") }
         return id
     }
 
-    /// ``AccessoryStage``.
-    public static let accessories = builtIn("Accessories")
-    /// ``AuthorizationStage``.
-    public static let authorization = builtIn("Authorization")
-    /// ``CacheStage``.
-    public static let cache = builtIn("Cache")
-    /// ``CommonParametersStage``.
-    public static let commonParameters = builtIn("CommonParameters")
-    /// ``EnvelopeStage``.
-    public static let envelope = builtIn("Envelope")
-    /// ``HeadersStage``.
-    public static let headers = builtIn("Headers")
-    /// ``LoggingStage``.
-    public static let logging = builtIn("Logging")
-    /// ``NullStrippingStage``.
-    public static let nullStripping = builtIn("NullStripping")
-    /// ``RetryStage``.
-    public static let retry = builtIn("Retry")
-    /// ``ValidationStage``.
-    public static let validation = builtIn("Validation")
     /// The transport at the end of every pipeline, as errors name it: not a stage, but the place a
     /// failure happened.
     public static let transport = builtIn("transport")

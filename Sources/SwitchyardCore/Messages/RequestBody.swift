@@ -8,9 +8,9 @@ public import Foundation
 /// var body: RequestBody? { .json(NewUser(name: "Ada")) }
 /// ```
 public struct RequestBody: Sendable {
-    let make: @Sendable (JSONEncoder) throws -> (data: Data, contentType: String?)
+    package let make: @Sendable (JSONEncoder) throws -> (data: Data, contentType: String?)
     /// A body sent in chunks instead of ``make``'s bytes, with its content type.
-    let streamed: (body: StreamedBody, contentType: String?)?
+    package let streamed: (body: StreamedBody, contentType: String?)?
 
     init(make: @escaping @Sendable (JSONEncoder) throws -> (data: Data, contentType: String?)) {
         self.make = make

@@ -1,7 +1,7 @@
 /// RFC 3986 percent-encoding, done on UTF-8 bytes.
-enum PercentEncoding {
+package enum PercentEncoding {
     /// Which bytes stay as they are.
-    enum Allowed {
+    package enum Allowed {
         /// A query name or value, or a path parameter: the RFC 3986 unreserved set only. Everything
         /// else (including `/`, `?`, `&`, `=`, `+`, `%`, space) is encoded.
         case component
@@ -12,7 +12,7 @@ enum PercentEncoding {
         case queryLiteral
 
         @inline(__always)
-        func allows(_ byte: UInt8) -> Bool {
+        package func allows(_ byte: UInt8) -> Bool {
             if byte.isUnreserved { return true }
             switch self {
             case .component: return false
@@ -24,14 +24,14 @@ enum PercentEncoding {
             }
         }
 
-        var keepsValidEscapes: Bool { self != .component }
+        package var keepsValidEscapes: Bool { self != .component }
     }
 
     /// Encodes a query name or value, or a path parameter.
-    static func encodeComponent(_ text: String) -> String { encode(text, .component) }
+    package static func encodeComponent(_ text: String) -> String { encode(text, .component) }
 
     /// Decodes `%XX` escapes (and, for form data, `+` as a space); a malformed escape is kept as is.
-    static func decode(_ text: Substring, plusIsSpace: Bool = true) -> String {
+    package static func decode(_ text: Substring, plusIsSpace: Bool = true) -> String {
         guard text.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else { return String(text) }
         var output: [UInt8] = []
         output.reserveCapacity(text.utf8.count)
@@ -62,7 +62,7 @@ enum PercentEncoding {
     }
 
     /// Encodes `text`, returning it unchanged (without copying) when nothing needs encoding.
-    static func encode(_ text: String, _ allowed: Allowed) -> String {
+    package static func encode(_ text: String, _ allowed: Allowed) -> String {
         if text.utf8.allSatisfy({ allowed.allows($0) }) { return text }
         var output: [UInt8] = []
         output.reserveCapacity(text.utf8.count * 3)
@@ -71,14 +71,14 @@ enum PercentEncoding {
     }
 
     /// Appends the encoded form of `bytes` to `output`.
-    static func append<Bytes: Collection<UInt8>>(_ bytes: Bytes, _ allowed: Allowed, to output: inout [UInt8]) {
+    package static func append<Bytes: Collection<UInt8>>(_ bytes: Bytes, _ allowed: Allowed, to output: inout [UInt8]) {
         encode(bytes, allowed) { output.append($0) }
     }
 
     /// The encoded form of `bytes`, byte by byte, to `emit`: an allowed byte as it is, a valid escape
     /// as it is where `allowed` keeps escapes, anything else as `%XX` (upper-case hexadecimal).
     @inline(__always)
-    static func encode<Bytes: Collection<UInt8>>(_ bytes: Bytes, _ allowed: Allowed, emit: (UInt8) -> Void) {
+    package static func encode<Bytes: Collection<UInt8>>(_ bytes: Bytes, _ allowed: Allowed, emit: (UInt8) -> Void) {
         var index = bytes.startIndex
         while index != bytes.endIndex {
             let byte = bytes[index]
