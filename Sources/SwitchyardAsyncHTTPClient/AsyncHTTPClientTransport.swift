@@ -24,8 +24,8 @@ public import Switchyard
 /// ``Switchyard/CallContext/timeout`` bounds the attempt: connecting, sending and waiting for the
 /// response head fail with ``Switchyard/SwitchyardError/Code/timeout`` once it passes — within 10 ms
 /// of it for a call collected in memory on a client that does not retry failed connections (one
-/// made from ``switchyardConfiguration(_:)``), whose deadlines one sweep of the calls in flight keeps
-/// instead of a timer of AsyncHTTPClient's per call, and at once for the others, whose deadline
+/// made from ``switchyardConfiguration(_:)``), whose deadlines the kernel's deadline timer keeps (the
+/// one timer behind call deadlines too) instead of a timer of AsyncHTTPClient's per call, and at once for the others, whose deadline
 /// AsyncHTTPClient keeps (it then reports a call that ran out of time waiting for a connection with
 /// the reason the connection failed). The body is then read against the
 /// same deadline, checked as each chunk arrives; a connection that goes completely silent mid-body is
@@ -80,9 +80,10 @@ public struct AsyncHTTPClientTransport: Transport {
     let tunnels: PinnedTunnels?
     /// Whether the client decodes gzip and deflate bodies.
     let decodes: Bool
-    /// Ends the common call's exchanges at their deadlines, from one timer for all of them.
-    let sweeper: DeadlineSweeper
-    /// Whether the sweeper keeps the common call's deadline: only when the client does not retry
+    /// Ends the common call's exchanges at their deadlines: the kernel's deadline timer, one for all
+    /// of the transport's exchanges.
+    let deadlines: DeadlineTimer
+    /// Whether the deadline timer keeps the common call's deadline: only when the client does not retry
     /// failed connections, whose queued calls AsyncHTTPClient's own deadline reports with the reason
     /// the last connection failed.
     let sweepsDeadlines: Bool
@@ -112,7 +113,7 @@ public struct AsyncHTTPClientTransport: Transport {
     /// ``Switchyard/SwitchyardError/Code/transport`` error, or a timeout for a connect timeout), as
     /// URLSession does, instead of AsyncHTTPClient retrying with backoff until each call's deadline
     /// and then reporting the reason. The pipeline's retry stage decides whether to try again. It
-    /// also lets the transport keep deadlines with one sweep instead of a timer per call.
+    /// also lets the transport keep deadlines on the kernel's timer instead of a timer per call.
     ///
     /// - Parameter configuration: an AsyncHTTPClient configuration.
     /// - Returns: the configuration to build a client for this transport from.
@@ -147,7 +148,7 @@ public struct AsyncHTTPClientTransport: Transport {
         self.pinning = pinning
         self.tunnels = pinning.map(PinnedTunnels.init(pinning:))
         self.decodes = Self.decodesContent(client)
-        self.sweeper = DeadlineSweeper(eventLoop: client.eventLoopGroup.next())
+        self.deadlines = DeadlineTimer()
         self.sweepsDeadlines = !Self.retriesConnections(client)
     }
 
@@ -236,13 +237,14 @@ public struct AsyncHTTPClientTransport: Transport {
                 deadline: deadline,
                 decodes: decodes
             )
-            // The deadline is the sweeper's to keep, not a timer of AsyncHTTPClient's per request,
-            // unless the client retries failed connections (see `sweepsDeadlines`).
+            // The deadline is the kernel's timer's to keep, not a timer of AsyncHTTPClient's per
+            // request, unless the client retries failed connections (see `sweepsDeadlines`).
             let swept = sweepsDeadlines && deadline != .distantFuture
-            if swept, deadline <= .now() { throw HTTPClientError.deadlineExceeded }
+            if swept, timeout.map({ $0 <= .zero }) == true { throw HTTPClientError.deadlineExceeded }
             let task = client.execute(request: clientRequest, delegate: delegate, deadline: swept ? nil : deadline, logger: context.logger)
-            let watch = swept ? sweeper.watch(until: deadline) { task.fail(reason: HTTPClientError.deadlineExceeded) } : nil
-            defer { watch.map(sweeper.end) }
+            let watch =
+                swept ? timeout.map { deadlines.watch(until: started + $0) { task.fail(reason: HTTPClientError.deadlineExceeded) } } : nil
+            defer { watch.map(deadlines.end) }
             let (responseHead, buffer) = try await context.control.withCancellationHandler {
                 try await task.get()
             } onCancel: {

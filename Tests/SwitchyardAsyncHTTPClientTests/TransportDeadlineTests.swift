@@ -14,7 +14,7 @@ struct TransportDeadlineTests {
         try #require(Request(method: .get, url: URL(string: "http://127.0.0.1:1/")!))
     }
 
-    @Test("the sweeper keeps deadlines only on a client that does not retry failed connections")
+    @Test("the deadline timer keeps deadlines only on a client that does not retry failed connections")
     func sweepsOnlyWithoutConnectionRetry() async throws {
         #expect(AsyncHTTPClientTransport().sweepsDeadlines)
         let retrying = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: HTTPClient.Configuration())
@@ -22,7 +22,7 @@ struct TransportDeadlineTests {
         try await retrying.shutdown()
     }
 
-    @Test("every call, answered or timed out, leaves the sweeper's table")
+    @Test("every call, answered or timed out, leaves the deadline timer's table")
     func callsLeaveTheSweeper() async throws {
         let transport = AsyncHTTPClientTransport()
         try await withBackend(transport: transport) { _, client in
@@ -36,7 +36,7 @@ struct TransportDeadlineTests {
                 _ = try await client.send(.utility, .get, "/delay/30000", options: CallOptions(timeout: .milliseconds(100)))
             }
         }
-        #expect(transport.sweeper.count == 0)
+        #expect(transport.deadlines.count == 0)
     }
 
     @Test("a refused connection fails at once as a transport error, long before the call's deadline")

@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 package import HTTPTypes
 
 /// A validated, pre-split base URL: scheme, authority, path prefix and query.

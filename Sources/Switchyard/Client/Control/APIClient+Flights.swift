@@ -192,24 +192,21 @@ extension APIClient {
             return WeakScope(scope: scope)
         }
         if scope == nil, options.scopeWasReleased { tracker.cancel(id, .cancelled("its request scope was released")) }
-        let timer = context.deadline.map { deadline in
-            Task {
-                try? await Task.sleep(until: deadline, clock: .continuous)
-                if !Task.isCancelled { tracker.cancel(id, .deadline) }
-            }
-        }
-        return CallWatch(id: id, scope: scope, timer: timer)
+        // The call's deadline is one entry of the kernel's deadline timer, not a task of its own.
+        let deadline = context.deadlineOffset.map { due in DeadlineTimer.shared.watch(until: due) { tracker.cancel(id, .deadline) } }
+        return CallWatch(id: id, scope: scope, deadline: deadline)
     }
 }
 
-/// What watches a call in flight besides the tracker: its scope and its deadline timer.
+/// What watches a call in flight besides the tracker: its scope and its deadline.
 private struct CallWatch {
     let id: RequestID
     let scope: WeakScope?
-    let timer: Task<Void, Never>?
+    /// The call's watch on ``DeadlineTimer/shared``.
+    let deadline: UInt64?
 
     func end() {
-        timer?.cancel()
+        if let deadline { DeadlineTimer.shared.end(deadline) }
         scope?.scope?.remove(id)
     }
 }
