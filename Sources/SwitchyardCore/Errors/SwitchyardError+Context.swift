@@ -35,6 +35,7 @@ extension SwitchyardError {
             )
             wrapped.stage = stage
             wrapped.response = existing.response
+            wrapped.userMessage = existing.userMessage
             return wrapped
         }
         return wrapping(error, as: code, stage: stage)

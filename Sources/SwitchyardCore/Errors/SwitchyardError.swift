@@ -25,8 +25,14 @@ public import HTTPTypes
 public struct SwitchyardError: Error, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     /// What went wrong, as a stable, growable set of values.
     public var code: Code
-    /// A sentence that says what went wrong and, where possible, what to do about it.
+    /// A sentence that says what went wrong and, where possible, what to do about it — for the
+    /// developer: it may name the request (``userMessage`` is the text for the app's user).
     public var message: String
+    /// The text to show the app's user, when one was chosen for this error: what an
+    /// ``EnvelopeStage``'s `messages` mapping returned (for a business code, or for a body that is
+    /// not an envelope at all), the server's business message, or what a stage of your own set.
+    /// `nil` otherwise; ``errorDescription`` then says something general about the ``code``.
+    public var userMessage: String?
     /// The service the call was addressed to.
     public var serviceID: ServiceID?
     /// The endpoint's name (the discrete endpoint's type name, or the intensive call's path).

@@ -11,9 +11,15 @@ import Foundation
 ///   (``Outcome``; `result.metadata[EnvelopeStage.Outcome.self]`).
 /// - A business failure becomes a ``SwitchyardError`` with the code ``SwitchyardError/Code/business``,
 ///   the whole response in ``SwitchyardError/response`` and an ``EnvelopeFailure`` detail with the
-///   server's raw code and message. The error's readable message is the server's, or what the
-///   ``messages`` hook maps the code to (a localized, user-facing sentence). Handlers registered for
-///   special codes (re-login, forced upgrade) run before the error is thrown.
+///   server's raw code and message. What the user is shown (``SwitchyardError/userMessage``, the
+///   error's `localizedDescription`) is what the ``messages`` hook maps the code to — a localized
+///   sentence, which is then the error's ``SwitchyardError/message`` too, with no code appended — or
+///   else the server's message (the developer's ``SwitchyardError/message`` then reads
+///   `server's message (code 4004)`). Handlers registered for special codes (re-login, forced
+///   upgrade) run before the error is thrown.
+/// - A body the stage cannot read as an envelope fails as ``SwitchyardError/Code/invalidResponse``
+///   (below); the ``messages`` hook is asked for its user-facing text with the code `nil` — the
+///   "the server's data is malformed, try again later" of many apps.
 ///
 /// Register it **before** (outside) a decryption stage and **after** nothing that needs the whole
 /// envelope: on the way out it runs after the stages registered behind it, so it sees the decrypted
@@ -23,6 +29,13 @@ import Foundation
 /// EnvelopeStage(successCodes: [100], handlers: [401001: { error, context in await session.expire() }])
 /// EnvelopeStage(keys: .init(code: "status.code", message: "status.msg", data: "result.data"), successCodes: [0])
 /// EnvelopeStage(keys: .init(message: "error", data: "payload"), success: .flag("ok"))
+/// EnvelopeStage(successCodes: [0]) { code, _ in
+///     switch code {
+///     case "4004": "This item is sold out."                          // a business code
+///     case nil: "The server's data is malformed, try again later."   // not an envelope at all
+///     default: nil                                                   // the server's message
+///     }
+/// }
 /// ```
 ///
 /// A response with an error status (outside 200–299) whose body is not an envelope — a gateway's
@@ -90,9 +103,11 @@ public struct EnvelopeStage: ResponseStage {
 
     /// Runs for a business failure with a given code, before the error is thrown.
     public typealias Handler = @Sendable (SwitchyardError, CallContext) async -> Void
-    /// Maps a business code and the server's message to the sentence the error shows (a localized,
-    /// user-facing message); `nil` keeps the server's.
-    public typealias MessageMapper = @Sendable (_ code: String, _ serverMessage: String?) -> String?
+    /// Maps a business code and the server's message to the sentence the user is shown (a localized
+    /// message; ``SwitchyardError/userMessage``); `nil` keeps the server's. The code is `nil` for a
+    /// body the stage cannot read as an envelope (a ``SwitchyardError/Code/invalidResponse`` error,
+    /// whose server's message is `nil` too); returning `nil` then leaves the general text.
+    public typealias MessageMapper = @Sendable (_ code: String?, _ serverMessage: String?) -> String?
 
     /// The member key paths.
     public let keys: Keys
@@ -100,7 +115,7 @@ public struct EnvelopeStage: ResponseStage {
     public let success: SuccessRule
     /// Handlers by code, as text.
     public let handlers: [String: Handler]
-    /// Maps codes to user-facing messages.
+    /// Maps codes (and a body that is not an envelope: `nil`) to user-facing messages.
     public let messages: MessageMapper?
 
     /// The codes that mean success, as text (empty unless ``success`` is ``SuccessRule/codes(_:)``).
@@ -158,10 +173,12 @@ public struct EnvelopeStage: ResponseStage {
         // An answer nobody vouched for is not the service's: its code and message are the sender's choice.
         if response.isUnverified {
             if errorStatus { return }
-            throw SwitchyardError(
-                code: .invalidResponse,
-                message: "the response was not verified, so its envelope is not read as the service's",
-                response: response
+            throw unreadable(
+                SwitchyardError(
+                    code: .invalidResponse,
+                    message: "the response was not verified, so its envelope is not read as the service's",
+                    response: response
+                )
             )
         }
         let envelope: EnvelopeReader
@@ -171,10 +188,12 @@ public struct EnvelopeStage: ResponseStage {
             envelope = try EnvelopeReader(body, paths: paths)
         } catch {
             if errorStatus { return }
-            throw SwitchyardError(
-                code: .invalidResponse,
-                message: "the response is not a JSON envelope object: \(error.message)",
-                underlyingError: error
+            throw unreadable(
+                SwitchyardError(
+                    code: .invalidResponse,
+                    message: "the response is not a JSON envelope object: \(error.message)",
+                    underlyingError: error
+                )
             )
         }
         let code = envelope.scalar(at: keys.code)
@@ -184,7 +203,7 @@ public struct EnvelopeStage: ResponseStage {
         case .codes(let codes):
             guard let code else {
                 if errorStatus { return }
-                throw SwitchyardError(code: .invalidResponse, message: "the envelope has no usable '\(keys.code)' member")
+                throw unreadable(SwitchyardError(code: .invalidResponse, message: "the envelope has no usable '\(keys.code)' member"))
             }
             failedCode = codes.contains(code) ? nil : code
         case .flag(let path):
@@ -193,17 +212,26 @@ public struct EnvelopeStage: ResponseStage {
             failedCode = nil
         }
         if let failedCode {
-            let readable = messages?(failedCode, message) ?? message ?? "no message"
-            let error = SwitchyardError(
+            let mapped = messages?(failedCode, message)
+            var error = SwitchyardError(
                 code: .business,
-                message: "\(readable) (code \(failedCode))",
+                message: mapped ?? "\(message ?? "no message") (code \(failedCode))",
                 response: response,
                 detail: EnvelopeFailure(businessCode: failedCode, serverMessage: message)
             )
+            error.userMessage = mapped ?? message
             if let handler = handlers[failedCode] { await handler(error, context) }
             throw error
         }
         response.metadata[Outcome.self] = Outcome(code: code, message: message)
         response.body = .bytes(envelope.raw(at: keys.data) ?? Data("null".utf8))
+    }
+
+    /// `error` (a body the stage cannot read as an envelope) with the user-facing text the
+    /// ``messages`` hook gives a `nil` code, if any.
+    private func unreadable(_ error: SwitchyardError) -> SwitchyardError {
+        var error = error
+        error.userMessage = messages?(nil, nil)
+        return error
     }
 }

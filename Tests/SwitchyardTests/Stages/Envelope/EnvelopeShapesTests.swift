@@ -26,7 +26,7 @@ struct EnvelopeShapesTests {
         let stage = EnvelopeStage(successCodes: [0]) { code, _ in code == "4004" ? "Dieser Artikel ist ausverkauft." : nil }
         let error = try await run(stage, body: #"{"code":4004,"msg":"SKU_OUT_OF_STOCK","data":null}"#).error
         #expect(error?.code == .business)
-        #expect(error?.message == "Dieser Artikel ist ausverkauft. (code 4004)")
+        #expect(error?.message == "Dieser Artikel ist ausverkauft.")
         #expect(error?.detail(as: EnvelopeFailure.self) == EnvelopeFailure(businessCode: "4004", serverMessage: "SKU_OUT_OF_STOCK"))
         let unmapped = try await run(stage, body: #"{"code":5000,"msg":"internal"}"#).error
         #expect(unmapped?.message == "internal (code 5000)")
