@@ -25,6 +25,16 @@ public import Observation
 /// ``CachePolicy/cacheElseNetwork(maxAge:)`` and ``CachePolicy/cacheThenNetwork``; other policies
 /// already ask the network).
 ///
+/// **New parameters.** A search or filter screen keeps one loader and loads it again with another
+/// endpoint value: ``load(_:isolation:)`` cancels the load in flight, clears what the old parameters
+/// showed and loads the new ones; its observers stay, and later loads and reloads load the new value.
+///
+/// ```swift
+/// let results = ResourceLoader(Search(query: ""), client: client)
+/// // SwiftUI: .task(id: query) { await results.load(Search(query: query)) }
+/// await results.load(Search(query: "swift"))
+/// ```
+///
 /// **One load at a time.** Concurrent ``load(isolation:)`` calls — two views appearing at once — share
 /// the load in flight: one network call. A ``reload(isolation:)`` joins a reload in flight and replaces
 /// a plain load (whose answer might be the stored one). The load belongs to the loader, not to the task
@@ -60,21 +70,27 @@ public final class ResourceLoader<Output: Sendable>: Observable, Sendable {
         var shown = Snapshot()
         var load: (generation: Int, kind: Kind, task: Task<Void, Never>)?
         var generation = 0
+        /// What loads load: the endpoint the loader was made with, or the last one given to
+        /// ``load(_:isolation:)``.
+        var resource: ResourceSource<Output>
     }
 
-    private let state = ObservedState(State())
-    private let resource: ResourceSource<Output>
+    private let state: ObservedState<State>
+    private let client: APIClient
+    private let options: CallOptions?
 
     /// Creates a loader for `endpoint`; nothing loads until ``load(isolation:)`` or
     /// ``reload(isolation:)``.
     ///
     /// - Parameters:
-    ///   - - endpoint: the resource to load.
-    ///   - - client: the client that sends it.
-    ///   - - options: adjustments for every load, applied on top of the endpoint's own options (a cache
+    ///   - endpoint: the resource to load.
+    ///   - client: the client that sends it.
+    ///   - options: adjustments for every load, applied on top of the endpoint's own options (a cache
     ///     policy chosen here wins over the endpoint's).
     public init<E: Endpoint>(_ endpoint: E, client: APIClient, options: CallOptions? = nil) where E.Output == Output {
-        self.resource = ResourceSource(endpoint, client: client, options: options)
+        self.state = ObservedState(State(resource: ResourceSource(endpoint, client: client, options: options)))
+        self.client = client
+        self.options = options
     }
 
     /// All of the state, as observers see it.
@@ -102,6 +118,23 @@ public final class ResourceLoader<Output: Sendable>: Observable, Sendable {
         await run(.load, isolation: isolation)
     }
 
+    /// Loads `endpoint` — the same resource with new parameters, a search screen's new query — in
+    /// place of the loader's endpoint, keeping the loader and its observers; returns when that load
+    /// has ended.
+    ///
+    /// The load in flight, if any, is cancelled and its answer dropped, whatever its parameters. What
+    /// the old parameters showed — value, error, ``lastLoaded``, ``source`` — is cleared in the same
+    /// change that starts the new load (a value for other parameters is not a stale value of these),
+    /// and the load then runs as ``load(isolation:)`` does, under `endpoint`'s cache policy and the
+    /// options the loader was made with. Later loads and reloads load `endpoint`.
+    ///
+    /// - Parameters:
+    ///   - endpoint: the resource to load from now on.
+    ///   - isolation: the caller's actor, where the loader's changes are made; leave it out.
+    public func load<E: Endpoint>(_ endpoint: E, isolation: isolated (any Actor)? = #isolation) async where E.Output == Output {
+        await run(.load, replacing: ResourceSource(endpoint, client: client, options: options), isolation: isolation)
+    }
+
     /// Loads the resource from the network even when a stored response is fresh (revalidating it),
     /// keeping the value shown meanwhile; joins a reload in flight and replaces a plain load.
     ///
@@ -127,21 +160,28 @@ public final class ResourceLoader<Output: Sendable>: Observable, Sendable {
         task?.cancel()
     }
 
-    private func run(_ kind: Kind, isolation: isolated (any Actor)?) async {
-        if let joined = state.withLock({ Self.joinable($0, kind) }) {
+    /// Starts a load of `kind` — of `source` in place of the loader's resource when one is given,
+    /// which never joins the load in flight — or joins the load in flight it may share.
+    private func run(_ kind: Kind, replacing source: ResourceSource<Output>? = nil, isolation: isolated (any Actor)?) async {
+        if source == nil, let joined = state.withLock({ Self.joinable($0, kind) }) {
             await joined.value
             return
         }
         let (task, replaced) = state.change(self, \.snapshot) { state -> (Task<Void, Never>, Task<Void, Never>?) in
             // Another caller may have started a load since the check above.
-            if let joined = Self.joinable(state, kind) { return (joined, nil) }
+            if source == nil, let joined = Self.joinable(state, kind) { return (joined, nil) }
+            if let source {
+                state.resource = source
+                state.shown = Snapshot()
+            }
             let replaced = state.load?.task
             state.generation += 1
             let generation = state.generation
             let hasValue = state.shown.value != nil
+            let resource = state.resource
             state.shown.phase = .loading
             let task = Task {
-                await self.perform(kind, generation: generation, hasValue: hasValue, isolation: isolation)
+                await self.perform(kind, resource: resource, generation: generation, hasValue: hasValue, isolation: isolation)
             }
             state.load = (generation, kind, task)
             return (task, replaced)
@@ -157,7 +197,13 @@ public final class ResourceLoader<Output: Sendable>: Observable, Sendable {
     }
 
     /// Runs one load on the caller's actor, applying each value as it arrives.
-    private func perform(_ kind: Kind, generation: Int, hasValue: Bool, isolation: isolated (any Actor)?) async {
+    private func perform(
+        _ kind: Kind,
+        resource: ResourceSource<Output>,
+        generation: Int,
+        hasValue: Bool,
+        isolation: isolated (any Actor)?
+    ) async {
         do {
             if let stream = resource.cacheThenNetwork(kind, hasValue: hasValue) {
                 var settled = false
