@@ -8,7 +8,9 @@ public enum BatchMode: Sendable, Hashable {
 
 /// Observes a batch or a chain as a whole; every closure is optional and must return quickly.
 public struct GroupObserver: Sendable {
-    /// Called once with the number of calls (for a chain, steps) before any starts.
+    /// Called once with the number of calls (for a chain, steps) before any starts; a chain's steps
+    /// chosen at run time (``CallChain/repeating(_:)``) are not known yet and each adds one to the
+    /// total ``progress`` reports.
     public var willStart: (@Sendable (Int) -> Void)?
     /// Called as calls (steps) end: how many have ended, out of how many.
     public var progress: (@Sendable (Int, Int) -> Void)?
