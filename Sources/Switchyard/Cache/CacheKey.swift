@@ -1,7 +1,8 @@
 /// The identity of a cached response: the service and endpoint it belongs to (for invalidation),
 /// whose it is (the request's ``CredentialPartition``), and the canonical request — environment,
 /// method, authority, path, and the query's name–value pairs sorted with volatile and credential
-/// parameters left out (and, for a POST read, its body's digest). An entry is only ever found by a request of the same partition: another
+/// parameters left out (and, for a POST read, its body's digest; for a versioned service or endpoint,
+/// the version). An entry is only ever found by a request of the same partition: another
 /// user's token, cookie or account never finds it.
 public struct CacheKey: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The service.
@@ -82,12 +83,14 @@ public struct CacheKey: Sendable, Hashable, Codable, CustomStringConvertible {
         "\(serviceID) \(endpoint) [\(partition)]: \(identity.replacingOccurrences(of: "\n", with: " "))"
     }
 
-    /// The key of `request` made for `context`.
+    /// The key of `request` made for `context`, under `version` of the app's model when one is given
+    /// (a key of another version, or of none, is another key).
     public static func of(
         _ request: Request,
         context: CallContext,
         partition: CredentialPartition,
-        excluding excluded: Set<String>
+        excluding excluded: Set<String>,
+        version: String? = nil
     ) -> CacheKey {
         // Substrings, so that the path is not copied out of the request's target first.
         var lines: [Substring] = [
@@ -98,6 +101,7 @@ public struct CacheKey: Sendable, Hashable, Codable, CustomStringConvertible {
         if request.method == .post, let body = request.body?.bytes {
             lines.append(Substring("body:\(body.count):\(String(FNV1a.hash(body), radix: 16))"))
         }
+        if let version { lines.append(Substring("version:\(version)")) }
         let identity = String(unsafeUninitializedCapacity: UTF8Join.count(lines)) {
             UTF8Join.write(lines, separator: UInt8(ascii: "\n"), into: $0)
         }

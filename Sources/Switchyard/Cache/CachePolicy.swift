@@ -1,5 +1,5 @@
 /// How a call uses the ``CacheStage`` — per endpoint (in its ``Endpoint/options``) or per call with
-/// ``CallOptions/cache(_:)``.
+/// ``CallOptions/cache(_:version:)``.
 ///
 /// Every policy that stores keeps RFC 9111's rules about *what* may be stored and *to whom* it may
 /// be served: `no-store` (on the response or the request) is never stored, an entry is served only to

@@ -97,9 +97,17 @@ extension CacheStage {
 }
 
 extension CallOptions {
-    /// Uses `policy` for this call (see ``CacheStage``).
-    public mutating func cache(_ policy: CachePolicy) {
+    /// Uses `policy` for this call (see ``CacheStage``) — in an endpoint's options, for each of its
+    /// calls — and, when `version` is given, keys its entries by that version of the app's model of
+    /// the response: bump it when the model changes and nothing stored under another version (or
+    /// none) is served again. The ``CacheStage/version`` of the service adds to it.
+    ///
+    /// ```swift
+    /// options.cache(.cacheElseNetwork(maxAge: .seconds(300)), version: "3")
+    /// ```
+    public mutating func cache(_ policy: CachePolicy, version: String? = nil) {
         self[option: CacheStage.CallPolicy.self] = policy
+        if let version { self[option: CacheStage.Version.self] = version }
     }
 
     /// When this call (a write) succeeds, removes the cached entries of these services — of one

@@ -25,13 +25,24 @@ import HTTPTypes
 /// with no explicit freshness and a `Last-Modified`. The table in ``CachePolicy`` says how each policy
 /// sits on top. An allowed cross-origin redirect's answer is never stored as the service's.
 ///
+/// **Versions.** When the app's model of a response changes — a new field, another meaning — a
+/// version string makes what was stored before it unreachable: the stage's ``version`` for the
+/// whole service, ``CallOptions/cache(_:version:)`` for one endpoint. Both are part of the key, so an
+/// entry stored under other versions (or none) is never served again, from memory or from disk; it
+/// leaves the stores as their budgets evict it, or with an invalidation. Entries stored without a
+/// version keep their keys when versions are not used.
+///
+/// ```swift
+/// CacheStage(cache: cache, defaultPolicy: .standard, version: "2")   // every entry of the service
+/// ```
+///
 /// The stage is session-bound (``SessionBoundStage``): when a user's session ends it drops the
 /// entries of that account, or every entry that is not public.
 ///
 /// The response a call returns says where it came from: `network`, `memory`, `disk` or `revalidated`
 /// (``Response/source``, ``CallResult/source``).
 public struct CacheStage: SessionBoundStage {
-    /// The context key under which ``CallOptions/cache(_:)`` stores a call's policy.
+    /// The context key under which ``CallOptions/cache(_:version:)`` stores a call's policy.
     public enum CallPolicy: CallOptionKey {
         /// The policy.
         public typealias Value = CachePolicy
@@ -41,6 +52,15 @@ public struct CacheStage: SessionBoundStage {
         public static let stage = StageID.cache
         /// Calls with different values never share a response.
         public static func identity(_ value: Value) -> String? { "\(value)" }
+    }
+
+    /// The context key under which ``CallOptions/cache(_:version:)`` stores an endpoint's version.
+    enum Version: CallOptionKey {
+        typealias Value = String
+        static let name = "cache(_:version:)"
+        static let stage = StageID.cache
+        /// Calls of different versions never share a response.
+        static func identity(_ value: Value) -> String? { value }
     }
 
     /// The context key under which ``CallOptions/invalidateCache(onSuccess:)`` stores what a call's
@@ -84,6 +104,9 @@ public struct CacheStage: SessionBoundStage {
     /// Whether responses without explicit freshness may be fresh for a heuristic lifetime (10% of the
     /// time since `Last-Modified`, at most a day), as RFC 9111 §4.2.2 allows. Off unless turned on.
     public let heuristicFreshness: Bool
+    /// The version of the app's model of this service's responses, part of every key; changing it
+    /// leaves every entry stored under another one unserved. `nil` (the default) for none.
+    public let version: String?
     /// The clock freshness is judged by.
     let now: @Sendable () -> Date
 
@@ -97,18 +120,22 @@ public struct CacheStage: SessionBoundStage {
     ///   - defaultPolicy: the policy for calls that do not choose one; ``CachePolicy/networkOnly``.
     ///   - excludedParameters: query parameters left out of keys.
     ///   - heuristicFreshness: whether heuristic lifetimes are allowed; off by default.
+    ///   - version: the version of the app's model of the service's responses; bump it when that
+    ///     model changes and nothing stored before is served. `nil` or empty for none.
     ///   - now: the clock freshness is judged by; the system's by default (tests pass their own).
     public init(
         cache: ResponseCache,
         defaultPolicy: CachePolicy = .networkOnly,
         excludedParameters: Set<String> = CacheStage.defaultExcludedParameters,
         heuristicFreshness: Bool = false,
+        version: String? = nil,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.cache = cache
         self.defaultPolicy = defaultPolicy
         self.excludedParameters = Set(excludedParameters.map { $0.lowercased() })
         self.heuristicFreshness = heuristicFreshness
+        self.version = version?.isEmpty == false ? version : nil
         self.now = now
     }
 
@@ -122,7 +149,22 @@ public struct CacheStage: SessionBoundStage {
     /// The key of `request` and the partition's prediction, to check what is sent against.
     private func prediction(for request: Request, context: CallContext) async throws -> (key: CacheKey, prediction: CredentialPrediction) {
         let prediction = try await CredentialPrediction(request, context: context, digest: cache.partitionDigest)
-        return (CacheKey.of(request, context: context, partition: prediction.partition, excluding: excludedParameters), prediction)
+        let key = CacheKey.of(
+            request,
+            context: context,
+            partition: prediction.partition,
+            excluding: excludedParameters,
+            version: Self.keyVersion(service: version, endpoint: context[Version.self])
+        )
+        return (key, prediction)
+    }
+
+    /// The service's and the endpoint's versions as one key line's text, each length-prefixed so
+    /// that no two pairs read alike; `nil` when neither is set.
+    static func keyVersion(service: String?, endpoint: String?) -> String? {
+        let endpoint = endpoint?.isEmpty == false ? endpoint : nil
+        guard service != nil || endpoint != nil else { return nil }
+        return [service, endpoint].map { $0.map { "\($0.utf8.count):\($0)" } ?? "-" }.joined(separator: " ")
     }
 
     /// Drops the ending session's entries: those of `account` when an account is named — its own

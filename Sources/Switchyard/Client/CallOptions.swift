@@ -17,7 +17,7 @@ public import Logging
 ///
 /// Skipping or enabling a stage the service does not have fails the call with
 /// ``SwitchyardError/Code/invalidRequest``, and so does an option that only one stage can honour
-/// (``retry(maxAttempts:)``, ``cache(_:)``, ``logLevel(_:)`` …) when the service has no such stage or
+/// (``retry(maxAttempts:)``, ``cache(_:version:)``, ``logLevel(_:)`` …) when the service has no such stage or
 /// the call skips it — an option is never silently ignored.
 public struct CallOptions: Sendable {
     /// The per-attempt timeout; `nil` keeps the service's.
@@ -129,7 +129,7 @@ public struct CallOptions: Sendable {
         get { storage.value.downloadProgress }
         _modify { yield &storage.value.downloadProgress }
     }
-    /// The cache policy chosen with ``cache(_:)``; `nil` when these options choose none (the
+    /// The cache policy chosen with ``cache(_:version:)``; `nil` when these options choose none (the
     /// ``CacheStage``'s default then applies).
     public var cachePolicy: CachePolicy? { self[option: CacheStage.CallPolicy.self] }
     /// The scope the call belongs to (held weakly): releasing it cancels the call.

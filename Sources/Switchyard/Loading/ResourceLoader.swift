@@ -16,7 +16,7 @@ public import Observation
 /// ```
 ///
 /// **Loading.** ``load(isolation:)`` loads as the endpoint's cache policy says
-/// (``CallOptions/cache(_:)``, or the service's ``CacheStage`` default): a fresh stored response may
+/// (``CallOptions/cache(_:version:)``, or the service's ``CacheStage`` default): a fresh stored response may
 /// answer without the network. With ``CachePolicy/cacheThenNetwork`` the loader shows the stored value
 /// first — while ``isLoading`` stays true — and then the network's, through
 /// ``APIClient/sendCacheThenNetwork(_:options:)``; the stored value is shown first only while the
