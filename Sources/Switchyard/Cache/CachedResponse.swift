@@ -1,5 +1,6 @@
 public import Foundation
 public import HTTPTypes
+@_spi(SwitchyardKernel) import SwitchyardCore
 
 /// A stored response: status, header fields and body (plaintext, after decryption), when it was
 /// requested and received, and what RFC 9111 needs to judge it later — its validators and the

@@ -1,5 +1,6 @@
 public import HTTPTypes
 public import Logging
+@_spi(SwitchyardKernel) import SwitchyardCore
 
 /// Per-call adjustments: timeout, tags, extra header fields, extra stages, stages to skip or enable,
 /// context values.

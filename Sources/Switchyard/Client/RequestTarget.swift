@@ -132,7 +132,7 @@ struct RequestTarget {
 
     /// Writes `bytes` percent-encoded for `allowed`, by ``PercentEncoding``'s rule.
     private mutating func putEncoded(_ bytes: UnsafeBufferPointer<UInt8>, _ allowed: PercentEncoding.Allowed) {
-        PercentEncoding.encode(bytes, allowed) { put($0) }
+        PercentEncoding.write(bytes, allowed, to: output, count: &count)
     }
 
     /// Replaces `{name}` placeholders in `range` with percent-encoded values and encodes the literal text.

@@ -5,24 +5,25 @@ import HTTPTypes
 /// refuses a redirect with ``SwitchyardError/Code/redirect``, naming ``StageID/redirects`` as the
 /// stage that failed (the stages around the exchange then keep that name rather than their own).
 ///
-/// The registry gives it to the service's pipeline as the exchange around the transport: it is not
-/// one of the listed stages, and a call counts one attempt however many redirects it follows.
-struct RedirectFollower: Stage {
-    let id = StageID.redirects
+/// The registry gives it to the service's pipeline as the follower of its exchanges: it is not one
+/// of the listed stages, and a call counts one attempt however many redirects it follows.
+struct RedirectFollower: ExchangeFollower {
     /// The service's policy; its maximum is above zero (a policy that follows none needs no follower).
     let policy: RedirectPolicy
 
-    func intercept(_ request: Request, context: CallContext, next: NextStage) async throws -> Response {
-        var response = try await next(request, context)
-        // Most answers are not redirects: only a 3xx goes further.
+    func follows(_ response: Response) -> Bool {
         let code = response.status.code
-        guard code >= 300, code <= 399 else { return response }
+        return code >= 300 && code <= 399
+    }
+
+    func follow(_ response: Response, for request: Request, context: CallContext, send: NextStage) async throws -> Response {
+        var response = response
         var current = request
         var hops = 0
         while let redirected = try Self.next(after: response, for: current, hops: hops, policy: policy) {
             hops += 1
             current = redirected
-            response = try await next(current, context)
+            response = try await send(current, context)
             response.redirectCount = hops
             response.url = current.url
         }

@@ -159,7 +159,7 @@ public final class ServiceRegistry: Sendable {
             serviceID: service.id,
             stages: service.stages,
             transport: service.transport,
-            exchange: service.defaults.redirects.maximum > 0 ? RedirectFollower(policy: service.defaults.redirects) : nil,
+            follower: service.defaults.redirects.maximum > 0 ? RedirectFollower(policy: service.defaults.redirects) : nil,
             serviceState: ServiceCredentials(service.stages.map { ($0 as? any OptInMarker)?.inner ?? $0 })
         )
         let entry = Entry(service: service, baseURLs: parsed, fallbackBaseURL: fallback, pipeline: pipeline)

@@ -11,7 +11,7 @@ package enum PercentEncoding {
         /// Literal query text: as for paths plus `?`.
         case queryLiteral
 
-        @inline(__always)
+        @inlinable @inline(__always)
         package func allows(_ byte: UInt8) -> Bool {
             if byte.isUnreserved { return true }
             switch self {
@@ -24,6 +24,7 @@ package enum PercentEncoding {
             }
         }
 
+        @inlinable
         package var keepsValidEscapes: Bool { self != .component }
     }
 
@@ -71,13 +72,37 @@ package enum PercentEncoding {
     }
 
     /// Appends the encoded form of `bytes` to `output`.
+    @inlinable
     package static func append<Bytes: Collection<UInt8>>(_ bytes: Bytes, _ allowed: Allowed, to output: inout [UInt8]) {
         encode(bytes, allowed) { output.append($0) }
     }
 
+    /// Writes the encoded form of `bytes` at `output + count` (only counts when `output` is `nil`),
+    /// advancing `count`: the request target's two passes. Not generic, so that it is specialized
+    /// here: a package-level generic is never specialized in another module.
+    package static func write(
+        _ bytes: UnsafeBufferPointer<UInt8>,
+        _ allowed: Allowed,
+        to output: UnsafeMutablePointer<UInt8>?,
+        count: inout Int
+    ) {
+        if let output {
+            var index = count
+            encode(bytes, allowed) { byte in
+                output[index] = byte
+                index += 1
+            }
+            count = index
+        } else {
+            var added = 0
+            encode(bytes, allowed) { _ in added += 1 }
+            count += added
+        }
+    }
+
     /// The encoded form of `bytes`, byte by byte, to `emit`: an allowed byte as it is, a valid escape
     /// as it is where `allowed` keeps escapes, anything else as `%XX` (upper-case hexadecimal).
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func encode<Bytes: Collection<UInt8>>(_ bytes: Bytes, _ allowed: Allowed, emit: (UInt8) -> Void) {
         var index = bytes.startIndex
         while index != bytes.endIndex {
@@ -96,7 +121,8 @@ package enum PercentEncoding {
     }
 
     /// Whether the two bytes after `percent` are hexadecimal digits.
-    private static func isEscape<Bytes: Collection<UInt8>>(_ bytes: Bytes, after percent: Bytes.Index) -> Bool {
+    @inlinable
+    static func isEscape<Bytes: Collection<UInt8>>(_ bytes: Bytes, after percent: Bytes.Index) -> Bool {
         let first = bytes.index(after: percent)
         guard first != bytes.endIndex, bytes[first].isHexDigit else { return false }
         let second = bytes.index(after: first)
@@ -104,17 +130,19 @@ package enum PercentEncoding {
     }
 
     /// The upper-case hexadecimal digit of `nibble` (0–15).
-    @inline(__always)
-    private static func hex(_ nibble: UInt8) -> UInt8 {
+    @inlinable @inline(__always)
+    static func hex(_ nibble: UInt8) -> UInt8 {
         nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") + nibble - 10
     }
 }
 
 extension UInt8 {
+    @inlinable
     var isUnreserved: Bool {
         isASCIILetter || isASCIIDigit || self == UInt8(ascii: "-") || self == UInt8(ascii: ".") || self == UInt8(ascii: "_")
             || self == UInt8(ascii: "~")
     }
+    @inlinable
     var isSubDelimiter: Bool {
         switch self {
         case UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
@@ -123,5 +151,6 @@ extension UInt8 {
         default: false
         }
     }
+    @inlinable
     var isHexDigit: Bool { isASCIIDigit || (0x41...0x46).contains(self) || (0x61...0x66).contains(self) }
 }

@@ -82,6 +82,8 @@ public struct ServiceID: Sendable, Hashable, Comparable, CustomStringConvertible
 }
 
 extension UInt8 {
+    @inlinable
     var isASCIILetter: Bool { (0x41...0x5A).contains(self) || (0x61...0x7A).contains(self) }
+    @inlinable
     var isASCIIDigit: Bool { (0x30...0x39).contains(self) }
 }

@@ -4,28 +4,38 @@
 /// The fields are a checked `Sendable` struct; only the box that holds them is unchecked. A box is
 /// written only through ``value``'s `_modify`, which first makes sure no other copy holds it, so two
 /// copies never see each other's changes and no two tasks ever write one box.
-package struct CopyOnWrite<Fields: Sendable>: Sendable {
+///
+/// Public only to the features' module (SPI `SwitchyardKernel`), and inlinable: the features' values
+/// (``CallOptions``, ``CachedResponse``) live in another module, where an unspecialized box copies and
+/// destroys their fields through value witnesses on every access — and the compiler neither inlines
+/// nor specializes a package-level declaration across modules.
+@_spi(SwitchyardKernel)
+public struct CopyOnWrite<Fields: Sendable>: Sendable {
     /// The one reference every copy shares until a change.
-    private final class Box: @unchecked Sendable {
+    @usableFromInline
+    final class Box: @unchecked Sendable {
         // Unchecked: written only while exactly one `CopyOnWrite` holds it (see `value`), and exclusive
         // by that rule, so the runtime's access tracking is switched off for it.
-        @exclusivity(unchecked) var fields: Fields
+        @usableFromInline @exclusivity(unchecked) var fields: Fields
 
+        @inlinable
         init(_ fields: Fields) {
             self.fields = fields
         }
     }
 
-    private var box: Box
+    @usableFromInline var box: Box
 
     /// Boxes `fields`.
-    package init(_ fields: Fields) {
+    @inlinable
+    public init(_ fields: Fields) {
         box = Box(fields)
     }
 
     /// The fields: read in place, and copied into a box of their own before a change when another
     /// copy shares the box.
-    package var value: Fields {
+    @inlinable
+    public var value: Fields {
         _read { yield box.fields }
         _modify {
             if !isKnownUniquelyReferenced(&box) { box = Box(box.fields) }
@@ -34,12 +44,14 @@ package struct CopyOnWrite<Fields: Sendable>: Sendable {
     }
 
     /// Whether both share one box (so their fields are equal without comparing them).
-    package func isShared(with other: CopyOnWrite) -> Bool { box === other.box }
+    @inlinable
+    public func isShared(with other: CopyOnWrite) -> Bool { box === other.box }
 }
 
 extension CopyOnWrite: Equatable where Fields: Equatable {
     /// Whether both hold equal fields; one shared box answers without comparing them.
-    package static func == (lhs: CopyOnWrite, rhs: CopyOnWrite) -> Bool {
+    @inlinable
+    public static func == (lhs: CopyOnWrite, rhs: CopyOnWrite) -> Bool {
         lhs.isShared(with: rhs) || lhs.value == rhs.value
     }
 }

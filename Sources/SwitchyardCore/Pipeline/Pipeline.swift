@@ -41,7 +41,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
             serviceID: ServiceID,
             links: [Link],
             transport: any Transport,
-            exchange: (any Stage)?,
+            follower: (any ExchangeFollower)?,
             serviceState: (any AnyObject & Sendable)?
         ) {
             self.serviceID = serviceID
@@ -50,7 +50,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
             self.transportName = transport.name
             self.stages = links.map(\.stage)
             self.serviceState = serviceState
-            self.entry = Pipeline.fold(links, around: Pipeline.terminal(transport, exchange: exchange), skippable: true)
+            self.entry = Pipeline.fold(links, around: Pipeline.terminal(transport, follower: follower), skippable: true)
         }
     }
 
@@ -61,26 +61,25 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     ///   - stages: the stages, outermost first.
     ///   - transport: the transport at the end.
     public init(serviceID: ServiceID, stages: [any Stage], transport: any Transport) {
-        self.init(serviceID: serviceID, stages: stages, transport: transport, exchange: nil, serviceState: nil)
+        self.init(serviceID: serviceID, stages: stages, transport: transport, follower: nil, serviceState: nil)
     }
 
-    /// Folds stages and a transport into a pipeline whose each exchange with the transport passes
-    /// `exchange` (a service's redirect following): it is not one of the listed stages, its `next`
-    /// sends one request to the transport, and however often it calls it, the call counts one
-    /// attempt. Every call's context carries `serviceState` (``CallContext/serviceState``) unless
+    /// Folds stages and a transport into a pipeline whose each exchange with the transport may be
+    /// taken further by `follower` (a service's redirect following): it is not one of the listed
+    /// stages, and however often it sends, the call counts one attempt. Every call's context carries `serviceState` (``CallContext/serviceState``) unless
     /// the caller set its own.
     package init(
         serviceID: ServiceID,
         stages: [any Stage],
         transport: any Transport,
-        exchange: (any Stage)?,
+        follower: (any ExchangeFollower)?,
         serviceState: (any AnyObject & Sendable)?
     ) {
         storage = Storage(
             serviceID: serviceID,
             links: stages.map(Link.init),
             transport: transport,
-            exchange: exchange,
+            follower: follower,
             serviceState: serviceState
         )
     }
@@ -379,25 +378,29 @@ public struct Pipeline: Sendable, CustomStringConvertible {
         return (synchronous, synchronous.isEmpty ? nil : slots)
     }
 
-    /// The innermost link: counts the send, and calls the transport through `exchange` when there is one.
+    /// The innermost link: counts the send, calls the transport, and lets `follower` take an answer
+    /// further (a redirect) — only when it asks to, so that the common answer costs one check.
     ///
     /// The common call — no timings — stays in this closure, whose frame holds little; timing is
     /// handled in a function of its own.
-    fileprivate static func terminal(_ transport: any Transport, exchange: (any Stage)?) -> NextStage {
+    fileprivate static func terminal(_ transport: any Transport, follower: (any ExchangeFollower)?) -> NextStage {
         let observes = transport.observesCallCancellation
         let send: NextStage = { (request: consuming Request, context: CallContext) in
             try await sendOnce(request, transport: transport, observes: observes, context: context)
         }
         let inner: NextStage
-        if let exchange {
+        if let follower {
             inner = { (request: consuming Request, context: CallContext) in
-                try await exchange.intercept(request, context: context, next: send)
+                let request = copy request
+                let response = try await send(request, context)
+                guard follower.follows(response) else { return response }
+                return try await follower.follow(response, for: request, context: context, send: send)
             }
         } else {
             inner = send
         }
         return { (request: consuming Request, context: CallContext) in
-            context.control.recordTransportSend(request)  // one attempt, however often the exchange sends
+            context.control.recordTransportSend(request)  // one attempt, however often the follower sends
             if let timings = context.control.timings {
                 return try await timedExchange(request, inner: inner, context: context, timings: timings)
             }
