@@ -3,7 +3,8 @@ import PackagePlugin
 
 /// `swift package generate-endpoints [--target NAME ...] [--output DIR]`: writes the Swift and the
 /// Markdown API reference for every `*.switchyard.yaml` description and OpenAPI document (`openapi.yaml`,
-/// `openapi.json`, `*.openapi.yaml`, `*.openapi.json`) in the package's targets (or the named ones), for
+/// `openapi.json`, `*.openapi.yaml`, `*.openapi.json`, or any `.yaml`, `.yml` or `.json` file with a
+/// top-level `openapi` key) in the package's targets (or the named ones), for
 /// inspection, review and publishing the reference.
 ///
 /// Files go to `DIR/<Target>/<Name>API.swift` and `<Name>API.md` (`DIR` is `GeneratedAPI` in the
@@ -21,7 +22,7 @@ struct GenerateEndpoints: CommandPlugin {
         let targets = try names.isEmpty ? context.package.targets : context.package.targets(named: names)
         var generated = 0
         for case let target as SourceModuleTarget in targets {
-            for file in target.sourceFiles where isDescription(file.url.lastPathComponent) {
+            for file in target.sourceFiles where isDescription(file.url.lastPathComponent) || Self.isOpenAPIDocument(file.url) {
                 let name = String(file.url.lastPathComponent.prefix { $0 != "." })
                 let directory = outputRoot.appendingPathComponent(target.name)
                 let swift = directory.appendingPathComponent("\(name)API.swift")
@@ -50,6 +51,53 @@ struct GenerateEndpoints: CommandPlugin {
         let lowered = name.lowercased()
         return name.hasSuffix(".switchyard.yaml") || name.hasSuffix(".switchyard.yml")
             || ["openapi.yaml", "openapi.yml", "openapi.json"].contains { lowered == $0 || lowered.hasSuffix("." + $0) }
+    }
+
+    /// Whether a file is an OpenAPI document by its content, whatever its name (`petstore.yaml`): YAML with a
+    /// top-level `openapi:` or `swagger:` key, or JSON whose outermost object has such a member. (Plugins
+    /// cannot link the generator, so this mirrors `OpenAPIImporter.isDocument(text:)`.)
+    static func isOpenAPIDocument(_ url: URL) -> Bool {
+        let lowered = url.lastPathComponent.lowercased()
+        guard [".yaml", ".yml", ".json"].contains(where: { lowered.hasSuffix($0) }),
+            let text = try? String(contentsOf: url, encoding: .utf8)
+        else { return false }
+        let keys = ["openapi", "swagger"]
+        guard text.unicodeScalars.first(where: { !$0.properties.isWhitespace && $0 != "\u{FEFF}" }) == "{" else {
+            return text.split(whereSeparator: \.isNewline).contains { line in
+                keys.contains { line.hasPrefix($0 + ":") || line.hasPrefix("\"\($0)\":") || line.hasPrefix("'\($0)':") }
+            }
+        }
+        var depth = 0
+        var inString = false
+        var escaped = false
+        var current = ""
+        var lastString = ""
+        for scalar in text.unicodeScalars {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if scalar == "\\" {
+                    escaped = true
+                } else if scalar == "\"" {
+                    inString = false
+                    lastString = current
+                } else {
+                    current.unicodeScalars.append(scalar)
+                }
+                continue
+            }
+            switch scalar {
+            case "\"":
+                inString = true
+                current = ""
+            case "{", "[": depth += 1
+            case "}", "]": depth -= 1
+            case ":" where depth == 1 && keys.contains(lastString): return true
+            case ":", ",": lastString = ""
+            default: break
+            }
+        }
+        return false
     }
 
     struct GenerationFailed: Error, CustomStringConvertible {

@@ -2,7 +2,8 @@ import Foundation
 import PackagePlugin
 
 /// Generates Swift from every `*.switchyard.yaml` description and every OpenAPI 3.0/3.1 document
-/// (`openapi.yaml`, `openapi.json`, `*.openapi.yaml`, `*.openapi.json`) in a target, at build time, with
+/// (`openapi.yaml`, `openapi.json`, `*.openapi.yaml`, `*.openapi.json`, or any `.yaml`, `.yml` or `.json`
+/// file whose content has a top-level `openapi` key) in a target, at build time, with
 /// `switchyard-gen`. Add it to a target:
 ///
 /// ```swift
@@ -18,7 +19,9 @@ struct SwitchyardGenBuildPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: any Target) throws -> [Command] {
         guard let target = target as? SourceModuleTarget else { return [] }
         let tool = try context.tool(named: "switchyard-gen")
-        return target.sourceFiles.filter { DescriptionFile.isDescription($0.url.lastPathComponent) }.map { file in
+        return target.sourceFiles.filter {
+            DescriptionFile.isDescription($0.url.lastPathComponent) || DescriptionFile.isOpenAPIDocument($0.url)
+        }.map { file in
             let name = DescriptionFile.baseName(file.url.lastPathComponent)
             let output = context.pluginWorkDirectoryURL.appendingPathComponent("\(name)API.swift")
             var inputs = [file.url]
@@ -52,6 +55,53 @@ enum DescriptionFile {
         }
         let url = document.deletingLastPathComponent().appendingPathComponent(name + ".switchyard-config.yaml")
         return FileManager.default.fileExists(atPath: url.path) ? url : nil
+    }
+
+    /// Whether a file is an OpenAPI document by its content, whatever its name (`petstore.yaml`): YAML with a
+    /// top-level `openapi:` or `swagger:` key, or JSON whose outermost object has such a member. (Plugins
+    /// cannot link the generator, so this mirrors `OpenAPIImporter.isDocument(text:)`.)
+    static func isOpenAPIDocument(_ url: URL) -> Bool {
+        let lowered = url.lastPathComponent.lowercased()
+        guard [".yaml", ".yml", ".json"].contains(where: { lowered.hasSuffix($0) }),
+            let text = try? String(contentsOf: url, encoding: .utf8)
+        else { return false }
+        let keys = ["openapi", "swagger"]
+        guard text.unicodeScalars.first(where: { !$0.properties.isWhitespace && $0 != "\u{FEFF}" }) == "{" else {
+            return text.split(whereSeparator: \.isNewline).contains { line in
+                keys.contains { line.hasPrefix($0 + ":") || line.hasPrefix("\"\($0)\":") || line.hasPrefix("'\($0)':") }
+            }
+        }
+        var depth = 0
+        var inString = false
+        var escaped = false
+        var current = ""
+        var lastString = ""
+        for scalar in text.unicodeScalars {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if scalar == "\\" {
+                    escaped = true
+                } else if scalar == "\"" {
+                    inString = false
+                    lastString = current
+                } else {
+                    current.unicodeScalars.append(scalar)
+                }
+                continue
+            }
+            switch scalar {
+            case "\"":
+                inString = true
+                current = ""
+            case "{", "[": depth += 1
+            case "}", "]": depth -= 1
+            case ":" where depth == 1 && keys.contains(lastString): return true
+            case ":", ",": lastString = ""
+            default: break
+            }
+        }
+        return false
     }
 
     static func baseName(_ name: String) -> String {

@@ -18,7 +18,9 @@ struct SwitchyardGen: ParsableCommand {
             abstract: "Writes the Swift (and optionally the Markdown reference) for one description."
         )
 
-        @Argument(help: "The description file (.switchyard.yaml) or OpenAPI document (openapi.yaml/.json, *.openapi.yaml/.json).")
+        @Argument(
+            help: "The description file (.switchyard.yaml) or OpenAPI 3.0/3.1 document (YAML or JSON, recognised by its 'openapi' key)."
+        )
         var file: String
         @Option(help: "Where to write the Swift source.") var swift: String?
         @Option(help: "Where to write the Markdown API reference.") var markdown: String?
@@ -72,7 +74,7 @@ struct SwitchyardGen: ParsableCommand {
             ?? URL(fileURLWithPath: file).deletingLastPathComponent()
             .appendingPathComponent(OpenAPIConfiguration.fileName(forDocument: URL(fileURLWithPath: file).lastPathComponent)).path
         var configuration: String?
-        if OpenAPIImporter.isDocument(URL(fileURLWithPath: file).lastPathComponent),
+        if OpenAPIImporter.isDocument(URL(fileURLWithPath: file).lastPathComponent) || OpenAPIImporter.isDocument(text: text),
             config != nil || FileManager.default.fileExists(atPath: configFile)
         {
             do {

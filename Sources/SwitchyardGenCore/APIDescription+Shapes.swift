@@ -23,17 +23,23 @@ extension APIDescription {
         public var summary: String?
     }
 
-    /// A documented response for one status (or every other status, `default`).
+    /// A documented response for one status, a range of them (`4XX`), or every other status (`default`).
     public struct StatusResponse: Sendable {
-        /// The status code; `nil` for `default`.
+        /// The status code; `nil` for a range or `default`.
         public var status: Int?
         /// The decoded body's type; `nil` when the response has no JSON body.
         public var type: TypeReference?
         /// What the response means.
         public var summary: String?
+        /// For a range (`4XX`), its hundreds digit (`4`); `nil` for a status or `default`.
+        public var range: Int? = nil
 
-        /// A Swift case name: `ok`, `created`, `notFound`… or `status418`; `default` for `nil`.
+        /// A Swift case name: `ok`, `created`, `notFound`… or `status418`; `clientError` for `4XX` (and
+        /// `informational`, `success`, `redirection`, `serverError`); `default` for any other status.
         public var caseName: String {
+            if let range {
+                return ["informational", "success", "redirection", "clientError", "serverError"][min(max(range, 1), 5) - 1]
+            }
             guard let status else { return "`default`" }
             let names = [
                 200: "ok", 201: "created", 202: "accepted", 204: "noContent", 400: "badRequest", 401: "unauthorized",
@@ -41,6 +47,18 @@ extension APIDescription {
                 500: "internalServerError", 503: "serviceUnavailable",
             ]
             return names[status] ?? "status\(status)"
+        }
+
+        /// The Swift `case` pattern that matches it: `404`, `400...499`, or `nil` for `default`.
+        public var pattern: String? {
+            if let range { return "\(range)00...\(range)99" }
+            return status.map(String.init)
+        }
+
+        /// How it is written in the document: `404`, `4XX` or `default`.
+        public var label: String {
+            if let range { return "\(range)XX" }
+            return status.map(String.init) ?? "default"
         }
     }
 
@@ -81,12 +99,17 @@ extension APIDescription.Model {
         case union([APIDescription.UnionCase], discriminator: String?)
         /// Another name for a type (a named array, dictionary or scalar schema).
         case alias(TypeReference)
+        /// An integer enumeration (OpenAPI `oneOf` of `const` branches) with a case for values this version
+        /// does not know: the values and their case names (from the branches' titles).
+        case integerEnum([Int], names: [String])
+        /// Any JSON value (a free-form schema): null, a Boolean, a number, a string, an array or an object.
+        case json
     }
 
     /// Whether the model's union cases or alias mention a scalar.
     func mentions(_ scalar: TypeReference.Scalar) -> Bool {
         switch kind {
-        case .structure, .stringEnum: false
+        case .structure, .stringEnum, .integerEnum, .json: false
         case .union(let cases, _): cases.contains { $0.type.mentions(scalar) }
         case .alias(let type): type.mentions(scalar)
         }

@@ -20,6 +20,10 @@ public struct APIDescription: Sendable {
     public var services: [Service]
     /// The models, in file order.
     public var models: [Model]
+    /// Whether the endpoints and models are declared in the `<Name>API` namespace rather than at module
+    /// scope: so for OpenAPI documents (unless their configuration says `namespaced: false`), so that one
+    /// module can hold several APIs; description files keep module scope.
+    public var namespaced = false
     /// Problems that did not stop generation (constructs the generator leaves out), in file order.
     public var warnings: [DescriptionWarning] = []
     /// Whether the models' date-time members are `Date`s: the registration helpers then give the
@@ -179,6 +183,9 @@ public struct APIDescription: Sendable {
         public var location: SourceLocation
         /// What kind of type the model is.
         public var kind: Kind = .structure
+        /// A struct's other members (OpenAPI `additionalProperties` beside `properties`): the type of
+        /// their values, kept in an `additionalProperties` dictionary; `nil` when there are none.
+        public var additionalProperties: TypeReference? = nil
     }
 
     /// A field of a model.

@@ -85,9 +85,9 @@ enum DocumentLimits {
         DescriptionError("the file has \(count) bytes; the generator reads documents of at most \(maximumBytes) bytes", at: location)
     }
 
-    /// The document's tree, composed by Yams once its events are within the limits; `nil` for an empty
-    /// document.
-    static func compose(_ text: String, file: String) throws(DescriptionErrors) -> Node? {
+    /// The document's tree, composed by Yams (with `resolver` for plain scalars' types) once its events
+    /// are within the limits; `nil` for an empty document.
+    static func compose(_ text: String, file: String, resolver: Resolver = .default) throws(DescriptionErrors) -> Node? {
         let size = text.utf8.count
         guard size <= maximumBytes else { throw DescriptionErrors([sizeError(size, at: SourceLocation(file: file, line: 1, column: 1))]) }
         let scanned =
@@ -95,7 +95,7 @@ enum DocumentLimits {
             ?? Array(text.utf8).withUnsafeBufferPointer { scan($0, file: file) }
         if let problem = scanned { throw DescriptionErrors([problem]) }
         do {
-            return try Yams.compose(yaml: text)
+            return try Yams.compose(yaml: text, resolver)
         } catch {
             throw DescriptionErrors([DescriptionParser.yamlError(error, file: file, yaml: text)])
         }

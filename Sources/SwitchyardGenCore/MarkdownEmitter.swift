@@ -50,6 +50,13 @@ public enum MarkdownEmitter {
                     ]
                 case .alias(let type):
                     out += ["", "Another name for \(typeLink(type))."]
+                case .integerEnum(let values, _):
+                    out += ["", "One of \(values.map { "`\($0)`" }.joined(separator: ", ")), or a value this version does not know."]
+                case .json:
+                    out += ["", "Any JSON value."]
+                }
+                if let additional = model.additionalProperties {
+                    out += ["", "Other members: \(typeLink(additional)), in `additionalProperties`."]
                 }
             }
         }
@@ -88,7 +95,7 @@ public enum MarkdownEmitter {
         if !statuses.isEmpty { out += ["", "Documented responses:", ""] }
         for status in statuses {
             out.append(
-                "- \(status.status.map(String.init) ?? "default"): " + (status.type.map(typeLink) ?? "no body")
+                "- \(status.label): " + (status.type.map(typeLink) ?? "no body")
                     + (status.summary.map { " — \(cell($0))" } ?? "")
             )
         }

@@ -1,8 +1,11 @@
 /// Accumulates generated source line by line, with comments.
 struct SourceWriter {
     private(set) var text = ""
+    /// Put before every line that is not empty: four spaces inside a namespace's extension.
+    var indentation = ""
 
     mutating func line(_ line: String = "") {
+        if !line.isEmpty { text += indentation }
         text += line
         text += "\n"
     }

@@ -13,11 +13,31 @@ extension SwiftEmitter {
         case .stringEnum(let values): emitStringEnum(model.name, values, access: access, into: &out)
         case .union(let cases, let discriminator): emitUnion(model.name, cases, discriminator: discriminator, access: access, into: &out)
         case .alias(let type): out.line("\(access) typealias \(model.name) = \(type.swiftType)")
+        case .integerEnum(let values, let names): emitIntegerEnum(model.name, values, names, access: access, into: &out)
+        case .json: emitJSONValue(model.name, access: access, into: &out)
         }
     }
 
     private static func emitStruct(_ model: APIDescription.Model, boxed: Set<String>, access: String, into out: inout SourceWriter) {
         out.line("\(access) struct \(model.name): Codable, Sendable, Hashable {")
+        var model = model
+        // Boxed members are computed properties, which the own decoding cannot assign: a recursive struct
+        // keeps its named members only (the importer's models are rarely both).
+        if !boxed.isEmpty { model.additionalProperties = nil }
+        if let additional = model.additionalProperties {
+            // The other members, in a dictionary that the own coding below fills with every key that is
+            // no named property's.
+            var used = Set(model.fields.map(\.swiftName))
+            model.fields.append(
+                APIDescription.Field(
+                    key: "",
+                    swiftName: SwiftNames.unique("additionalProperties", in: &used),
+                    type: .dictionary(additional),
+                    summary: "The members other than the named ones.",
+                    location: model.location
+                )
+            )
+        }
         for field in model.fields {
             let name = SwiftNames.property(field.swiftName)
             out.doc(field.summary ?? "`\(field.key)`.", indent: 1)
@@ -32,10 +52,13 @@ extension SwiftEmitter {
             out.line("    }")
             out.line("    private var _\(field.swiftName): IndirectBox<\(field.type.unwrapped.swiftType)>\(optional ? "?" : "")")
         }
-        if access == "public" || !boxed.isEmpty {
+        if access == "public" || !boxed.isEmpty || model.additionalProperties != nil {
             out.line()
             out.doc("Creates a value.", indent: 1)
-            let arguments = model.fields.map { "\($0.swiftName): \($0.type.swiftType)" + ($0.type.isOptional ? " = nil" : "") }
+            let arguments = model.fields.map { field in
+                "\(field.swiftName): \(field.type.swiftType)"
+                    + (field.type.isOptional ? " = nil" : field.key.isEmpty && model.additionalProperties != nil ? " = [:]" : "")
+            }
             out.line("    \(access) init(\(arguments.joined(separator: ", "))) {")
             for field in model.fields {
                 let name = SwiftNames.property(field.swiftName)
@@ -48,7 +71,9 @@ extension SwiftEmitter {
             }
             out.line("    }")
         }
-        if model.fields.contains(where: { $0.key != $0.swiftName || boxed.contains($0.key) }) {
+        if model.additionalProperties != nil {
+            emitAdditionalPropertiesCoding(model, access: access, into: &out)
+        } else if model.fields.contains(where: { $0.key != $0.swiftName || boxed.contains($0.key) }) {
             out.line()
             out.line("    private enum CodingKeys: String, CodingKey {")
             for field in model.fields {
@@ -168,7 +193,8 @@ extension SwiftEmitter {
 
     /// Swift case names for enumeration values: lower camel case, unique, never `unknown`.
     static func enumCaseNames(_ values: [String]) -> [String] {
-        var used: Set<String> = ["unknown"]
+        // `rawValue`, `hashValue` and `encode` are the enumeration's own members.
+        var used: Set<String> = ["unknown", "rawValue", "hashValue", "encode"]
         return values.map { value in
             var name = value.isEmpty ? "empty" : SwiftNames.member(value)
             if name == "_" { name = "value" }
@@ -188,7 +214,7 @@ extension SwiftEmitter {
                 switch model.kind {
                 case .structure: return name
                 case .alias(let aliased): type = aliased
-                case .stringEnum, .union: return nil
+                case .stringEnum, .integerEnum, .union, .json: return nil
                 }
             }
             return nil

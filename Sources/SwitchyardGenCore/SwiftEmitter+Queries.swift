@@ -14,7 +14,9 @@ extension SwiftEmitter {
         for parameter in endpoint.parameters where parameter.location == .query {
             let name = SwiftNames.property(parameter.swiftName)
             let optional = !(parameter.required || parameter.defaultLiteral != nil)
-            let value = optional ? "value" : name
+            // Properties are read through `self.`, so that no parameter (`query`, `value`) is shadowed by
+            // the getter's own locals.
+            let value = optional ? "value" : "self." + name
             let style = parameter.style ?? APIDescription.Style(name: "form", explode: true)
             let styleArguments = "style: \(SwiftSource.literal(style.name)), explode: \(style.explode)"
             let field = SwiftSource.literal(parameter.name)
@@ -42,7 +44,7 @@ extension SwiftEmitter {
             default:
                 call = "query.scalar(\(field), \(textExpression(parameter.type, value)))"
             }
-            out.line(optional ? "        if let value = \(name) { \(call) }" : "        \(call)")
+            out.line(optional ? "        if let value = self.\(name) { \(call) }" : "        \(call)")
         }
         out.line("        return \(SwiftSource.literal(endpoint.path)) + query.suffix")
         out.line("    }")

@@ -4,7 +4,7 @@ extension SwiftEmitter {
         out.doc("What the endpoint answers, by status.", indent: 1)
         out.line("    \(access) enum Output: Sendable {")
         for response in responses {
-            out.doc("\(response.status.map(String.init) ?? "Any other status")" + (response.summary.map { ": \($0)" } ?? "."), indent: 2)
+            out.doc(statusText(response) + (response.summary.map { ": \($0)" } ?? "."), indent: 2)
             out.line("        case \(response.caseName)\(response.type.map { "(\($0.swiftType))" } ?? "")")
         }
         out.line("    }")
@@ -17,11 +17,10 @@ extension SwiftEmitter {
         out.line("    \(access) func decode(_ response: Response, decoder: JSONDecoder) throws -> Output {")
         out.line("        switch response.status.code {")
         for response in responses {
-            let status = response.status.map(String.init) ?? "default"
             let value = response.type.map { "(try decoder.decode(\($0.swiftType).self, from: response.bytes))" } ?? ""
-            out.line("        \(status == "default" ? "default" : "case \(status)"): return .\(response.caseName)\(value)")
+            out.line("        \(response.pattern.map { "case \($0)" } ?? "default"): return .\(response.caseName)\(value)")
         }
-        if !responses.contains(where: { $0.status == nil }) {
+        if !responses.contains(where: { $0.pattern == nil }) {
             out.line("        default:")
             out.line(
                 "            throw SwitchyardError(code: .decoding, message: \"status \\(response.status.code) is not documented for \\(name)\", response: response)"
@@ -42,7 +41,7 @@ extension SwiftEmitter {
         out.doc("The documented bodies of failed calls' responses, by status.", indent: 1)
         out.line("    \(access) enum ErrorBody: Sendable {")
         for response in typed {
-            out.doc("\(response.status.map(String.init) ?? "Any other status")" + (response.summary.map { ": \($0)" } ?? "."), indent: 2)
+            out.doc(statusText(response) + (response.summary.map { ": \($0)" } ?? "."), indent: 2)
             out.line("        case \(response.caseName)(\(response.type?.swiftType ?? ""))")
         }
         out.line("    }")
@@ -55,13 +54,19 @@ extension SwiftEmitter {
         out.line("        guard let response = (error as? SwitchyardError)?.response else { return nil }")
         out.line("        switch response.status.code {")
         for response in typed {
-            let label = response.status.map { "case \($0)" } ?? "default"
+            let label = response.pattern.map { "case \($0)" } ?? "default"
             out.line(
                 "        \(label): return (try? decoder.decode(\(response.type?.swiftType ?? "").self, from: response.bytes)).map { .\(response.caseName)($0) }"
             )
         }
-        if !typed.contains(where: { $0.status == nil }) { out.line("        default: return nil") }
+        if !typed.contains(where: { $0.pattern == nil }) { out.line("        default: return nil") }
         out.line("        }")
         out.line("    }")
+    }
+
+    /// `404`, `4XX (400 to 499)`, `Any other status`.
+    private static func statusText(_ response: APIDescription.StatusResponse) -> String {
+        if let range = response.range { return "\(range)XX (\(range)00 to \(range)99)" }
+        return response.status.map(String.init) ?? "Any other status"
     }
 }

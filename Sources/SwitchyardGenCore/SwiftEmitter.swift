@@ -32,16 +32,31 @@ public enum SwiftEmitter {
         out.line("}")
         out.line()
         emitNamespace(description, into: &out)
+        // Namespaced (every OpenAPI document unless its configuration says otherwise), the endpoints and
+        // models are members of `<Name>API`, so that one module can hold several APIs.
+        if description.namespaced {
+            out.line()
+            out.doc("The endpoints and models of `\((description.file as NSString).lastPathComponent)`.", indent: 0)
+            out.line("extension \(description.name)API {")
+            out.indentation = "    "
+        }
+        var first = description.namespaced
         for service in description.services {
             for endpoint in service.endpoints {
-                out.line()
+                if !first { out.line() }
+                first = false
                 emitEndpoint(endpoint, service: service, description: description, into: &out)
             }
         }
         let boxed = boxedFields(description.models)
         for model in description.models {
-            out.line()
+            if !first { out.line() }
+            first = false
             emitModel(model, boxed: boxed[model.name] ?? [], access: access, into: &out)
+        }
+        if description.namespaced {
+            out.indentation = ""
+            out.line("}")
         }
         if !boxed.isEmpty { emitBox(into: &out) }
         if description.services.contains(where: \.writesOwnQueries) { emitQueryWriter(into: &out) }
@@ -268,12 +283,11 @@ public enum SwiftEmitter {
             out.line("        var fields = HTTPFields()")
             for header in headers {
                 let name = "HTTPField.Name(\(SwiftSource.literal(header.name)))!"
+                let property = "self." + SwiftNames.property(header.swiftName)
                 if header.required || header.defaultLiteral != nil {
-                    out.line("        fields[\(name)] = \(text(header))")
+                    out.line("        fields[\(name)] = \(textExpression(header.type, property))")
                 } else {
-                    out.line(
-                        "        if let \(SwiftNames.property(header.swiftName)) { fields[\(name)] = \(text(header, unwrapped: true)) }"
-                    )
+                    out.line("        if let value = \(property) { fields[\(name)] = \(textExpression(header.type, "value")) }")
                 }
             }
             out.line("        return fields")
@@ -290,11 +304,13 @@ public enum SwiftEmitter {
         out.line("    \(access) var \(member): Parameters {")
         out.line("        var parameters = Parameters()")
         for parameter in parameters {
-            let name = SwiftNames.property(parameter.swiftName)
+            let name = "self." + SwiftNames.property(parameter.swiftName)
             if parameter.required || parameter.defaultLiteral != nil {
                 out.line("        parameters[\(SwiftSource.literal(parameter.name))] = \(value(parameter.type, name))")
             } else {
-                out.line("        if let \(name) { parameters[\(SwiftSource.literal(parameter.name))] = \(value(parameter.type, name)) }")
+                out.line(
+                    "        if let value = \(name) { parameters[\(SwiftSource.literal(parameter.name))] = \(value(parameter.type, "value")) }"
+                )
             }
         }
         out.line("        return parameters")
@@ -341,8 +357,8 @@ public enum SwiftEmitter {
     }
 
     /// A scalar parameter as text (path and header values).
-    private static func text(_ parameter: APIDescription.Parameter, unwrapped: Bool = false) -> String {
-        textExpression(parameter.type, SwiftNames.property(parameter.swiftName))
+    private static func text(_ parameter: APIDescription.Parameter) -> String {
+        textExpression(parameter.type, "self." + SwiftNames.property(parameter.swiftName))
     }
 
     /// A `String` expression for a value of `type` named `name`: scalars as written in a URL, enumerations
@@ -352,7 +368,7 @@ public enum SwiftEmitter {
         case .scalar(.string): name
         case .scalar(.dateTime): "\(name).formatted(.iso8601)"
         case .scalar(.bytes): "\(name).base64EncodedString()"
-        case .model: "\(name).rawValue"
+        case .model: "\"\\(\(name).rawValue)\""
         case .array(let element): "\(name).map { \(textExpression(element, "$0")) }.joined(separator: \",\")"
         default: "String(\(name))"
         }

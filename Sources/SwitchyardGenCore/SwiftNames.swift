@@ -14,7 +14,7 @@ enum SwiftNames {
     /// Members of `Endpoint` a parameter must not shadow.
     static let endpointMembers: Set<String> = [
         "service", "method", "path", "pathParameters", "parameters", "body", "headerFields", "encoding", "options", "name", "decode",
-        "payload", "acceptedMediaType", "file",
+        "payload", "acceptedMediaType", "file", "bodyParameters", "errorBody",
     ]
 
     /// `name`, or `name2`, `name3`, … — the first not in `used`, which it is then added to.
@@ -65,12 +65,13 @@ enum SwiftNames {
     static let generatedCodeNames: Set<String> = [
         "Error", "Decoder", "Encoder", "DecodingError", "Date", "URL", "JSONDecoder", "JSONEncoder", "Response", "Request",
         "Equatable", "Float", "Int32", "UInt8", "Set", "Dictionary", "Character", "Void", "Never", "Result", "Unicode", "Type",
-        "MultipartBody", "FilePart", "QueryWriter", "IndirectBox", "ErrorBody", "Output", "Self", "Any", "Protocol",
+        "MultipartBody", "FilePart", "QueryWriter", "IndirectBox", "ErrorBody", "Output", "Self", "Any", "Protocol", "AnyKey",
+        "DiscriminatorKey", "CodingKeys", "Hasher", "Switchyard", "HTTPTypes", "Foundation",
     ]
 
     /// Names that even backticks cannot make a usable stored property and `init` argument of (`self`
     /// would shadow the instance in the initializer); they get `Value` appended.
-    static let unusableNames: Set<String> = ["self", "Self", "Type", "Protocol", "init", "deinit", "subscript"]
+    static let unusableNames: Set<String> = ["self", "Self", "Type", "Protocol", "init", "deinit", "subscript", "hashValue"]
 
     /// A stored-property name for a wire name: lower camel case, `Value` appended where unusable.
     static func member(_ wireName: String) -> String {

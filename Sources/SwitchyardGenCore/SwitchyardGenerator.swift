@@ -39,7 +39,8 @@ public enum SwitchyardGenerator {
     }
 
     /// Parses, validates and emits. A file that ``OpenAPIImporter/isDocument(_:)`` names an OpenAPI
-    /// document is read as one; any other as a description file.
+    /// document, or whose text ``OpenAPIImporter/isDocument(text:)`` recognises as one (`petstore.yaml`),
+    /// is read as one; any other as a description file.
     ///
     /// - Parameters:
     ///   - yaml: the file's text (YAML, or JSON for an OpenAPI document).
@@ -58,7 +59,7 @@ public enum SwitchyardGenerator {
     ) throws(DescriptionErrors) -> Output {
         let name = file.split(separator: "/").last.map(String.init) ?? file
         let description =
-            if OpenAPIImporter.isDocument(name) {
+            if OpenAPIImporter.isDocument(name) || OpenAPIImporter.isDocument(text: yaml) {
                 try OpenAPIImporter.parse(
                     text: yaml,
                     file: file,

@@ -57,20 +57,26 @@ struct CommandLineTests {
         )
     }
 
-    @Test("OpenAPI documents: warnings on stderr with line and column; --strict fails; validate counts them")
+    @Test(
+        "OpenAPI documents, recognised by content (odd.yaml): warnings on stderr with line and column; --strict fails; validate counts them"
+    )
     func openAPI() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-gen-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let document = directory.appendingPathComponent("Odd.openapi.yaml")
+        let document = directory.appendingPathComponent("odd.yaml")
         try OpenAPIDiagnosticsTests.odd.write(to: document, atomically: true, encoding: .utf8)
         let swift = directory.appendingPathComponent("OddAPI.swift")
         let generated = try await Self.run(["generate", document.path, "--swift", swift.path])
         #expect(generated.status == 0, "\(generated.errors)")
-        #expect(generated.errors.contains("\(document.path):31:9: warning: unsupported schema: 'not'"))
-        #expect(try String(contentsOf: swift, encoding: .utf8).contains("struct ListThings: Endpoint"))
+        #expect(generated.errors.contains("\(document.path):13:11: warning: unsupported parameter location 'cookie'"))
+        #expect(
+            try String(contentsOf: swift, encoding: .utf8).contains(
+                "extension OddAPI {\n    /// `GET /things` on `odd`.\n    internal struct ListThings: Endpoint"
+            )
+        )
         let strict = try await Self.run(["generate", document.path, "--swift", swift.path, "--strict"])
-        #expect(strict.status == 1 && strict.errors.contains("\(document.path):31:9: error: unsupported schema: 'not'"))
+        #expect(strict.status == 1 && strict.errors.contains("\(document.path):13:11: error: unsupported parameter location 'cookie'"))
         let shelter = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("OpenAPI/Shelter.openapi.yaml")
             .path
         let validated = try await Self.run(["validate", shelter])

@@ -8,12 +8,13 @@ import Yams
 /// name: Petstore            # the namespace (PetstoreAPI)
 /// access: public            # internal (default) or public
 /// service: pets             # the service id
+/// namespaced: false         # endpoints and models at module scope, not in PetstoreAPI (default: true)
 /// environments:             # replaces the environments made from `servers`
 ///   develop: http://127.0.0.1:8080/v1
 ///   release: https://api.example.com/v1
 /// ```
 public struct OpenAPIConfiguration: Sendable {
-    static let keys = ["name", "access", "service", "environments"]
+    static let keys = ["name", "access", "service", "namespaced", "environments"]
 
     /// The namespace name.
     public var name: String?
@@ -21,6 +22,8 @@ public struct OpenAPIConfiguration: Sendable {
     public var access: APIDescription.Access?
     /// The service id.
     public var service: String?
+    /// Whether the endpoints and models are members of the `<Name>API` namespace (`true` when not said).
+    public var namespaced: Bool?
     /// Base URLs by environment, replacing the servers'.
     public var environments: [(name: String, url: String)]?
 
@@ -49,6 +52,7 @@ public struct OpenAPIConfiguration: Sendable {
                 if configuration.access == nil { reader.error("'access' must be 'internal' or 'public', not '\(text)'", at: access) }
             }
             configuration.service = reader.string(fields["service"], "'service'")
+            configuration.namespaced = reader.bool(fields["namespaced"], "'namespaced'")
             if let environments = fields["environments"] {
                 configuration.environments = (reader.entries(environments, "'environments'") ?? []).compactMap { entry in
                     reader.string(entry.value, "a base URL").map { (entry.key, $0) }

@@ -6,30 +6,53 @@ import Yams
 
 /// Decodes an OpenAPI 3.0.x or 3.1.x document (YAML or JSON) with OpenAPIKit; a 3.0 document is
 /// converted to 3.1 by OpenAPIKitCompat, so the rest of the importer reads one model.
+///
+/// YAML is read as YAML 1.2 (`yes`, `no`, `on` and `off` stay strings: ``repaired(_:path:warn:)``), and JSON as
+/// JSON: what JSON allows and YAML does not (a `\ud83d\udc4d` surrogate pair, tabs between tokens) is
+/// rewritten to what YAML reads as the same value before the tree is composed (``composable(_:)``), so
+/// every node keeps its line — and, but after a surrogate pair on the same line, its column.
 enum OpenAPIDocumentLoader {
+    /// The resolver Yams's decoder itself composes with: no scalar is typed when the tree is composed
+    /// (each type decides what it reads), only `<<` merges are resolved.
+    static let resolver = Resolver.basic.appending(Resolver.Rule.merge)
+
     /// The decoded document, or an error with line and column: a syntax error where the parser stopped,
-    /// a structural one at the construct OpenAPIKit's coding path names.
-    /// `text` has passed ``DocumentLimits`` (its events are the tree `locator` holds), so decoding it
-    /// is bounded too; Yams parses it again with the resolver its decoder uses.
-    static func load(text: String, locator: NodeLocator) throws(DescriptionErrors) -> OpenAPIKit.OpenAPI.Document {
+    /// a structural one at the construct OpenAPIKit's coding path names. Integer bounds no 64-bit
+    /// integer holds are left out first, each with a warning (``repaired(_:path:warn:)``).
+    /// `root` is the tree ``DocumentLimits`` bounded, so decoding it is bounded too.
+    static func load(
+        root: Node,
+        locator: NodeLocator,
+        warn: (String, [String]) -> Void
+    ) throws(DescriptionErrors) -> OpenAPIKit.OpenAPI.Document {
+        if let swagger = locator.node(at: ["swagger"])?.string {
+            throw DescriptionErrors([
+                DescriptionError(
+                    "this is a Swagger \(swagger) document; switchyard-gen reads OpenAPI 3.0 and 3.1: convert it first"
+                        + " (for example with swagger2openapi, or the Swagger Editor's 'Convert to OpenAPI 3')",
+                    at: locator.location(["swagger"])
+                )
+            ])
+        }
         let version = locator.node(at: ["openapi"])?.string ?? ""
+        guard version.hasPrefix("3.0.") || version.hasPrefix("3.1.") else {
+            throw DescriptionErrors([
+                DescriptionError(
+                    "'openapi' must be a 3.0.x or 3.1.x version, not '\(version)'",
+                    at: locator.location(locator.node(at: ["openapi"]) == nil ? [] : ["openapi"])
+                )
+            ])
+        }
+        let repaired = repaired(root, path: [], warn: warn)
         do {
             if version.hasPrefix("3.0.") {
-                let document = try YAMLDecoder().decode(OpenAPIKit30.OpenAPI.Document.self, from: text)
+                let document = try YAMLDecoder().decode(OpenAPIKit30.OpenAPI.Document.self, from: repaired)
                 return document.convert(to: .v3_1_1)
             }
-            if version.hasPrefix("3.1.") {
-                return try YAMLDecoder().decode(OpenAPIKit.OpenAPI.Document.self, from: text)
-            }
+            return try YAMLDecoder().decode(OpenAPIKit.OpenAPI.Document.self, from: repaired)
         } catch {
             throw DescriptionErrors([decodingError(error, locator: locator)])
         }
-        throw DescriptionErrors([
-            DescriptionError(
-                "'openapi' must be a 3.0.x or 3.1.x version, not '\(version)'",
-                at: locator.location(locator.node(at: ["openapi"]) == nil ? [] : ["openapi"])
-            )
-        ])
     }
 
     /// A decoding failure at the place its coding path names.

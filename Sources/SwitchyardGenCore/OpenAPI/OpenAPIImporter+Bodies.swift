@@ -90,12 +90,13 @@ extension OpenAPIImporter {
         for (status, either) in responses {
             let statusPath = path + [status.rawValue]
             let code: Int?
+            var range: Int?
             switch status.value {
             case .status(let number): code = number
             case .default: code = nil
-            case .range:
-                warn("unsupported response status range '\(status.rawValue)'; use explicit statuses", at: statusPath)
-                continue
+            case .range(let hundreds):
+                code = nil
+                range = Int(hundreds.rawValue.prefix(1))
             }
             guard let response = either.b ?? (try? document.components.lookup(either)) else {
                 warn("the response reference for \(status.rawValue) cannot be resolved", at: statusPath)
@@ -106,14 +107,28 @@ extension OpenAPIImporter {
             if let (mediaType, either) = contents.first(where: { isJSON($0.0) }),
                 let content = either.b ?? (try? document.components.lookup(either)), let schema = content.schema
             {
-                let hint = endpoint.name + (code.map { "Response\($0)" } ?? "DefaultResponse")
+                let hint = endpoint.name + (code.map { "Response\($0)" } ?? range.map { "Response\($0)XX" } ?? "DefaultResponse")
                 type = self.type(of: schema, hint: hint, path: statusPath + ["content", mediaType, "schema"])
             } else if !contents.isEmpty, let code, (200..<300).contains(code) {
                 raw = true
             }
-            let entry = APIDescription.StatusResponse(status: code, type: type, summary: response.description)
-            if let code, (200..<300).contains(code) { successes.append(entry) } else { endpoint.errorResponses.append(entry) }
+            var entry = APIDescription.StatusResponse(status: code, type: type, summary: response.description)
+            entry.range = range
+            if let code, (200..<300).contains(code) {
+                successes.append(entry)
+            } else if range == 2 {
+                successes.append(entry)
+            } else {
+                endpoint.errorResponses.append(entry)
+            }
         }
+        // Matched in this order: statuses, then ranges, then `default`.
+        func rank(_ response: APIDescription.StatusResponse) -> Int { response.status != nil ? 0 : response.range != nil ? 1 : 2 }
+        successes = successes.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
+        endpoint.errorResponses = endpoint.errorResponses.enumerated().sorted {
+            (rank($0.element), $0.offset) < (rank($1.element), $1.offset)
+        }
+        .map(\.element)
         let types = Set(successes.map { $0.type?.swiftType ?? "" })
         if raw {
             endpoint.response = .raw

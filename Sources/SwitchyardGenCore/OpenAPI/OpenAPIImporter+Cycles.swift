@@ -13,7 +13,7 @@ extension OpenAPIImporter {
             switch byName[name]?.kind {
             case .alias(let type): type.modelNames
             case .union(let cases, _): cases.compactMap { if case .model(let target) = $0.type.unwrapped { target } else { nil } }
-            case .structure, .stringEnum, nil: []
+            case .structure, .stringEnum, .integerEnum, .json, nil: []
             }
         }
         // An iterative depth-first search (a document may declare thousands of models): a model reached

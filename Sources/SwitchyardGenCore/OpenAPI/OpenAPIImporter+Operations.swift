@@ -103,7 +103,10 @@ extension OpenAPIImporter {
         }
         responses(operation.responses, into: &endpoint, path: location + ["responses"])
         if !operation.callbacks.isEmpty {
-            warn("unsupported 'callbacks' of '\(name)': a client generates no server for them", at: location + ["callbacks"])
+            warn(
+                "unsupported 'callbacks' of '\(name)': the app gets no types for the requests the API calls back with",
+                at: location + ["callbacks"]
+            )
         }
         let placeholders = DescriptionValidator.placeholders(in: path)
         for placeholder in placeholders where !endpoint.parameters.contains(where: { $0.location == .path && $0.name == placeholder }) {

@@ -1,6 +1,6 @@
 /// Which types a parameter or a form field can have: what can be written as text.
 extension OpenAPIImporter {
-    /// `type` with aliases resolved when it can be written as text — a scalar, a string enumeration,
+    /// `type` with aliases resolved when it can be written as text — a scalar, a string or integer enumeration,
     /// an array of either, and (`objects`, for query parameters) a struct of those — else `nil`.
     func textType(_ type: TypeReference, objects: Bool) -> TypeReference? {
         switch type {
@@ -8,9 +8,9 @@ extension OpenAPIImporter {
         case .model(let name):
             guard let model = models.first(where: { $0.name == name }) else { return nil }
             switch model.kind {
-            case .stringEnum: return type
+            case .stringEnum, .integerEnum: return type
             case .alias(let aliased): return textType(aliased, objects: objects)
-            case .union: return nil
+            case .union, .json: return nil
             case .structure:
                 guard objects else { return nil }
                 let simple = model.fields.allSatisfy { field in

@@ -29,10 +29,19 @@ extension OpenAPIImporter {
     func model(named name: String, for schema: JSONSchema, path: [String]) -> APIDescription.Model? {
         switch schema.value {
         case .object(_, let context):
-            guard !context.properties.isEmpty || context.additionalProperties == nil else { return nil }
+            // Without properties, an object is a dictionary (of JSON values when free-form).
+            guard !context.properties.isEmpty else { return nil }
             var model = model(name, schema, path, kind: .structure)
             model.fields = fields(context, owner: name, path: path)
+            switch context.additionalProperties {
+            case .b(let values)?:
+                model.additionalProperties = type(of: values, hint: name + "Value", path: path + ["additionalProperties"])
+            case .a(true)?: model.additionalProperties = .model(jsonValueModel())
+            case .a(false)?, nil: break
+            }
             return model
+        case .all(let parts, _) where annotatedReference(parts) != nil:
+            return nil
         case .all(let parts, _):
             var model = model(name, schema, path, kind: .structure)
             let component = path.count == 3 && path[0] == "components" && path[1] == "schemas" ? [path[2]] : []
@@ -41,7 +50,15 @@ extension OpenAPIImporter {
         case .string where schema.allowedValues != nil:
             let values = (schema.allowedValues ?? []).compactMap { $0.value as? String }
             return model(name, schema, path, kind: .stringEnum(values))
+        case .fragment where isStringEnumeration(schema):
+            return model(name, schema, path, kind: .stringEnum((schema.allowedValues ?? []).compactMap { $0.value as? String }))
         case .one(let choices, _), .any(let choices, _):
+            if let constants = constantEnumeration(choices) {
+                switch constants {
+                case .strings(let values): return model(name, schema, path, kind: .stringEnum(values))
+                case .integers(let values, let names): return model(name, schema, path, kind: .integerEnum(values, names: names))
+                }
+            }
             if nullableChoice(choices) != nil { return nil }
             let keyword = if case .one = schema.value { "oneOf" } else { "anyOf" }
             let unionCases = cases(choices, discriminator: schema.discriminator, owner: name, path: path + [keyword])
@@ -92,18 +109,19 @@ extension OpenAPIImporter {
                     unsupported("an array without 'items'", path)
                 }
             case .object(_, let context):
-                if context.properties.isEmpty, let additional = context.additionalProperties {
-                    switch additional {
-                    case .b(let values):
-                        type(of: values, hint: hint + "Value", path: path + ["additionalProperties"]).map(TypeReference.dictionary)
-                    case .a:
-                        unsupported("a free-form object (additionalProperties without a schema)", path)
-                    }
+                if context.properties.isEmpty, case .b(let values)? = context.additionalProperties {
+                    type(of: values, hint: hint + "Value", path: path + ["additionalProperties"]).map(TypeReference.dictionary)
                 } else if context.properties.isEmpty {
-                    unsupported("a free-form object (no properties)", path)
+                    // A free-form object: every member kept, as a JSON value.
+                    .some(.dictionary(.model(jsonValueModel())))
                 } else {
                     inline(schema, hint: hint, path: path)
                 }
+            case .all(let parts, _) where annotatedReference(parts) != nil:
+                annotatedReference(parts).flatMap { referenced($0.reference, path: path + ["allOf", String($0.index)]) }
+            case .one(let choices, _) where constantEnumeration(choices) != nil,
+                .any(let choices, _) where constantEnumeration(choices) != nil:
+                inline(schema, hint: hint, path: path)
             case .all, .one, .any:
                 if case .one(let choices, _) = schema.value, let single = nullableChoice(choices) {
                     type(of: single.schema, hint: hint, path: path + ["oneOf", String(single.index)]).map(TypeReference.optional)
@@ -114,16 +132,100 @@ extension OpenAPIImporter {
                 } else {
                     inline(schema, hint: hint, path: path)
                 }
-            case .not: unsupported("'not'", path)
-            case .null: unsupported("a schema that is only null", path)
-            case .fragment: unsupported("a schema without a type", path)
+            // What the generator cannot narrow down is kept as a JSON value: a schema without a type (`{}`, or
+            // one that only describes), `not`, and `type: "null"` (optional, as it is always null).
+            case .not: .some(.model(jsonValueModel()))
+            case .null: .some(.optional(.model(jsonValueModel())))
+            case .fragment:
+                if isStringEnumeration(schema) {
+                    inline(schema, hint: hint, path: path)
+                } else if let values = schema.allowedValues, !values.isEmpty, values.allSatisfy({ $0.value is Int }) {
+                    .some(.scalar(.int))
+                } else {
+                    .some(.model(jsonValueModel()))
+                }
             }
         guard let base else { return nil }
-        return schema.nullable && !base.isOptional ? .optional(base) : base
+        let nullInChoices: Bool =
+            switch schema.value {
+            case .one(let choices, _), .any(let choices, _): choices.count > 2 && choices.contains(where: \.isNull)
+            default: false
+            }
+        return (schema.nullable || nullInChoices) && !base.isOptional ? .optional(base) : base
     }
 
     private func unsupported(_ construct: String, _ path: [String]) -> TypeReference? {
-        warn("unsupported schema: \(construct); the member, parameter or body that uses it is left out", at: path)
+        warn("unsupported schema: \(construct); the app will not see the member, parameter or body that uses it", at: path)
+        return nil
+    }
+
+    /// The name of the JSON value model, declared the first time a free-form schema needs it.
+    func jsonValueModel() -> String {
+        if let existing = models.first(where: { if case .json = $0.kind { true } else { false } }) { return existing.name }
+        let name = claimName("JSONValue")
+        models.append(
+            APIDescription.Model(
+                name: name,
+                summary: "Any JSON value: what a free-form schema of the document holds.",
+                fields: [],
+                location: locator.location([]),
+                kind: .json
+            )
+        )
+        return name
+    }
+
+    /// `allOf: [{$ref}, {description: …}]`, the usual way to annotate a reference: its one reference and
+    /// that part's index, when every other part only describes (no type, properties or composition).
+    func annotatedReference(_ parts: [JSONSchema]) -> (reference: JSONReference<JSONSchema>, index: Int)? {
+        var found: (JSONReference<JSONSchema>, Int)?
+        for (index, part) in parts.enumerated() {
+            switch part.value {
+            case .reference(let reference, _):
+                guard found == nil else { return nil }
+                found = (reference, index)
+            case .fragment where part.allowedValues == nil: continue
+            default: return nil
+            }
+        }
+        return found
+    }
+
+    /// `enum: [a, b]` or `const: a` without a `type`: strings only.
+    private func isStringEnumeration(_ schema: JSONSchema) -> Bool {
+        guard let values = schema.allowedValues, !values.isEmpty else { return false }
+        return values.allSatisfy { $0.value is String }
+    }
+
+    /// The values of choices that are each one `const` (or one-value `enum`): strings, or integers with
+    /// case names from the choices' titles.
+    enum Constants {
+        case strings([String])
+        case integers([Int], names: [String])
+    }
+
+    /// `oneOf: [{const: 1, title: ONE}, …]` as an enumeration; `nil` when a choice is not a constant or
+    /// the constants are not all strings or all integers.
+    func constantEnumeration(_ choices: [JSONSchema]) -> Constants? {
+        guard !choices.isEmpty else { return nil }
+        var strings: [String] = []
+        var integers: [Int] = []
+        var names: [String] = []
+        for choice in choices {
+            guard let values = choice.allowedValues, values.count == 1 else { return nil }
+            if let text = values[0].value as? String {
+                strings.append(text)
+            } else if let number = values[0].value as? Int {
+                integers.append(number)
+                // `GUILD_TEXT` → `guildText`: a title in capitals is read as words.
+                let title = choice.title.map { $0 == $0.uppercased() ? $0.lowercased() : $0 }
+                names.append(title ?? "value\(number < 0 ? "Minus" : "")\(number.magnitude)")
+            } else {
+                return nil
+            }
+        }
+        if strings.count == choices.count { return .strings(strings) }
+        if integers.count == choices.count { return .integers(integers, names: names) }
         return nil
     }
 
@@ -149,10 +251,15 @@ extension OpenAPIImporter {
         return (choices[1 - nullIndex], 1 - nullIndex)
     }
 
-    private func fields(_ context: JSONSchema.ObjectContext, owner: String, path: [String]) -> [APIDescription.Field] {
-        if context.additionalProperties != nil, case .b = context.additionalProperties {
+    private func fields(
+        _ context: JSONSchema.ObjectContext,
+        owner: String,
+        path: [String],
+        merged: Bool = false
+    ) -> [APIDescription.Field] {
+        if merged, case .b = context.additionalProperties {
             warn(
-                "'additionalProperties' beside 'properties' is not generated; only the named properties are",
+                "'additionalProperties' of an 'allOf' part is not generated; the app sees only the named properties",
                 at: path + ["additionalProperties"]
             )
         }
@@ -205,10 +312,12 @@ extension OpenAPIImporter {
             }
             let found: [APIDescription.Field]
             switch resolved.value {
-            case .object(_, let context): found = fields(context, owner: owner, path: resolvedPath)
+            case .object(_, let context): found = fields(context, owner: owner, path: resolvedPath, merged: true)
             case .all(let nested, _): found = mergedFields(nested, owner: owner, path: resolvedPath, including: chain)
+            // A part that only describes (`{description: …}`) adds no member.
+            case .fragment where resolved.allowedValues == nil: found = []
             default:
-                warn("an 'allOf' part that is not an object is not merged", at: partPath)
+                warn("an 'allOf' part that is not an object is not merged; the app does not see what it adds", at: partPath)
                 found = []
             }
             for field in found where !result.contains(where: { $0.key == field.key }) { result.append(field) }
@@ -224,7 +333,7 @@ extension OpenAPIImporter {
     ) -> [APIDescription.UnionCase] {
         var used: Set<String> = []
         var result: [APIDescription.UnionCase] = []
-        for (index, choice) in choices.enumerated() {
+        for (index, choice) in choices.enumerated() where !choice.isNull {
             let choicePath = path + [String(index)]
             guard let type = type(of: choice, hint: owner + "Case\(index + 1)", path: choicePath) else { continue }
             var tags: [String] = []

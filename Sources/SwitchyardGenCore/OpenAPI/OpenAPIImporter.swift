@@ -33,10 +33,18 @@ public final class OpenAPIImporter {
     }
 
     /// Whether a file name is an OpenAPI document's: `openapi.yaml`, `openapi.json`, `*.openapi.yaml`,
-    /// `*.openapi.yml` or `*.openapi.json`.
+    /// `*.openapi.yml` or `*.openapi.json`. Any other file is one when its content says so
+    /// (``isDocument(text:)``).
     public static func isDocument(_ fileName: String) -> Bool {
         let name = fileName.lowercased()
         return ["openapi.yaml", "openapi.yml", "openapi.json"].contains { name == $0 || name.hasSuffix("." + $0) }
+    }
+
+    /// Whether a text is an OpenAPI (or Swagger 2.0) document, whatever its file is called: YAML with a
+    /// top-level `openapi:` or `swagger:` key, or JSON whose outermost object has an `openapi` or `swagger`
+    /// member. A Swagger 2.0 document is then refused with what to do about it.
+    public static func isDocument(text: String) -> Bool {
+        OpenAPIDocumentLoader.isDocument(text: text)
     }
 
     /// Parses a document.
@@ -54,12 +62,17 @@ public final class OpenAPIImporter {
         configuration: String? = nil,
         configurationFile: String = "openapi.switchyard-config.yaml"
     ) throws(DescriptionErrors) -> APIDescription {
-        guard let root = try DocumentLimits.compose(text, file: file) else {
+        let composable = OpenAPIDocumentLoader.isJSON(text) ? OpenAPIDocumentLoader.composable(text) : text
+        guard let root = try DocumentLimits.compose(composable, file: file, resolver: OpenAPIDocumentLoader.resolver) else {
             throw DescriptionErrors([DescriptionError("the document is empty", at: SourceLocation(file: file, line: 1, column: 1))])
         }
         let locator = NodeLocator(root: root, file: file)
-        let document = try OpenAPIDocumentLoader.load(text: text, locator: locator)
+        var loadWarnings: [DescriptionWarning] = []
+        let document = try OpenAPIDocumentLoader.load(root: root, locator: locator) { message, path in
+            loadWarnings.append(DescriptionWarning(message, at: locator.location(path)))
+        }
         let importer = OpenAPIImporter(document: document, locator: locator)
+        importer.warnings = loadWarnings
         let config = try configuration.map { text throws(DescriptionErrors) in
             try OpenAPIConfiguration.parse(text, file: configurationFile)
         }
@@ -96,8 +109,9 @@ public final class OpenAPIImporter {
         )
         service.writesOwnQueries = true
         service.endpoints = endpoints(names: operationNames)
-        if !document.webhooks.isEmpty { warn("unsupported 'webhooks': a client generates no server for them", at: ["webhooks"]) }
+        declareWebhooks()
         var description = APIDescription(file: file, name: name, access: access, services: [service], models: models)
+        description.namespaced = configuration?.namespaced ?? extensions.bool("namespaced") ?? true
         warnings.sort { ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column) }
         description.warnings = warnings
         var errors = reader.errors

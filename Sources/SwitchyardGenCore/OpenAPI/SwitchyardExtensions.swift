@@ -6,12 +6,13 @@ import Yams
 /// | Extension | Where | Meaning |
 /// | --- | --- | --- |
 /// | `x-switchyard-name`, `x-switchyard-access`, `x-switchyard-service` | document | namespace, access level, service id |
+/// | `x-switchyard-namespaced` | document | `false`: endpoints and models at module scope, not in the namespace |
 /// | `x-switchyard-envelope` | document | `{code, message, data, success}`, as in a description file |
 /// | `x-switchyard-encrypted` | document, path, operation | encryption for the service, or per endpoint (opt-in) |
 /// | `x-switchyard-timeout` | document, path, operation | the service's default, or per endpoint, in seconds |
 /// | `x-switchyard-cache`, `x-switchyard-retries`, `x-switchyard-tags`, `x-switchyard-same-request` | document, path, operation | per-call options |
 struct SwitchyardExtensions {
-    static let documentKeys = ["name", "access", "service", "envelope"]
+    static let documentKeys = ["name", "access", "service", "namespaced", "envelope"]
     static let optionKeys = ["encrypted", "timeout", "cache", "retries", "tags", "same-request"]
 
     let importer: OpenAPIImporter
