@@ -392,7 +392,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
         if let follower {
             inner = { (request: consuming Request, context: CallContext) in
                 let request = copy request
-                let response = try await send(request, context)
+                let response = try await sendOnce(request, transport: transport, observes: observes, context: context)
                 guard follower.follows(response) else { return response }
                 return try await follower.follow(response, for: request, context: context, send: send)
             }

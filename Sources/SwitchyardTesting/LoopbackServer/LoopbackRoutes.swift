@@ -8,7 +8,7 @@ import NIOHTTP1
 /// `/files/blob/{bytes}` (see ``BlobRoute``).
 enum LoopbackRoutes {
     /// The longest delay `/delay/{ms}` honours, in milliseconds.
-    static let maxDelayMilliseconds = 30_000
+    static let maxDelayMilliseconds = 120_000
 
     /// The hot `/bench` response, serialised once.
     static let bench = LoopbackResponse(
