@@ -321,4 +321,17 @@ struct OpenAPIRealDocumentTests {
         }
         #expect(values == ["yes", "0755", "1_000", "true", "null"])
     }
+
+    @Test("a JSON document's x-switchyard-* mistakes are reported at the extension's line and column")
+    func jsonExtensionPlaces() {
+        let line = #"  "x-switchyard-nme": "A", "x-switchyard-timeout": "soon", "#
+        let text = """
+            {"openapi": "3.1.0", "info": {"title": "\\ud83d\\udc4d", "version": "1"},
+            \(line)
+              "paths": {}}
+            """
+        let errors = Self.errors(text, file: "ext.json")
+        let timeout = Self.column(of: "\"x-switchyard-timeout\"", in: line)
+        #expect(errors == ["ext.json:2:\(timeout): error: 'x-switchyard-timeout' must be a number"])
+    }
 }
