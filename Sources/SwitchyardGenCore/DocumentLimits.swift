@@ -182,21 +182,21 @@ enum DocumentLimits {
         pointer.map { String(cString: $0) }
     }
 
-    private static func nodesError(at location: SourceLocation) -> DescriptionError {
+    static func nodesError(at location: SourceLocation) -> DescriptionError {
         DescriptionError(
             "the document grows past \(maximumNodes) nodes here (each alias counted as the nodes it repeats); the generator reads no further",
             at: location
         )
     }
 
-    private static func depthError(at location: SourceLocation) -> DescriptionError {
+    static func depthError(at location: SourceLocation) -> DescriptionError {
         DescriptionError(
             "the document nests deeper than \(maximumDepth) levels here (aliases counted where they are used); the generator reads no further",
             at: location
         )
     }
 
-    private static func comparisonsError(at location: SourceLocation) -> DescriptionError {
+    static func comparisonsError(at location: SourceLocation) -> DescriptionError {
         DescriptionError(
             "the document's mappings grow too large to read here: finding their keys would take more than \(maximumKeyComparisons)"
                 + " comparisons (a mapping of n keys costs n², aliases counted each use); the generator reads no further",

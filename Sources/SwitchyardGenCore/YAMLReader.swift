@@ -10,9 +10,14 @@ final class YAMLReader {
         self.file = file
     }
 
-    /// The location of a node (line 1, column 1 when YAML gave none).
+    /// Where a node without a mark is reported: a JSON document's nodes have none (``JSONLocator`` reads
+    /// them, not Yams), so whoever reads one of its values sets the place of that value here.
+    var unmarked: SourceLocation?
+
+    /// The location of a node (``unmarked``, or line 1, column 1, when YAML gave none).
     func location(_ node: Node) -> SourceLocation {
-        SourceLocation(file: file, line: node.mark?.line ?? 1, column: node.mark?.column ?? 1)
+        guard let mark = node.mark else { return unmarked ?? SourceLocation(file: file, line: 1, column: 1) }
+        return SourceLocation(file: file, line: mark.line, column: mark.column)
     }
 
     func error(_ message: String, at node: Node) {

@@ -219,4 +219,119 @@ struct OpenAPIRealDocumentTests {
         }
         #expect(values == ["yes", "no", "on", "2024-01-01"])
     }
+
+    @Test("YAML 1.1's Booleans and numbers that YAML 1.2 reads otherwise: y, n, off, 1_000, 0b101 are strings, 0755 is 755")
+    func yaml12Numbers() throws {
+        let text = """
+            openapi: 3.1.0
+            info: { title: Modes, version: '1' }
+            servers: [{ url: 'https://modes.example' }]
+            paths: {}
+            components:
+              schemas:
+                Answer: { type: string, enum: [y, n, off, Off, 1_000, 0b101, '1:30', .iNf, true-ish] }
+                Mode: { oneOf: [{ const: 0755 }, { const: 0o17 }, { const: 0x1F }, { const: -012 }, { const: 12 }] }
+
+            """
+        let output = try SwitchyardGenerator.generate(yaml: text, file: "modes.yaml")
+        #expect(output.warnings.isEmpty, "\(output.warnings)")
+        let kinds = Dictionary(uniqueKeysWithValues: output.description.models.map { ($0.name, $0.kind) })
+        guard case .stringEnum(let strings)? = kinds["Answer"], case .integerEnum(let integers, _)? = kinds["Mode"] else {
+            Issue.record("not a string and an integer enumeration: \(kinds)")
+            return
+        }
+        #expect(strings == ["y", "n", "off", "Off", "1_000", "0b101", "1:30", ".iNf", "true-ish"])
+        #expect(integers == [755, 15, 31, -12, 12])
+    }
+
+    @Test("a plain 1_000 is no number in YAML 1.2: an integer bound written so is ignored with a warning at its place")
+    func yaml12UnderscoreBound() throws {
+        let line = "    Count: { type: integer, maximum: 1_000 }"
+        let text = """
+            openapi: 3.1.0
+            info: { title: Bounds, version: '1' }
+            servers: [{ url: 'https://bounds.example' }]
+            paths: {}
+            components:
+              schemas:
+            \(line)
+
+            """
+        let warnings = try SwitchyardGenerator.generate(yaml: text, file: "bounds.yaml").warnings.map(\.description)
+        #expect(
+            warnings == [
+                "bounds.yaml:7:\(Self.column(of: "maximum", in: line)): warning: the integer bound 'maximum: 1_000' is not a 64-bit integer;"
+                    + " it is ignored (the generated code checks no bounds, so the app misses nothing)"
+            ]
+        )
+    }
+
+    /// The 1-based column of `needle`'s first occurrence in `line`, in Unicode scalars.
+    static func column(of needle: String, in line: String) -> Int {
+        let scalars = Array(line.unicodeScalars)
+        let target = Array(needle.unicodeScalars)
+        let start = (0...(scalars.count - target.count)).first { Array(scalars[$0..<($0 + target.count)]) == target } ?? -1
+        return start + 1
+    }
+
+    @Test("JSON columns count the text as written: an error or a warning after a surrogate pair on its line")
+    func jsonColumnsAfterSurrogatePair() throws {
+        let line = #"  "info": {"title": "\ud83d\udc4d \/ \ud83d\ude00", "version": "1"}, "paths": 5"#
+        let broken = "{\n  \"openapi\": \"3.1.0\",\n\(line)\n}\n"
+        let errors = Self.errors(broken, file: "broken.json")
+        let paths = Self.column(of: "\"paths\"", in: line)
+        #expect(errors.count == 1 && errors.first?.hasPrefix("broken.json:3:\(paths):") == true, "\(errors)")
+
+        let syntax = #"{"openapi": "3.1.0", "info": {"title": "\ud83d\udc4d", "version": "1"} "paths": {}}"#
+        let syntaxErrors = Self.errors(syntax, file: "syntax.json")
+        #expect(
+            syntaxErrors.count == 1 && syntaxErrors.first?.hasPrefix("syntax.json:1:\(Self.column(of: "\"paths\"", in: syntax)):") == true,
+            "\(syntaxErrors)"
+        )
+
+        let schemas = #"    "Seed": {"description": "\ud83c\udf31", "type": "integer", "maximum": 9223372036854776000}"#
+        let bounded = """
+            {"openapi": "3.1.0", "info": {"title": "Seeds", "version": "1"}, "servers": [{"url": "https://seeds.example"}],
+              "paths": {}, "components": {"schemas": {
+            \(schemas)
+            }}}
+            """
+        let output = try SwitchyardGenerator.generate(yaml: bounded, file: "seeds.json")
+        let warnings = output.warnings.map(\.description)
+        let maximum = Self.column(of: "\"maximum\"", in: schemas)
+        #expect(warnings.count == 1 && warnings.first?.hasPrefix("seeds.json:3:\(maximum):") == true, "\(warnings)")
+    }
+
+    @Test("JSON keeps its members' order, and a string that looks like a number or a Boolean stays a string")
+    func jsonOrderAndStrings() throws {
+        let text = #"""
+            {"openapi": "3.0.3", "info": {"title": "Order", "version": "1"}, "servers": [{"url": "https://order.example"}],
+             "paths": {}, "components": {"schemas": {
+               "Zebra": {"type": "object", "properties": {"z": {"type": "string"}, "a": {"type": "string"}, "m": {"type": "string"}}},
+               "Apple": {"type": "string", "enum": ["yes", "0755", "1_000", "true", "null"]}}}}
+            """#
+        let output = try SwitchyardGenerator.generate(yaml: text, file: "order.json")
+        #expect(output.description.models.map(\.name) == ["Zebra", "Apple"])
+        let swift = output.swift
+        let positions = ["var z:", "var a:", "var m:"].compactMap { swift.range(of: $0)?.lowerBound }
+        #expect(positions.count == 3 && positions == positions.sorted(), "members out of order")
+        guard case .stringEnum(let values)? = output.description.models.last?.kind else {
+            Issue.record("Apple is not a string enumeration")
+            return
+        }
+        #expect(values == ["yes", "0755", "1_000", "true", "null"])
+    }
+
+    @Test("a JSON document's x-switchyard-* mistakes are reported at the extension's line and column")
+    func jsonExtensionPlaces() {
+        let line = #"  "x-switchyard-nme": "A", "x-switchyard-timeout": "soon", "#
+        let text = """
+            {"openapi": "3.1.0", "info": {"title": "\\ud83d\\udc4d", "version": "1"},
+            \(line)
+              "paths": {}}
+            """
+        let errors = Self.errors(text, file: "ext.json")
+        let timeout = Self.column(of: "\"x-switchyard-timeout\"", in: line)
+        #expect(errors == ["ext.json:2:\(timeout): error: 'x-switchyard-timeout' must be a number"])
+    }
 }

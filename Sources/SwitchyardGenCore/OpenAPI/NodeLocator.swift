@@ -2,19 +2,23 @@ import Yams
 
 /// Finds where a construct of a document is: OpenAPIKit decodes through `Codable` and keeps no
 /// positions, so the generator walks the same path (JSON pointer segments) through the Yams node tree,
-/// which has a line and column for every node. JSON is YAML 1.2, so one walk serves both.
+/// which has a line and column for every node. A JSON document's tree has no marks (it is read by
+/// ``JSONLocator``, not composed by Yams), so its places come from the JSON text's own scan.
 struct NodeLocator {
     /// The document's root node.
     let root: Node
     /// The path shown in messages.
     let file: String
+    /// The places of a JSON document, which ``location(_:)`` reads instead of the nodes' marks.
+    let json: JSONLocator?
     /// The keys of the large mappings walked so far, by their path: a document's thousands of schemas are
     /// each located in constant time, not by a scan of all of them.
     private let index = KeyIndex()
 
-    init(root: Node, file: String) {
+    init(root: Node, file: String, json: JSONLocator? = nil) {
         self.root = root
         self.file = file
+        self.json = json
     }
 
     /// The node at `path`, or `nil` when some segment is not there.
@@ -30,6 +34,7 @@ struct NodeLocator {
     /// Where the construct at `path` is: the key that names it (the item, in a list), or the deepest
     /// enclosing construct that exists.
     func location(_ path: [String]) -> SourceLocation {
+        if let json { return json.location(path) }
         var current = root
         var mark = root.mark
         for (depth, segment) in path.enumerated() {

@@ -7,10 +7,10 @@ import Yams
 /// Decodes an OpenAPI 3.0.x or 3.1.x document (YAML or JSON) with OpenAPIKit; a 3.0 document is
 /// converted to 3.1 by OpenAPIKitCompat, so the rest of the importer reads one model.
 ///
-/// YAML is read as YAML 1.2 (`yes`, `no`, `on` and `off` stay strings: ``repaired(_:path:warn:)``), and JSON as
-/// JSON: what JSON allows and YAML does not (a `\ud83d\udc4d` surrogate pair, tabs between tokens) is
-/// rewritten to what YAML reads as the same value before the tree is composed (``composable(_:)``), so
-/// every node keeps its line — and, but after a surrogate pair on the same line, its column.
+/// YAML is read by YAML 1.2's core schema (`yes`, `no`, `on`, `off`, `0b1`, `1_000` stay strings, `0755` is
+/// 755: ``repaired(_:path:warn:)``), and JSON as JSON: the text is scanned once for its places
+/// by JSON's grammar into a tree and its places (``JSONLocator``), so every message has the line and
+/// column of the text as written, surrogate pair escapes included.
 enum OpenAPIDocumentLoader {
     /// The resolver Yams's decoder itself composes with: no scalar is typed when the tree is composed
     /// (each type decides what it reads), only `<<` merges are resolved.
@@ -19,7 +19,8 @@ enum OpenAPIDocumentLoader {
     /// The decoded document, or an error with line and column: a syntax error where the parser stopped,
     /// a structural one at the construct OpenAPIKit's coding path names. Integer bounds no 64-bit
     /// integer holds are left out first, each with a warning (``repaired(_:path:warn:)``).
-    /// `root` is the tree ``DocumentLimits`` bounded, so decoding it is bounded too.
+    /// `root` is the tree ``DocumentLimits`` bounded (or ``JSONLocator`` read, within the same bounds),
+    /// so decoding it is bounded too.
     static func load(
         root: Node,
         locator: NodeLocator,

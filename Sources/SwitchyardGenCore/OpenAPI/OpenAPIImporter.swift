@@ -62,11 +62,19 @@ public final class OpenAPIImporter {
         configuration: String? = nil,
         configurationFile: String = "openapi.switchyard-config.yaml"
     ) throws(DescriptionErrors) -> APIDescription {
-        let composable = OpenAPIDocumentLoader.isJSON(text) ? OpenAPIDocumentLoader.composable(text) : text
-        guard let root = try DocumentLimits.compose(composable, file: file, resolver: OpenAPIDocumentLoader.resolver) else {
-            throw DescriptionErrors([DescriptionError("the document is empty", at: SourceLocation(file: file, line: 1, column: 1))])
+        let root: Node
+        let locator: NodeLocator
+        if OpenAPIDocumentLoader.isJSON(text) {
+            let read = try JSONLocator.read(text, file: file)
+            root = read.root
+            locator = NodeLocator(root: root, file: file, json: read.locator)
+        } else {
+            guard let composed = try DocumentLimits.compose(text, file: file, resolver: OpenAPIDocumentLoader.resolver) else {
+                throw DescriptionErrors([DescriptionError("the document is empty", at: SourceLocation(file: file, line: 1, column: 1))])
+            }
+            root = composed
+            locator = NodeLocator(root: root, file: file)
         }
-        let locator = NodeLocator(root: root, file: file)
         var loadWarnings: [DescriptionWarning] = []
         let document = try OpenAPIDocumentLoader.load(root: root, locator: locator) { message, path in
             loadWarnings.append(DescriptionWarning(message, at: locator.location(path)))

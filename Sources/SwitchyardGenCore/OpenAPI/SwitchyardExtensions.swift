@@ -36,7 +36,7 @@ struct SwitchyardExtensions {
                 importer.warnings.append(
                     DescriptionWarning(
                         "unknown extension '\(name)' here; expected one of: \(allowed.map { "x-switchyard-" + $0 }.joined(separator: ", "))",
-                        at: importer.reader.location(key)
+                        at: importer.locator.location(path + [name])
                     )
                 )
             }
@@ -45,16 +45,30 @@ struct SwitchyardExtensions {
         self.keyNodes = keyNodes
     }
 
-    func string(_ key: String) -> String? { importer.reader.string(fields[key], "'x-switchyard-\(key)'") }
+    /// What `read` gives, its messages about nodes without a mark (a JSON document's) placed at the
+    /// extension `key`.
+    private func reading<T>(_ key: String, _ read: () -> T) -> T {
+        let reader = importer.reader
+        let saved = reader.unmarked
+        reader.unmarked = importer.locator.location(path + ["x-switchyard-" + key])
+        defer { reader.unmarked = saved }
+        return read()
+    }
+
+    func string(_ key: String) -> String? { reading(key) { importer.reader.string(fields[key], "'x-switchyard-\(key)'") } }
 
     /// A type name (`x-switchyard-name`); an error at its place, and `nil`, when it is not an upper-camel
     /// Swift type name.
-    func typeName(_ key: String) -> String? { importer.reader.typeName(fields[key], "'x-switchyard-\(key)'") }
-    func number(_ key: String) -> Double? { importer.reader.number(fields[key], "'x-switchyard-\(key)'") }
-    func bool(_ key: String) -> Bool? { importer.reader.bool(fields[key], "'x-switchyard-\(key)'") }
+    func typeName(_ key: String) -> String? { reading(key) { importer.reader.typeName(fields[key], "'x-switchyard-\(key)'") } }
+    func number(_ key: String) -> Double? { reading(key) { importer.reader.number(fields[key], "'x-switchyard-\(key)'") } }
+    func bool(_ key: String) -> Bool? { reading(key) { importer.reader.bool(fields[key], "'x-switchyard-\(key)'") } }
 
     /// The envelope, read as a description file's `envelope`.
     func envelope() -> APIDescription.Envelope? {
+        reading("envelope") { readEnvelope() }
+    }
+
+    private func readEnvelope() -> APIDescription.Envelope? {
         guard let node = fields["envelope"] else { return nil }
         let reader = importer.reader
         guard let envelope = reader.fields(node, "'x-switchyard-envelope'", allowed: DescriptionParser.envelopeKeys) else { return nil }
@@ -82,14 +96,22 @@ struct SwitchyardExtensions {
     /// The per-call options here over `base` (a path's, or the document's): the document's encryption and
     /// timeout belong to the service, not to each call.
     func options(over base: APIDescription.Options) -> APIDescription.Options {
+        let saved = importer.reader.unmarked
+        defer { importer.reader.unmarked = saved }
+        return readOptions(over: base)
+    }
+
+    private func readOptions(over base: APIDescription.Options) -> APIDescription.Options {
         let reader = importer.reader
         var options = base
-        if let value = bool("encrypted"), !path.isEmpty { options.encrypted = value }
-        if let value = number("timeout"), !path.isEmpty { options.timeout = value }
-        if let value = reader.int(fields["retries"], "'x-switchyard-retries'") { options.retries = value }
-        if fields["tags"] != nil { options.tags = reader.strings(fields["tags"], "'x-switchyard-tags'") }
+        // The document's encryption and timeout are the service's, read (and reported) there, not again.
+        if !path.isEmpty, let value = bool("encrypted") { options.encrypted = value }
+        if !path.isEmpty, let value = number("timeout") { options.timeout = value }
+        if let value = reading("retries", { reader.int(fields["retries"], "'x-switchyard-retries'") }) { options.retries = value }
+        if fields["tags"] != nil { options.tags = reading("tags") { reader.strings(fields["tags"], "'x-switchyard-tags'") } }
         if let value = string("same-request") { options.sameRequest = value }
         if let cache = fields["cache"] {
+            reader.unmarked = importer.locator.location(path + ["x-switchyard-cache"])
             if cache.scalar != nil {
                 options.cachePolicy = reader.string(cache, "'x-switchyard-cache'")
                 options.cacheMaxAge = nil
@@ -99,6 +121,8 @@ struct SwitchyardExtensions {
             }
         }
         if let node = importer.locator.node(at: path), !fields.isEmpty {
+            // A JSON document's nodes have no marks: the checks' messages land where the node is.
+            reader.unmarked = importer.locator.location(path)
             DescriptionValidator.check(options, at: node, reader: reader)
         }
         return options
