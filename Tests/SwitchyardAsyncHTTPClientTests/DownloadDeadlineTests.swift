@@ -102,7 +102,8 @@ struct DownloadDeadlineTests {
             try await Self.withIsolatedBackend { client in
                 let recorder = EventRecorder()
                 let deadlines = DeadlineLog()
-                var options = CallOptions(timeout: .seconds(30), deadline: .seconds(9))
+                // 18 s: on a loaded 2-core machine the resume has waited more than 9 s for a thread.
+                var options = CallOptions(timeout: .seconds(60), deadline: .seconds(18))
                 options.additionalStages = [
                     ClosureStage.request(id: StageID("wire")!) { request, context in
                         recorder.record(request.headerFields[.range] ?? "whole")
@@ -122,9 +123,9 @@ struct DownloadDeadlineTests {
                     )
                 }
                 #expect(error?.code == .timeout, "\(String(describing: error))")
-                // A deadline restarted per attempt would give each resume 9 s: the transfer would
-                // complete after about 30 s instead of timing out.
-                #expect(elapsed < .seconds(18), "a 9 s deadline ended the download after \(elapsed)")
+                // A deadline restarted per attempt would give each resume 18 s: the 32 s transfer
+                // would run on far past 28 s instead of timing out.
+                #expect(elapsed < .seconds(28), "an 18 s deadline ended the download after \(elapsed)")
                 #expect(recorder.events.first == "whole" && recorder.events.count >= 2, "attempts: \(recorder.events)")
                 // Every attempt carries the one deadline of the call, not a new one of its own.
                 let seen = deadlines.all.compactMap { $0 }
