@@ -160,7 +160,7 @@ public final class ServiceRegistry: Sendable {
             stages: service.stages,
             transport: service.transport,
             follower: service.defaults.redirects.maximum > 0 ? RedirectFollower(policy: service.defaults.redirects) : nil,
-            serviceState: ServiceCredentials(service.stages.map { ($0 as? any OptInMarker)?.inner ?? $0 })
+            serviceState: { ServiceSessions($0) }
         )
         let entry = Entry(service: service, baseURLs: parsed, fallbackBaseURL: fallback, pipeline: pipeline)
         state.withLock { $0.routes[service.id] = $0.route(entry) }

@@ -31,11 +31,11 @@ public struct OptInStage<Wrapped: Stage>: Stage {
 }
 
 extension OptInStage: OptInMarker {
-    package var inner: any Stage { wrapped }
+    var inner: any Stage { wrapped }
 }
 
 /// Lets the pipeline recognise an opt-in stage without knowing its generic parameter.
-package protocol OptInMarker {
+protocol OptInMarker {
     /// The stage that runs when enabled.
     var inner: any Stage { get }
 }

@@ -42,14 +42,14 @@ public struct Pipeline: Sendable, CustomStringConvertible {
             links: [Link],
             transport: any Transport,
             follower: (any ExchangeFollower)?,
-            serviceState: (any AnyObject & Sendable)?
+            serviceState: ([any Stage]) -> (any AnyObject & Sendable)?
         ) {
             self.serviceID = serviceID
             self.stageIDs = links.map(\.id)
             self.optInStageIDs = Set(links.filter(\.optIn).map(\.id))
             self.transportName = transport.name
             self.stages = links.map(\.stage)
-            self.serviceState = serviceState
+            self.serviceState = serviceState(self.stages)
             self.entry = Pipeline.fold(links, around: Pipeline.terminal(transport, follower: follower), skippable: true)
         }
     }
@@ -61,19 +61,20 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     ///   - stages: the stages, outermost first.
     ///   - transport: the transport at the end.
     public init(serviceID: ServiceID, stages: [any Stage], transport: any Transport) {
-        self.init(serviceID: serviceID, stages: stages, transport: transport, follower: nil, serviceState: nil)
+        self.init(serviceID: serviceID, stages: stages, transport: transport, follower: nil, serviceState: { _ in nil })
     }
 
     /// Folds stages and a transport into a pipeline whose each exchange with the transport may be
     /// taken further by `follower` (a service's redirect following): it is not one of the listed
-    /// stages, and however often it sends, the call counts one attempt. Every call's context carries `serviceState` (``CallContext/serviceState``) unless
-    /// the caller set its own.
+    /// stages, and however often it sends, the call counts one attempt. Every call's context carries
+    /// the state `serviceState` derives, once, from the stages as the fold runs them (opt-in ones
+    /// unwrapped) — ``CallContext/serviceState`` — unless the caller set its own.
     package init(
         serviceID: ServiceID,
         stages: [any Stage],
         transport: any Transport,
         follower: (any ExchangeFollower)?,
-        serviceState: (any AnyObject & Sendable)?
+        serviceState: ([any Stage]) -> (any AnyObject & Sendable)?
     ) {
         storage = Storage(
             serviceID: serviceID,
