@@ -58,50 +58,14 @@ enum DescriptionFile {
     }
 
     /// Whether a file is an OpenAPI document by its content, whatever its name (`petstore.yaml`): YAML with a
-    /// top-level `openapi:` or `swagger:` key, or JSON whose outermost object has such a member. (Plugins
-    /// cannot link the generator, so this mirrors `OpenAPIImporter.isDocument(text:)`.)
+    /// top-level `openapi:` or `swagger:` key, or JSON whose outermost object has such a member
+    /// (`OpenAPIRecognition`, linked into this plugin's folder from the generator's).
     static func isOpenAPIDocument(_ url: URL) -> Bool {
         let lowered = url.lastPathComponent.lowercased()
         guard [".yaml", ".yml", ".json"].contains(where: { lowered.hasSuffix($0) }),
             let text = try? String(contentsOf: url, encoding: .utf8)
         else { return false }
-        let keys = ["openapi", "swagger"]
-        guard text.unicodeScalars.first(where: { !$0.properties.isWhitespace && $0 != "\u{FEFF}" }) == "{" else {
-            return text.split(whereSeparator: \.isNewline).contains { line in
-                keys.contains { line.hasPrefix($0 + ":") || line.hasPrefix("\"\($0)\":") || line.hasPrefix("'\($0)':") }
-            }
-        }
-        var depth = 0
-        var inString = false
-        var escaped = false
-        var current = ""
-        var lastString = ""
-        for scalar in text.unicodeScalars {
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if scalar == "\\" {
-                    escaped = true
-                } else if scalar == "\"" {
-                    inString = false
-                    lastString = current
-                } else {
-                    current.unicodeScalars.append(scalar)
-                }
-                continue
-            }
-            switch scalar {
-            case "\"":
-                inString = true
-                current = ""
-            case "{", "[": depth += 1
-            case "}", "]": depth -= 1
-            case ":" where depth == 1 && keys.contains(lastString): return true
-            case ":", ",": lastString = ""
-            default: break
-            }
-        }
-        return false
+        return OpenAPIRecognition.isDocument(text: text)
     }
 
     static func baseName(_ name: String) -> String {

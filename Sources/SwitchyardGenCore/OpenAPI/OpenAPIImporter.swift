@@ -44,7 +44,7 @@ public final class OpenAPIImporter {
     /// top-level `openapi:` or `swagger:` key, or JSON whose outermost object has an `openapi` or `swagger`
     /// member. A Swagger 2.0 document is then refused with what to do about it.
     public static func isDocument(text: String) -> Bool {
-        OpenAPIDocumentLoader.isDocument(text: text)
+        OpenAPIRecognition.isDocument(text: text)
     }
 
     /// Parses a document.
@@ -64,7 +64,7 @@ public final class OpenAPIImporter {
     ) throws(DescriptionErrors) -> APIDescription {
         let root: Node
         let locator: NodeLocator
-        if OpenAPIDocumentLoader.isJSON(text) {
+        if OpenAPIRecognition.isJSON(text) {
             let read = try JSONLocator.read(text, file: file)
             root = read.root
             locator = NodeLocator(root: root, file: file, json: read.locator)

@@ -1,5 +1,8 @@
 /// What kind of text a document is: recognised by its content, not its file name.
-extension OpenAPIDocumentLoader {
+///
+/// One file for the generator and both plugins, which cannot link the generator: each plugin's folder
+/// holds a symbolic link to it. It needs nothing but the standard library.
+enum OpenAPIRecognition {
     /// Whether `text` is JSON: its first character past spaces and a byte order mark is `{`.
     static func isJSON(_ text: String) -> Bool {
         text.unicodeScalars.first { !$0.properties.isWhitespace && $0 != "\u{FEFF}" } == "{"

@@ -1,0 +1,1 @@
+../../Sources/SwitchyardGenCore/OpenAPI/OpenAPIRecognition.swift
