@@ -175,6 +175,11 @@ struct SwitchyardDemo {
         print("   \(registry.environment): users → \(try registry.baseURL(for: .users))")
         try registry.switchEnvironment(to: .develop)
         print("   \(registry.environment): users → \(try registry.baseURL(for: .users))")
+        // One module on its own: the vault moves, the users module stays; the same client serves both.
+        try registry.switchEnvironment(to: .release, for: .vault)
+        print("   vault alone on \(registry.environment(for: .vault)): vault → \(try registry.baseURL(for: .vault)),")
+        print("   users still on \(registry.environment(for: .users)): users → \(try registry.baseURL(for: .users))")
+        try registry.switchEnvironment(to: nil, for: .vault)
 
         print("\n9. The shop module — every built-in stage; a ~115 KB order with a terminal progress accessory:")
         let lines: [Parameters] = (0..<2400).map { index in ["sku": .string("SKU-\(index)"), "quantity": 1, "gift_note": .null] }

@@ -99,6 +99,10 @@ public struct APIClient: Sendable {
                 duration: CallClock.now - start,
                 source: response.source
             )
+            result.endpointName = context.endpointName
+            result.tags = context.tags
+            result.sentRequest = control.lastSentRequest
+            result.rawBody = control.receivedBody?.bytes
             result.redirectCount = response.redirectCount
             result.finalURL = response.url
             result.metadata = response.metadata
@@ -143,7 +147,10 @@ public struct APIClient: Sendable {
         )
         if let limit = callOptions.deadline ?? defaults.deadline { context.deadlineOffset = start + limit }
         context.account = callOptions.account
-        if callOptions.recordsStageTimings { context.control = CallControl(recordsTimings: true) }
+        let keepsRawBody = callOptions.keepsRawBody ?? defaults.keepsRawBody
+        if callOptions.recordsStageTimings || keepsRawBody {
+            context.control = CallControl(recordsTimings: callOptions.recordsStageTimings, keepsReceivedBody: keepsRawBody)
+        }
         context.serviceState = entry.pipeline.serviceState
         callOptions.writeValues(into: &context)
 

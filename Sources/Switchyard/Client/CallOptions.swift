@@ -145,6 +145,15 @@ public struct CallOptions: Sendable {
         get { storage.value.recordsStageTimings }
         _modify { yield &storage.value.recordsStageTimings }
     }
+    /// Whether the call keeps the response body as the transport received it, before any stage
+    /// rewrote it, in ``CallResult/rawBody``; `nil` keeps the service's choice
+    /// (``ServiceDefaults/keepsRawBody``, off unless changed). It holds a second copy of the body for
+    /// as long as the result lives: turn it on where the bytes are needed (a signature check of your
+    /// own, a bug report).
+    public var keepsRawBody: Bool? {
+        get { storage.value.keepsRawBody }
+        _modify { yield &storage.value.keepsRawBody }
+    }
     private var weakScope: WeakScope? {
         get { storage.value.weakScope }
         _modify { yield &storage.value.weakScope }
@@ -176,6 +185,7 @@ public struct CallOptions: Sendable {
         var uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil
         var downloadProgress: (@Sendable (TransferProgress) -> Void)? = nil
         var recordsStageTimings: Bool = false
+        var keepsRawBody: Bool? = nil
         var weakScope: WeakScope? = nil
         var contextWriters: [@Sendable (inout CallContext) -> Void] = []
     }
@@ -262,6 +272,7 @@ public struct CallOptions: Sendable {
         merged.allowsForeignOrigin = allowsForeignOrigin || other.allowsForeignOrigin
         merged.weakScope = other.weakScope ?? weakScope
         merged.recordsStageTimings = recordsStageTimings || other.recordsStageTimings
+        merged.keepsRawBody = other.keepsRawBody ?? keepsRawBody
         merged.contextWriters += other.contextWriters
         merged.uploadProgress = Self.both(uploadProgress, other.uploadProgress)
         merged.downloadProgress = Self.both(downloadProgress, other.downloadProgress)
@@ -274,7 +285,8 @@ public struct CallOptions: Sendable {
             || (timeout == nil && deadline == nil && tags.isEmpty && headerFields.isEmpty && additionalStages.isEmpty
                 && skippedStages.isEmpty && enabledStages.isEmpty && options.isEmpty && acceptableStatusCodes == nil
                 && logger == nil && sameRequest == nil && account == nil && !allowsForeignOrigin && weakScope == nil
-                && !recordsStageTimings && contextWriters.isEmpty && uploadProgress == nil && downloadProgress == nil)
+                && !recordsStageTimings && keepsRawBody == nil && contextWriters.isEmpty && uploadProgress == nil
+                && downloadProgress == nil)
     }
 
     /// Whether the options name a scope, released since or not (read without loading the scope).

@@ -1,11 +1,14 @@
 public import Foundation
 public import HTTPTypes
 
-/// What a call returns: its output plus what is known about how it was obtained.
+/// What a call returns: its output plus what is known about how it was obtained — the whole result:
+/// the answer's status and fields, the request as it was sent, the endpoint and tags, where the answer
+/// came from, and, when asked for, the body as it was received.
 ///
 /// ```swift
 /// let result = try await client.send(GetUser(id: 7))
 /// print(result.value.name, result.status.code, result.attempts, result.duration, result.source)
+/// print(result.endpointName, result.tags, result.sentRequest!)   // GET https://… [Authorization: <redacted>; …]
 /// ```
 public struct CallResult<Output: Sendable>: Sendable {
     /// The decoded output.
@@ -16,6 +19,23 @@ public struct CallResult<Output: Sendable>: Sendable {
     public var headerFields: HTTPFields
     /// The call's identifier.
     public var requestID: RequestID
+    /// The endpoint's name: its ``Endpoint/name``, such as `GetUser` or `GET /users/{id}`.
+    public var endpointName = ""
+    /// The call's tags, the endpoint's and the call's options' together.
+    public var tags: Set<RequestTag> = []
+    /// The request as it was sent: the last one that reached the transport, after every stage
+    /// (common parameters, headers, the token, signing…) and before redirects; `nil` when none did —
+    /// a stage answered (a cache hit), or the call joined an identical call in flight
+    /// (``ResponseSource/shared``).
+    ///
+    /// Its description hides credentials (``Redaction/default``): printing it never shows a token.
+    /// The value itself carries what was sent, secrets included — handle it as you would the call.
+    public var sentRequest: Request?
+    /// The body as the transport received it, before any stage (decryption, null stripping, the
+    /// envelope) rewrote it for decoding; `nil` unless the call or its service keeps it
+    /// (``CallOptions/keepsRawBody``, ``ServiceDefaults/keepsRawBody``), or when no transport
+    /// answered (a cache hit, a joined call) or the body went to a file (a download).
+    public var rawBody: Data?
     /// The service the call went to.
     public var serviceID: ServiceID
     /// The environment the call was addressed to.
@@ -51,6 +71,10 @@ public struct CallResult<Output: Sendable>: Sendable {
             duration: duration,
             source: source
         )
+        mapped.endpointName = endpointName
+        mapped.tags = tags
+        mapped.sentRequest = sentRequest
+        mapped.rawBody = rawBody
         mapped.redirectCount = redirectCount
         mapped.finalURL = finalURL
         mapped.metadata = metadata

@@ -34,6 +34,10 @@ public struct ServiceDefaults: Sendable {
     public var makeEncoder: @Sendable () -> JSONEncoder
     /// How the service's calls follow redirects (the same in every transport).
     public var redirects: RedirectPolicy
+    /// Whether the service's calls keep the response body as received in ``CallResult/rawBody``
+    /// (a call decides for itself with ``CallOptions/keepsRawBody``); off unless changed, since it
+    /// holds a second copy of each body while the result lives.
+    public var keepsRawBody: Bool
 
     /// Creates defaults.
     ///
@@ -47,6 +51,7 @@ public struct ServiceDefaults: Sendable {
     ///   - makeDecoder: makes the JSON decoder for outputs.
     ///   - makeEncoder: makes the JSON encoder for bodies.
     ///   - redirects: how the service's calls follow redirects; same-origin only by default.
+    ///   - keepsRawBody: whether calls keep the body as received in their results.
     public init(
         timeout: Duration? = .seconds(60),
         deadline: Duration? = nil,
@@ -56,9 +61,11 @@ public struct ServiceDefaults: Sendable {
         acceptableStatusCodes: ClosedRange<Int> = 200...299,
         makeDecoder: @escaping @Sendable () -> JSONDecoder = { JSONDecoder() },
         makeEncoder: @escaping @Sendable () -> JSONEncoder = { JSONEncoder() },
-        redirects: RedirectPolicy = .default
+        redirects: RedirectPolicy = .default,
+        keepsRawBody: Bool = false
     ) {
         self.redirects = redirects
+        self.keepsRawBody = keepsRawBody
         self.timeout = timeout
         self.deadline = deadline
         self.parameterEncoding = parameterEncoding

@@ -3,22 +3,32 @@ public import Logging
 import Synchronization
 
 /// Maps service identifiers to services, folds each service's pipeline once at registration, and
-/// holds the current ``ServerEnvironment``.
+/// holds the current ``ServerEnvironment`` — the registry's, and any a single service (a module) was
+/// switched to on its own.
 ///
 /// ```swift
 /// let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, defaultEnvironment: .develop))
 /// try registry.register(usersService)
-/// try registry.switchEnvironment(to: .test)      // persisted; throws in a release build
-/// print(try registry.pipeline(for: .users))      // the stages in order, then the transport
+/// try registry.switchEnvironment(to: .test)                 // persisted; throws in a release build
+/// try registry.switchEnvironment(to: .prerelease, for: .payments)   // one module alone, persisted too
+/// print(try registry.pipeline(for: .users))                 // the stages in order, then the transport
 /// ```
+///
+/// A service switched on its own stays in its environment when the registry's changes, until it is
+/// switched back with `switchEnvironment(to: nil, for:)`. Its calls still go through the one client:
+/// cancelling by tag or service, same-request coalescing and sessions work across modules whatever
+/// their environments. Every call reports, caches and logs under its service's environment
+/// (``CallResult/environment``, ``CallContext/environment``), so an answer cached in one environment is
+/// never served in another.
 ///
 /// The registry is safe to use from any task. Registering a service under an identifier that is
 /// already registered replaces it; calls already running finish with the pipeline they started with.
 public final class ServiceRegistry: Sendable {
     /// How a registry chooses and persists its environment.
     public struct Configuration: Sendable {
-        /// When `true`, the environment is always ``ServerEnvironment/release``: the stored choice
-        /// is ignored and switching throws ``SwitchyardError/Code/environmentLocked``.
+        /// When `true`, the environment is always ``ServerEnvironment/release``, for every service:
+        /// the stored choice is ignored and switching — the registry or one service — throws
+        /// ``SwitchyardError/Code/environmentLocked``.
         public var isReleaseBuild: Bool
         /// The environment used when nothing (valid) is stored.
         public var defaultEnvironment: ServerEnvironment
@@ -72,10 +82,11 @@ public final class ServiceRegistry: Sendable {
         }
     }
 
-    /// A registered service and its base URL in the current environment (`nil` when it has none),
-    /// worked out when either changes so that a call does a single lookup.
-    private struct Route: Sendable {
+    /// A registered service, its environment and its base URL there (`nil` when it has none), worked
+    /// out when any of them changes so that a call does a single lookup.
+    struct Route: Sendable {
         let entry: Entry
+        let environment: ServerEnvironment
         let baseURL: BaseURL?
     }
 
@@ -86,30 +97,44 @@ public final class ServiceRegistry: Sendable {
         let environment: ServerEnvironment
     }
 
-    private struct State {
+    struct State {
         var routes: [ServiceID: Route] = [:]
         var environment: ServerEnvironment
         var customBaseURLs: [ServiceID: BaseURL] = [:]
+        /// The environments of services switched on their own.
+        var serviceEnvironments: [ServiceID: ServerEnvironment] = [:]
 
-        /// The route of `entry` in the current environment: in ``ServerEnvironment/custom`` the
-        /// custom base URL entered for the service, else the service's base URL for the environment,
-        /// else its base URL for every environment.
+        /// The route of `entry` in its service's environment (its own, else the registry's): in
+        /// ``ServerEnvironment/custom`` the custom base URL entered for the service, else the service's
+        /// base URL for the environment, else its base URL for every environment.
         func route(_ entry: Entry) -> Route {
+            let environment = serviceEnvironments[entry.service.id] ?? environment
             let custom = environment == .custom ? customBaseURLs[entry.service.id] : nil
-            return Route(entry: entry, baseURL: custom ?? entry.baseURLs[environment] ?? entry.fallbackBaseURL)
+            return Route(entry: entry, environment: environment, baseURL: custom ?? entry.baseURLs[environment] ?? entry.fallbackBaseURL)
+        }
+
+        /// What the store keeps of this state.
+        var selection: EnvironmentSelection {
+            EnvironmentSelection(
+                environment: environment,
+                customBaseURLs: Dictionary(uniqueKeysWithValues: customBaseURLs.map { ($0.key.rawValue, $0.value.absoluteString) }),
+                serviceEnvironments: Dictionary(uniqueKeysWithValues: serviceEnvironments.map { ($0.key.rawValue, $0.value) })
+            )
         }
     }
 
     /// The configuration the registry was created with.
     public let configuration: Configuration
-    private let state: Mutex<State>
-    private let switching = Mutex(())
+    let state: Mutex<State>
+    /// Serialises environment switches (``switchEnvironment(to:customBaseURLs:)``).
+    let switching = Mutex(())
 
-    /// Creates a registry and restores the persisted environment (unless this is a release build).
+    /// Creates a registry and restores the persisted environment, with the environments of services
+    /// switched on their own (unless this is a release build).
     ///
     /// A stored choice that cannot be read (among them one naming an environment with an invalid
-    /// name), or custom URLs that are not valid, are ignored and reported to the configuration's
-    /// logger; the registry then starts in the default environment. A stored environment with a
+    /// name), or custom URLs or service names that are not valid, are ignored and reported to the
+    /// configuration's logger; the registry then starts in the default environment. A stored environment with a
     /// valid name is restored even when no service has a base URL for it: calls then fail with
     /// ``SwitchyardError/Code/missingBaseURL`` until the environment is switched.
     public init(configuration: Configuration) {
@@ -128,6 +153,13 @@ public final class ServiceRegistry: Sendable {
                             continue
                         }
                         initial.customBaseURLs[id] = base
+                    }
+                    for (name, environment) in stored.serviceEnvironments {
+                        guard let id = ServiceID(name) else {
+                            configuration.logger.warning("ignoring stored service environment", metadata: ["service": "\(name)"])
+                            continue
+                        }
+                        initial.serviceEnvironments[id] = environment
                     }
                 }
             } catch {
@@ -189,74 +221,37 @@ public final class ServiceRegistry: Sendable {
         try entry(for: id).pipeline
     }
 
-    /// The current environment.
+    /// The registry's current environment: that of every service not switched on its own
+    /// (``environment(for:)``).
     public var environment: ServerEnvironment { state.withLock { $0.environment } }
 
-    /// The base URL a service's calls go to in the current environment.
+    /// The environment a service's calls are addressed to: the one it was switched to on its own
+    /// (``switchEnvironment(to:for:customBaseURL:)``), else the registry's ``environment``.
+    ///
+    /// - Parameter id: the service, registered or not.
+    public func environment(for id: ServiceID) -> ServerEnvironment {
+        state.withLock { $0.serviceEnvironments[id] ?? $0.environment }
+    }
+
+    /// The base URL a service's calls go to in its current environment.
     ///
     /// - Throws: ``SwitchyardError/Code/unknownService`` or ``SwitchyardError/Code/missingBaseURL``.
     public func baseURL(for id: ServiceID) throws(SwitchyardError) -> String {
         try resolve(id).baseURL.absoluteString
     }
 
-    /// Switches the environment and persists the choice.
-    ///
-    /// - Parameters:
-    ///   - environment: the new environment.
-    ///   - customBaseURLs: base URLs for ``ServerEnvironment/custom``, by service; they replace those set before.
-    /// - Throws: ``SwitchyardError/Code/environmentLocked`` in a release build,
-    ///   ``SwitchyardError/Code/invalidBaseURL`` for a malformed custom URL, and
-    ///   ``SwitchyardError/Code/storage`` when the choice cannot be persisted (nothing changes then).
-    public func switchEnvironment(to environment: ServerEnvironment, customBaseURLs: [ServiceID: String] = [:]) throws(SwitchyardError) {
-        guard !configuration.isReleaseBuild else {
-            throw SwitchyardError(code: .environmentLocked, message: "this is a release build: the environment is locked to release")
-        }
-        var parsedCustom: [ServiceID: BaseURL] = [:]
-        for (id, url) in customBaseURLs {
-            do {
-                parsedCustom[id] = try BaseURL(url)
-            } catch {
-                var error = error
-                error.serviceID = id
-                throw error
-            }
-        }
-        // Switches are serialised by their own lock, so that persisting (file I/O) never holds the
-        // lock every call takes, and a store that reads the registry cannot deadlock.
-        try switching.withLock { _ throws(SwitchyardError) in
-            let custom = state.withLock { $0.customBaseURLs }.merging(parsedCustom) { _, new in new }
-            if let store = configuration.store {
-                let selection = EnvironmentSelection(
-                    environment: environment,
-                    customBaseURLs: Dictionary(uniqueKeysWithValues: custom.map { ($0.key.rawValue, $0.value.absoluteString) })
-                )
-                do {
-                    try store.save(selection)
-                } catch {
-                    throw SwitchyardError.wrapping(error, as: .storage)
-                }
-            }
-            state.withLock { state in
-                state.environment = environment
-                state.customBaseURLs = custom
-                state.routes = state.routes.mapValues { state.route($0.entry) }
-            }
-        }
-    }
-
-    /// Everything a call needs: the service entry, its base URL now, and the environment.
+    /// Everything a call needs: the service entry, its base URL now, and its environment.
     func resolve(_ id: ServiceID) throws(SwitchyardError) -> Resolution {
-        let (route, environment) = state.withLock { ($0.routes[id], $0.environment) }
-        guard let route else { throw unknown(id) }
+        guard let route = state.withLock({ $0.routes[id] }) else { throw unknown(id) }
         guard let base = route.baseURL else {
             var error = SwitchyardError(
                 code: .missingBaseURL,
-                message: "service '\(id)' has no base URL for the \(environment) environment"
+                message: "service '\(id)' has no base URL for the \(route.environment) environment"
             )
             error.serviceID = id
             throw error
         }
-        return Resolution(entry: route.entry, baseURL: base, environment: environment)
+        return Resolution(entry: route.entry, baseURL: base, environment: route.environment)
     }
 
     private func entry(for id: ServiceID) throws(SwitchyardError) -> Entry {

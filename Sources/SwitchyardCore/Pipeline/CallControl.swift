@@ -2,7 +2,8 @@ import Synchronization
 
 /// What one call's context copies share: whether the call has been cancelled by the client's cancel
 /// APIs (by id, tag, service, account, scope, a newer identical call or its deadline), how many times
-/// it reached the transport, and — when the call asks for them — its stage timings.
+/// it reached the transport and the last request that did, and — when the call asks for them — its
+/// stage timings and the body the transport received.
 ///
 /// A call runs in its caller's task, so cancelling it must not cancel that task: the client marks the
 /// call's control instead, and the work in progress — the transport's exchange, a retry's wait —
@@ -43,8 +44,13 @@ public final class CallControl: Sendable {
     /// Whether a cache or a shared call watches the credentials sent (rarely: only they pay for it).
     private let watchesRequests = Atomic<Bool>(false)
     private let sent = Mutex<[Request]>([])
+    /// The last request that reached the transport, and — when ``keepsReceivedBody`` — the body of
+    /// the last answer the transport gave (after redirects), before any stage rewrote it.
+    private let exchange = Mutex<(request: Request?, body: Response.Body?)>((nil, nil))
     /// The stage timings being recorded; `nil` unless the call asked for them.
     package let timings: StageTimingRecorder?
+    /// Whether the body the transport received is kept (``receivedBody``); the call asks for it.
+    package let keepsReceivedBody: Bool
 
     /// Creates the control of one call; the client makes one per call, tests and harnesses with
     /// their ``CallContext``.
@@ -52,8 +58,9 @@ public final class CallControl: Sendable {
         self.init(recordsTimings: false)
     }
 
-    package init(recordsTimings: Bool) {
+    package init(recordsTimings: Bool, keepsReceivedBody: Bool = false) {
         self.timings = recordsTimings ? StageTimingRecorder() : nil
+        self.keepsReceivedBody = keepsReceivedBody
     }
 
     /// Whether the call has been cancelled (its caller's task may still run).
@@ -148,10 +155,24 @@ public final class CallControl: Sendable {
     /// watches what the call sends (``watchSentRequests()``).
     func recordTransportSend(_ request: borrowing Request) {
         sends.add(1, ordering: .relaxed)
-        guard watchesRequests.load(ordering: .acquiring) else { return }
         let request = copy request
+        exchange.withLock { $0.request = request }
+        guard watchesRequests.load(ordering: .acquiring) else { return }
         sent.withLock { $0.append(request) }
     }
+
+    /// Keeps the body of an answer the transport gave, when the call asked for it.
+    func recordReceived(_ body: Response.Body) {
+        exchange.withLock { $0.body = body }
+    }
+
+    /// The last request of the call that reached the transport, as every stage left it; `nil` when
+    /// none did (a stage answered: a cache hit, a stub).
+    package var lastSentRequest: Request? { exchange.withLock { $0.request } }
+
+    /// The body of the last answer the transport gave, as received; `nil` unless the call keeps it
+    /// (``keepsReceivedBody``) and the transport answered.
+    package var receivedBody: Response.Body? { exchange.withLock { $0.body } }
 
     /// From now on, keeps every request of the call that reaches the transport.
     package func watchSentRequests() { watchesRequests.store(true, ordering: .releasing) }

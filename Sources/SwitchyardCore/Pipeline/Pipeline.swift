@@ -382,8 +382,8 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     /// The innermost link: counts the send, calls the transport, and lets `follower` take an answer
     /// further (a redirect) — only when it asks to, so that the common answer costs one check.
     ///
-    /// The common call — no timings — stays in this closure, whose frame holds little; timing is
-    /// handled in a function of its own.
+    /// The common call — no timings, no kept body — stays in this closure, whose frame holds little;
+    /// timing and keeping the body are handled in a function of their own.
     fileprivate static func terminal(_ transport: any Transport, follower: (any ExchangeFollower)?) -> NextStage {
         let observes = transport.observesCallCancellation
         let send: NextStage = { (request: consuming Request, context: CallContext) in
@@ -401,25 +401,30 @@ public struct Pipeline: Sendable, CustomStringConvertible {
             inner = send
         }
         return { (request: consuming Request, context: CallContext) in
-            context.control.recordTransportSend(request)  // one attempt, however often the follower sends
-            if let timings = context.control.timings {
-                return try await timedExchange(request, inner: inner, context: context, timings: timings)
+            let control = context.control
+            control.recordTransportSend(request)  // one attempt, however often the follower sends
+            if control.timings != nil || control.keepsReceivedBody {
+                return try await observedExchange(request, inner: inner, context: context)
             }
             return try await inner(request, context)
         }
     }
 
-    /// The exchange with the transport's time recorded as its own entry.
-    private static func timedExchange(
-        _ request: Request,
-        inner: NextStage,
-        context: CallContext,
-        timings: StageTimingRecorder
-    ) async throws -> Response {
-        let entry = timings.enter(.transport)
-        let start = CallClock.now
-        defer { timings.add(entry, inbound: CallClock.now - start) }
-        return try await inner(request, context)
+    /// The exchange with the transport's time recorded as its own entry when the call records
+    /// timings, and the body it answered with kept when the call keeps it.
+    private static func observedExchange(_ request: Request, inner: NextStage, context: CallContext) async throws -> Response {
+        let control = context.control
+        let response: Response
+        if let timings = control.timings {
+            let entry = timings.enter(.transport)
+            let start = CallClock.now
+            defer { timings.add(entry, inbound: CallClock.now - start) }
+            response = try await inner(request, context)
+        } else {
+            response = try await inner(request, context)
+        }
+        if control.keepsReceivedBody { control.recordReceived(response.body) }
+        return response
     }
 
     /// One exchange with the transport: in the caller's task when the transport observes call

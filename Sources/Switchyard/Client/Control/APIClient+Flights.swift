@@ -116,7 +116,7 @@ extension APIClient {
         // The run is shared, so it answers to none of its callers' controls: each caller leaves it
         // on its own, and the run is cancelled when the last one has left.
         var shared = context
-        shared.control = CallControl(recordsTimings: context.control.timings != nil)
+        shared.control = CallControl(recordsTimings: context.control.timings != nil, keepsReceivedBody: context.control.keepsReceivedBody)
         let runContext = shared
         let admission = tracker.admit(
             id,

@@ -8,7 +8,9 @@ import Foundation
 ///   as text: `100` and `"100"` match), a boolean member (`{"success":true}`), or nothing at all for
 ///   envelopes that only wrap the data.
 /// - On success the envelope's code and message are kept in the response's metadata
-///   (``Outcome``; `result.metadata[EnvelopeStage.Outcome.self]`).
+///   (``Outcome``; `result.metadata[EnvelopeStage.Outcome.self]`), and so, typed, are the members
+///   beside them (`total`, `hasMore`, `sign`, a server time) when the service declares a type for them
+///   with ``decodingSiblings(as:)``.
 /// - A business failure becomes a ``SwitchyardError`` with the code ``SwitchyardError/Code/business``,
 ///   the whole response in ``SwitchyardError/response`` and an ``EnvelopeFailure`` detail with the
 ///   server's raw code and message. What the user is shown (``SwitchyardError/userMessage``, the
@@ -117,6 +119,9 @@ public struct EnvelopeStage: ResponseStage {
     public let handlers: [String: Handler]
     /// Maps codes (and a body that is not an envelope: `nil`) to user-facing messages.
     public let messages: MessageMapper?
+    /// Decodes the members beside the payload into the response's metadata; `nil` unless the service
+    /// declared a type for them (``decodingSiblings(as:)``).
+    var siblings: (@Sendable (_ envelope: Data, _ data: Range<Int>?, _ metadata: inout ResponseMetadata) throws(SwitchyardError) -> Void)?
 
     /// The codes that mean success, as text (empty unless ``success`` is ``SuccessRule/codes(_:)``).
     public var successCodes: Set<String> {
@@ -224,6 +229,13 @@ public struct EnvelopeStage: ResponseStage {
             throw error
         }
         response.metadata[Outcome.self] = Outcome(code: code, message: message)
+        if let siblings {
+            do {
+                try siblings(body, envelope.range(at: keys.data), &response.metadata)
+            } catch {
+                throw error.carrying(response)
+            }
+        }
         response.body = .bytes(envelope.raw(at: keys.data) ?? Data("null".utf8))
     }
 

@@ -21,7 +21,7 @@ public import Logging
 ///
 /// The logger is the stage's own if you give one, otherwise the call's (``CallContext/logger``).
 /// ``level`` makes one service more verbose; ``CallOptions/logLevel(_:)`` does the same for one call.
-/// Each line carries the request id, service, endpoint and attempt as metadata. Messages are built
+/// Each line carries the request id, service, its environment, endpoint and attempt as metadata. Messages are built
 /// only when their level is enabled, so a quiet logger costs almost nothing.
 ///
 /// Register it inside the stages that add parameters, headers and the token (so it shows what is
@@ -66,7 +66,9 @@ public struct LoggingStage: Stage {
         guard logger.logLevel <= .warning else { return try await next(request, context) }
         // The call's metadata goes with each line rather than onto the logger, whose handler's own
         // metadata would be copied to be changed.
-        var metadata: Logger.Metadata = ["request-id": "\(context.requestID)", "service": "\(context.serviceID)"]
+        var metadata: Logger.Metadata = [
+            "request-id": "\(context.requestID)", "service": "\(context.serviceID)", "environment": "\(context.environment)",
+        ]
         if !context.endpointName.isEmpty { metadata["endpoint"] = "\(endpointNames.redacted(context.endpointName, by: redaction))" }
         if context.attempt > 1 { metadata["attempt"] = "\(context.attempt)" }
 
