@@ -38,11 +38,12 @@ struct CookieParsingTests {
     func domainAttribute() throws {
         let cookie = try #require(parse("a=1; Domain=.Example.COM"))
         #expect(!cookie.hostOnly && cookie.domain == "example.com")
+        // Its path is the default one, /app.
         for host in ["example.com", "www.example.com", "a.b.example.com"] {
-            #expect(cookie.matches(URL(string: "https://\(host)/")!, host: host, now: now), "\(host)")
+            #expect(cookie.matches(URL(string: "https://\(host)/app/x")!, host: host, now: now), "\(host)")
         }
         for host in ["badexample.com", "example.com.evil.org", "other.org"] {
-            #expect(!cookie.matches(URL(string: "https://\(host)/")!, host: host, now: now), "\(host)")
+            #expect(!cookie.matches(URL(string: "https://\(host)/app/x")!, host: host, now: now), "\(host)")
         }
     }
 
