@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Switchyard
+import Synchronization
 
 extension TransportConformance {
     /// A file in the temporary directory that is removed afterwards (it is not created here).
@@ -69,5 +70,63 @@ extension TransportConformance {
             try expect(try Data(contentsOf: file) == whole.bytes, "the file's bytes differ from the resource")
             try expect(events.events.last == "3000017/3000017", "the download progress did not reach the total: \(events.events.suffix(3))")
         }
+    }
+}
+
+extension TransportConformance {
+    /// Upload and download progress of a few megabytes: a body in memory and a streamed one going up,
+    /// a body coming into memory and one into a file — each reported monotonically, against one total,
+    /// with at least one value strictly between nothing and the total, and the total as the last value.
+    func intermediateProgress(_ transport: any Transport) async throws {
+        // 2.5 MB that is not UTF-8 text, so its echo (Base64 only) stays under the response limit.
+        let content = Data((0..<2_500_000).map { UInt8(truncatingIfNeeded: ($0 &* 131) | 0x80) })
+        var upload = try request(.post, "/echo", fields: [.contentType: "application/octet-stream"], body: content)
+        try await expectProgress("in-memory upload", of: upload, transport, sent: true, total: content.count)
+        try await withTemporaryFile { file in
+            try content.write(to: file)
+            upload.body = .stream(StreamedBody(segments: [.file(file, offset: 0, length: Int64(content.count))]))
+            try await expectProgress("streamed upload", of: upload, transport, sent: true, total: content.count)
+        }
+        let download = try request(.get, "/files/blob/3000000")
+        try await expectProgress("in-memory download", of: download, transport, sent: false, total: 3_000_000)
+        try await withTemporaryFile { file in
+            try await expectProgress("download to a file", of: download, transport, sent: false, total: 3_000_000, into: file)
+        }
+    }
+
+    /// Sends `request` and checks the upload (`sent`) or download progress it reported against `total`.
+    private func expectProgress(
+        _ what: String,
+        of request: Request,
+        _ transport: any Transport,
+        sent: Bool,
+        total: Int,
+        into file: URL? = nil
+    ) async throws {
+        let progress = Mutex<[TransferProgress]>([])
+        var observed = context(timeout: .seconds(60))
+        observed.downloadTarget = file.map { DownloadTarget(fileURL: $0) }
+        observed.transferObserver =
+            sent
+            ? TransferObserver(sent: { value in progress.withLock { $0.append(value) } })
+            : TransferObserver(received: { value in progress.withLock { $0.append(value) } })
+        let response = try await transport.send(request, context: observed)
+        try expect(response.status == .ok, "the \(what) was answered \(response.status.code)")
+        if sent {
+            try expect(try echo(response).bodyBase64?.count == (total + 2) / 3 * 4, "the \(what) did not arrive whole")
+        } else {
+            try expect(response.body.count == total, "the \(what) brought \(response.body.count) bytes, not \(total)")
+        }
+        let values = progress.withLock { $0 }
+        let summary = "\(values.count) reports, the last \(values.suffix(2).map(\.description))"
+        try expect(
+            zip(values, values.dropFirst()).allSatisfy { $0.completed <= $1.completed } && values.allSatisfy { $0.total == Int64(total) },
+            "the \(what)'s progress went backwards or changed its total: \(summary)"
+        )
+        try expect(
+            values.contains { $0.completed > 0 && $0.completed < Int64(total) },
+            "the \(what) reported no progress between 0 and \(total) bytes: \(summary)"
+        )
+        try expect(values.last?.completed == Int64(total), "the \(what)'s progress did not end at its total: \(summary)")
     }
 }

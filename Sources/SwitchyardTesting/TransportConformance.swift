@@ -10,7 +10,9 @@ public import Switchyard
 /// `Range`, `If-Range` and `X-Blob-Pace`).
 ///
 /// Besides plain calls it checks streamed uploads (``Switchyard/Request/Body/stream(_:)``) and downloads
-/// to a file (``Switchyard/CallContext/downloadTarget``), including a resumed one, redirects returned
+/// to a file (``Switchyard/CallContext/downloadTarget``), including a resumed one, progress reported
+/// as the bytes move (monotonic, with values strictly between nothing and the total, for uploads and
+/// downloads of a few megabytes), redirects returned
 /// unfollowed (and resent with their body by a client over the transport), the response-size and
 /// decompressed-size limits, the content-coding rule of ``Switchyard/ContentCoding`` (a body in a coding
 /// the transport cannot decode is refused), timeouts to the millisecond, a download's deadline, `401`
@@ -52,7 +54,7 @@ public struct TransportConformance: Sendable {
         "download-asks-for-identity", "encoded-download-is-decoded-not-resumed", "sub-second-timeout-is-accurate",
         "timeout-is-not-rounded", "download-deadline-ends-with-timeout", "unauthorized-challenge-is-a-response",
         "redirect-307-308-resend-method-and-body", "reason-phrase-is-kept", "no-user-agent-unless-given",
-        "undecodable-coding-is-typed",
+        "undecodable-coding-is-typed", "progress-is-intermediate",
     ]
 
     /// The base URL of a server that serves the suite's routes, such as `http://127.0.0.1:8080`;
@@ -277,6 +279,7 @@ public struct TransportConformance: Sendable {
         case "reason-phrase-is-kept": try await reasonPhrase(transport)
         case "no-user-agent-unless-given": try await noUserAgent(transport)
         case "undecodable-coding-is-typed": try await undecodableCoding(transport)
+        case "progress-is-intermediate": try await intermediateProgress(transport)
         case "download-error-status-stays-in-memory":
             try await withTemporaryFile { file in
                 var observed = context()

@@ -17,19 +17,29 @@ import FoundationNetworking
 ///   challenge is cancelled instead and ``URLSessionTransport`` returns the `401` it had received
 ///   (its body is not available there).
 ///
-/// It also delivers the data of downloads started on the shared session to their
-/// ``StreamingDownload``, chunk by chunk.
+/// It also drives the transport's tasks on the shared session: each one's upload progress, response
+/// head, body chunks and end go to its ``StreamingTransfer``.
 final class RedirectRefusingDelegate: NSObject, URLSessionDataDelegate, Sendable {
-    /// The downloads in flight, by task identifier.
-    private let downloads = Mutex<[Int: StreamingDownload]>([:])
+    /// The transfers in flight, by task identifier.
+    private let transfers = Mutex<[Int: StreamingTransfer]>([:])
 
-    /// Routes `task`'s callbacks to `download` until it completes.
-    func register(_ download: StreamingDownload, for task: URLSessionTask) {
-        downloads.withLock { $0[task.taskIdentifier] = download }
+    /// Routes `task`'s callbacks to `transfer` until it completes.
+    func register(_ transfer: StreamingTransfer, for task: URLSessionTask) {
+        transfers.withLock { $0[task.taskIdentifier] = transfer }
     }
 
-    private func download(for task: URLSessionTask) -> StreamingDownload? {
-        downloads.withLock { $0[task.taskIdentifier] }
+    private func transfer(for task: URLSessionTask) -> StreamingTransfer? {
+        transfers.withLock { $0[task.taskIdentifier] }
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        didSendBodyData bytesSent: Int64,
+        totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
+        transfer(for: task)?.sent(totalBytesSent)
     }
 
     func urlSession(
@@ -38,18 +48,18 @@ final class RedirectRefusingDelegate: NSObject, URLSessionDataDelegate, Sendable
         didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        download(for: dataTask)?.received(response)
+        transfer(for: dataTask)?.received(response)
         completionHandler(.allow)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        guard let download = download(for: dataTask) else { return }
-        if !download.received(data) { dataTask.cancel() }
+        guard let transfer = transfer(for: dataTask) else { return }
+        if !transfer.received(data) { dataTask.cancel() }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        guard let download = downloads.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
-        download.completed(response: task.response, error: error)
+        guard let transfer = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        transfer.completed(response: task.response, error: error)
     }
 
     func urlSession(

@@ -9,7 +9,7 @@ public import Foundation
 #endif
 
 /// A ``Switchyard/Transport`` over `URLSession` — the system stack on Apple platforms (with its
-/// proxy, cookie, cache and ATS behaviour), FoundationNetworking on Linux.
+/// proxy and ATS behaviour), FoundationNetworking on Linux.
 ///
 /// - The attempt's timeout (``Switchyard/CallContext/effectiveTimeout``) is enforced by the transport
 ///   itself, to the millisecond: when it passes, the task is cancelled and the call ends with
@@ -36,16 +36,22 @@ public import Foundation
 /// - The status carries the standard reason phrase of its code, as with `AsyncHTTPClientTransport`:
 ///   URLSession does not expose the server's status line, so a phrase of the server's own is not seen.
 /// - `URLSession`'s own caching is off (`reloadIgnoringLocalCacheData`): caching is ``Switchyard/CacheStage``'s job.
-/// - Progress: did start, and the upload and download once complete (the completion-handler API
-///   reports no intermediate progress; use `SwitchyardAsyncHTTPClient` for per-chunk progress).
+///   On ``sharedSession`` so is its cookie storage: cookies are ``Switchyard/CookieStage``'s job.
+/// - Progress: on ``sharedSession`` every task is driven by the session's delegate, so the call's
+///   observers hear the start, the upload as it goes out (`didSendBodyData`; every body goes up with an
+///   upload task, the only kind FoundationNetworking reports it for) and the download as it comes in
+///   (`didReceive` data, against the `Content-Length`; the total of a body URLSession decodes is known
+///   only at its end) — monotonic, with the totals as the last values. A session of your own gets
+///   completion handlers: the start, and the upload and download once complete.
 /// - Uploads: a streamed body (``Switchyard/Request/Body/stream(_:)``) goes up with
 ///   `uploadTask(with:fromFile:)` — from the file itself when the body is one whole file, otherwise from a temporary file its segments are
 ///   written to first — so memory stays constant.
-/// - Downloads (``Switchyard/CallContext/downloadTarget``) use a download task, which writes to a
-///   temporary file; its bytes are then moved into the target through a ``Switchyard/DownloadSink``.
-///   A transfer that breaks off loses what that attempt received (URLSession discards its temporary
-///   file; resume data exists only on Apple platforms), so resuming continues from what earlier,
-///   complete attempts left — unlike `AsyncHTTPClientTransport`, which keeps every byte received.
+/// - Downloads (``Switchyard/CallContext/downloadTarget``) on ``sharedSession`` are written to the
+///   target through a ``Switchyard/DownloadSink`` chunk by chunk as they arrive, so a transfer that
+///   breaks off keeps what it received and the next attempt resumes after it. A session of your own
+///   uses a download task, whose temporary file is moved into the target once complete: a transfer
+///   that breaks off there loses what that attempt received (resume data exists only on Apple
+///   platforms) — unlike `AsyncHTTPClientTransport`, which keeps every byte received.
 public struct URLSessionTransport: Transport {
     /// The session; ``sharedSession`` unless you pass one (with your configuration and delegate).
     public let session: URLSession
@@ -56,6 +62,7 @@ public struct URLSessionTransport: Transport {
     /// A session for the whole process that never follows redirects itself: every `3xx` answer comes
     /// back to the pipeline, which follows it by the service's ``Switchyard/RedirectPolicy`` — the same
     /// rules as with `AsyncHTTPClientTransport`. Its caching is off (caching is the cache stage's job),
+    /// so is its cookie storage (cookies are ``Switchyard/CookieStage``'s, per account),
     /// it keeps no credentials and declines authentication challenges, so a `401` comes back as a
     /// response (credentials are the stages' job).
     public static let sharedSession: URLSession = {
@@ -63,6 +70,10 @@ public struct URLSessionTransport: Transport {
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
         configuration.urlCredentialStorage = nil
+        // Cookies are the cookie stage's job, partitioned per account: URLSession keeps and sends none.
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
         return URLSession(configuration: configuration, delegate: RedirectRefusingDelegate(), delegateQueue: nil)
     }()
 
@@ -127,12 +138,19 @@ public struct URLSessionTransport: Transport {
         let path = Redaction.default.redactTarget(String(request.pathWithoutQuery))
         let target = "\(request.method.rawValue) \(request.head.scheme ?? "")://\(request.head.authority ?? "")\(path)"
 
+        // On the shared session every task is driven by its delegate, which reports progress as it
+        // happens; a session of your own gets completion handlers (start and end only).
+        let delegate = session.delegate as? RedirectRefusingDelegate
         // A streamed body goes up from a file: the file itself when it is one whole file, else the
         // segments written to a temporary file first (constant memory either way). That file is
         // private to the user (StreamedBody.write(to:) creates it 0600) and removed on every exit.
         var staged: URL?
         defer { if let staged { try? FileManager.default.removeItem(at: staged) } }
         var uploadFile: URL?
+        // A body in memory goes up with an upload task on the delegate's path: FoundationNetworking
+        // reports `didSendBodyData` for upload tasks only.
+        var uploadData: Data?
+        var uploadTotal: Int64?
         if let streamed = request.body?.stream {
             if let whole = streamed.wholeFile {
                 uploadFile = whole
@@ -142,7 +160,10 @@ public struct URLSessionTransport: Transport {
                 try streamed.write(to: file)
                 uploadFile = file
             }
-            observer?.sent(TransferProgress(completed: 0, total: streamed.length))
+            uploadTotal = streamed.length
+        } else if delegate != nil, let bytes = request.body?.bytes, !bytes.isEmpty {
+            uploadData = bytes
+            uploadTotal = Int64(bytes.count)
         } else {
             urlRequest.httpBody = request.body?.bytes
         }
@@ -163,13 +184,15 @@ public struct URLSessionTransport: Transport {
         let (payload, urlResponse): (Payload, URLResponse) = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let task: URLSessionTask
-                if let downloadTarget, let delegate = session.delegate as? RedirectRefusingDelegate {
-                    // The shared session streams a download into its sink as it arrives.
-                    let download = StreamingDownload(
+                if let delegate {
+                    // The shared session streams the body into the download's sink or into memory as it
+                    // arrives, and reports the upload as it goes out.
+                    let transfer = StreamingTransfer(
                         target: downloadTarget,
                         observer: observer,
                         method: request.method,
                         limit: maximumResponseBodySize,
+                        uploadTotal: uploadTotal,
                         requestTarget: target
                     ) { outcome in
                         switch outcome {
@@ -181,8 +204,14 @@ public struct URLSessionTransport: Transport {
                             Self.resume(continuation, payload: .memory(Data()), response: nil, error: error, ending: ending)
                         }
                     }
-                    task = session.dataTask(with: urlRequest)
-                    delegate.register(download, for: task)
+                    if let uploadFile {
+                        task = session.uploadTask(with: urlRequest, fromFile: uploadFile)
+                    } else if let uploadData {
+                        task = session.uploadTask(with: urlRequest, from: uploadData)
+                    } else {
+                        task = session.dataTask(with: urlRequest)
+                    }
+                    delegate.register(transfer, for: task)
                 } else if downloadTarget != nil {
                     task = session.downloadTask(with: urlRequest) { location, response, error in
                         // The temporary file is removed when this handler returns: take it now.
@@ -217,6 +246,7 @@ public struct URLSessionTransport: Transport {
                     }
                 }
                 observer?.started()
+                if let uploadTotal { observer?.sent(TransferProgress(completed: 0, total: uploadTotal)) }
                 box.start(task)
             }
         } onCancel: {
@@ -226,7 +256,7 @@ public struct URLSessionTransport: Transport {
         guard let http = urlResponse as? HTTPURLResponse else {
             throw SwitchyardError(code: .transport, message: "\(target) was not answered over HTTP")
         }
-        if let streamed = request.body?.stream { observer?.sent(TransferProgress(completed: streamed.length, total: streamed.length)) }
+        if let uploadTotal { observer?.sent(TransferProgress(completed: uploadTotal, total: uploadTotal)) }
         var response = Response(head: Self.head(of: http))
         let fields = response.headerFields
         // What URLSession decoded: a coding it decodes, on a response that has content.

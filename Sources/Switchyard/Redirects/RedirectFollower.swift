@@ -20,7 +20,11 @@ struct RedirectFollower: ExchangeFollower {
         var response = response
         var current = request
         var hops = 0
-        while let redirected = try Self.next(after: response, for: current, hops: hops, policy: policy) {
+        // With a cookie stage, each hop's Set-Cookie is stored and the next hop carries its own cookies.
+        let cookies = context.cookieExchange
+        while var redirected = try Self.next(after: response, for: current, hops: hops, policy: policy) {
+            cookies?.store(response, from: current.url)
+            cookies?.attach(to: &redirected)
             hops += 1
             current = redirected
             response = try await send(current, context)

@@ -5,6 +5,8 @@ extension StageID {
     public static let authorization = builtIn("Authorization")
     /// ``CacheStage``.
     public static let cache = builtIn("Cache")
+    /// ``CookieStage``.
+    public static let cookies = builtIn("Cookies")
     /// ``CommonParametersStage``.
     public static let commonParameters = builtIn("CommonParameters")
     /// ``EnvelopeStage``.
