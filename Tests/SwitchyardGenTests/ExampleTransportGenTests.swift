@@ -22,7 +22,7 @@ struct ExampleTransportGenTests {
 
     @Test("an OpenAPI document's examples map, media-type example and schema examples become the endpoints' examples")
     func openAPIExamples() {
-        let examples = ShelterAPI.GetAnimal.examples
+        let examples = GetAnimal.examples
         #expect(examples.map(\.status.code) == [200, 200, 404])
         #expect(examples.allSatisfy { $0.headerFields[.contentType] == "application/json" })
         #expect(
@@ -31,13 +31,13 @@ struct ExampleTransportGenTests {
         )
         #expect(examples.last?.bodyText == #"{"code":404,"message":"No animal has this id."}"#)
         // admitAnimal's responses refer to the Animal and Problem schemas, whose `example` answers.
-        #expect(ShelterAPI.AdmitAnimal.examples.map(\.status.code) == [201, 422])
+        #expect(AdmitAnimal.examples.map(\.status.code) == [201, 422])
         #expect(ShelterAPI.shelterExamples.map { "\($0.method) \($0.path)" } == ["POST /animals", "GET /animals/{animalId}"])
     }
 
     @Test("the description format's examples: JSON per status, keys sorted, scalars kept as typed")
     func descriptionFormatExamples() {
-        let examples = StudioAPI.CreateTrack.examples
+        let examples = CreateTrack.examples
         #expect(examples.map(\.status.code) == [201, 422])
         #expect(examples.first?.bodyText == #"{"id":1,"tags":{"genre":"ambient"},"title":"Intro"}"#)
         #expect(
@@ -50,7 +50,7 @@ struct ExampleTransportGenTests {
     @Test("a generated endpoint is answered from its first 2xx example and decodes as from the server")
     func generatedEndpointAnswered() async throws {
         let client = try Self.client(ExampleTransport(ShelterAPI.shelterExamples))
-        let result = try await client.send(ShelterAPI.GetAnimal(animalId: 7))
+        let result = try await client.send(GetAnimal(animalId: 7))
         #expect(result.value.name == "Rex")
         #expect(result.value.species == .dog)
         #expect(result.source == .example)
@@ -59,9 +59,9 @@ struct ExampleTransportGenTests {
     @Test("choosing 404 previews the error state: the documented error body decodes from the failure")
     func errorStatePreview() async throws {
         let client = try Self.client(ExampleTransport(ShelterAPI.shelterExamples, status: .notFound))
-        let error = await #expect(throws: SwitchyardError.self) { try await client.send(ShelterAPI.GetAnimal(animalId: 7)) }
+        let error = await #expect(throws: SwitchyardError.self) { try await client.send(GetAnimal(animalId: 7)) }
         #expect(error?.status == .notFound)
-        guard case .notFound(let problem) = ShelterAPI.GetAnimal.errorBody(of: error as Any) else {
+        guard let error, case .notFound(let problem) = GetAnimal.errorBody(of: error) else {
             Issue.record("the 404 example did not decode as the documented Problem")
             return
         }
@@ -72,7 +72,7 @@ struct ExampleTransportGenTests {
     func operationWithoutExamples() async throws {
         let client = try Self.client(ExampleTransport(ShelterAPI.shelterExamples))
         let error = await #expect(throws: SwitchyardError.self) {
-            try await client.send(ShelterAPI.ReleaseAnimal(animalId: 7, xReason: ["moved"]))
+            try await client.send(ReleaseAnimal(animalId: 7, xReason: ["moved"]))
         }
         #expect(error?.code == .noExample)
     }

@@ -3,8 +3,8 @@ import OpenAPIKit
 
 /// The documented example responses of an operation, for its generated `examples`.
 extension OpenAPIImporter {
-    /// The examples of one response, per media type in document order: the media type's `example`,
-    /// else every entry of its `examples` map, else its schema's first `example`.
+    /// The examples of one response, per media type in document order: every entry of its `examples`
+    /// map, else its `example`, else its schema's first `example`.
     ///
     /// The examples of a range (`4XX`) or of `default` are left out: they name no status to answer
     /// with. Examples given by `externalValue` are not in the document, and examples that are not JSON
@@ -18,9 +18,8 @@ extension OpenAPIImporter {
             guard let content = either.b ?? (try? document.components.lookup(either)) else { continue }
             let contentPath = path + ["content", type.rawValue]
             var found: [(value: AnyCodable?, text: String?, path: [String])] = []
-            if let example = content.example {
-                found.append((example, nil, contentPath + ["example"]))
-            } else if let examples = content.examples, !examples.isEmpty {
+            // OpenAPIKit fills `example` with the first of `examples` too: the map is read first.
+            if let examples = content.examples, !examples.isEmpty {
                 for (name, either) in examples {
                     let examplePath = contentPath + ["examples", name]
                     guard let example = either.b ?? (try? document.components.lookup(either)) else {
@@ -35,6 +34,8 @@ extension OpenAPIImporter {
                         found.append((nil, text, examplePath))
                     }
                 }
+            } else if let example = content.example {
+                found.append((example, nil, contentPath + ["example"]))
             } else if let schema = content.schema, let value = schemaExample(schema) {
                 found.append((value, nil, contentPath + ["schema"]))
             }
