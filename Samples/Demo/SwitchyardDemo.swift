@@ -63,15 +63,16 @@ struct SwitchyardDemo {
         // Module 2 — catalog, generated from Catalog.switchyard.yaml by the build plugin: its
         // registration helper adds the described retries and envelope (code 100) inside our stages —
         // the transcript first (it sees the call as the app made it and the final outcome), then
-        // common query parameters. The sample backend's port replaces the described develop URL.
+        // common query parameters. The sample backend's port replaces the described develop URL. In
+        // the demo environment its calls are answered from the described examples (demo mode).
         try CatalogAPI.registerCatalog(
             in: registry,
-            transport: transport,
+            transport: ExampleTransport(CatalogAPI.catalogExamples, live: transport),
             outerStages: [
                 TranscriptStage(),
                 CommonParametersStage([.fixed("app", "demo"), .dynamic("rid") { context in .string("\(context.requestID)") }]),
             ],
-            baseURLs: [.develop: backend.baseURL + "/catalog-api"]
+            baseURLs: [.develop: backend.baseURL + "/catalog-api", .demo: "https://demo.invalid/catalog"]
         )
 
         // Module 3 — vault: every body encrypted (AES-256-GCM, key ring with one key). The envelope
@@ -180,6 +181,13 @@ struct SwitchyardDemo {
         print("   vault alone on \(registry.environment(for: .vault)): vault → \(try registry.baseURL(for: .vault)),")
         print("   users still on \(registry.environment(for: .users)): users → \(try registry.baseURL(for: .users))")
         try registry.switchEnvironment(to: nil, for: .vault)
+        // Demo mode for one module: the catalog answers from its described examples, the rest stays live.
+        try registry.switchEnvironment(to: .demo, for: .catalog)
+        let example = try await client.send(GetArticle(id: 3))
+        print(
+            "   catalog alone on \(registry.environment(for: .catalog)): answered from its described examples (source: \(example.source)) — \(example.value.title)"
+        )
+        try registry.switchEnvironment(to: nil, for: .catalog)
 
         print("\n9. The shop module — every built-in stage; a ~115 KB order with a terminal progress accessory:")
         let lines: [Parameters] = (0..<2400).map { index in ["sku": .string("SKU-\(index)"), "quantity": 1, "gift_note": .null] }

@@ -1,3 +1,5 @@
+import Foundation
+
 extension APIDescription {
     /// An explicit request body.
     public enum Body: Sendable {
@@ -59,6 +61,37 @@ extension APIDescription {
         public var label: String {
             if let range { return "\(range)XX" }
             return status.map(String.init) ?? "default"
+        }
+    }
+
+    /// A documented example response of an endpoint: what an `ExampleTransport` answers with.
+    public struct Example: Sendable, Hashable {
+        /// The status code.
+        public var status: Int
+        /// The media type, such as `application/json`.
+        public var mediaType: String
+        /// The body: compact JSON with sorted keys for a JSON media type, else the text as written.
+        public var body: String
+
+        /// Creates an example.
+        public init(status: Int, mediaType: String, body: String) {
+            self.status = status
+            self.mediaType = mediaType
+            self.body = body
+        }
+
+        /// A JSON value (from `JSONSerialization` or YAML) as compact JSON with sorted keys; `nil` when
+        /// it is not JSON (an infinite number).
+        static func canonicalJSON(_ value: Any) -> String? {
+            guard JSONSerialization.isValidJSONObject([value]) else { return nil }
+            let options: JSONSerialization.WritingOptions = [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes]
+            return (try? JSONSerialization.data(withJSONObject: value, options: options)).map { String(decoding: $0, as: UTF8.self) }
+        }
+
+        /// JSON text written again compactly with sorted keys; `nil` when it is not JSON.
+        static func canonicalJSON(text: String) -> String? {
+            guard let value = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed) else { return nil }
+            return canonicalJSON(value)
         }
     }
 

@@ -99,6 +99,8 @@ public struct APIDescription: Sendable {
         public var errorResponses: [StatusResponse] = []
         /// The documented successful responses when they differ by status (the output is then an enum).
         public var successResponses: [StatusResponse] = []
+        /// The documented example responses, by status and media type, in document order.
+        public var examples: [Example] = []
     }
 
     /// What an endpoint answers.

@@ -14,7 +14,9 @@ public enum DescriptionParser {
     static let topKeys = ["version", "name", "access", "services", "models"]
     static let serviceKeys = ["summary", "environments", "timeout", "envelope", "encrypted", "endpoints"]
     static let envelopeKeys = ["code", "message", "data", "success"]
-    static let endpointKeys = ["method", "path", "summary", "description", "parameters", "bodyEncoding", "body", "response", "options"]
+    static let endpointKeys = [
+        "method", "path", "summary", "description", "parameters", "bodyEncoding", "body", "response", "options", "examples",
+    ]
     static let parameterKeys = ["type", "in", "required", "default", "description"]
     static let optionKeys = ["encrypted", "cache", "retries", "timeout", "tags", "sameRequest"]
     static let cacheKeys = ["policy", "maxAge"]
@@ -222,7 +224,61 @@ public enum DescriptionParser {
         }
         if let options = fields["options"] { endpoint.options = self.options(options, reader) }
         if let body = fields["body"] { endpoint.body = DescriptionBodyParser.body(body, reader) }
+        if let examples = fields["examples"] { endpoint.examples = self.examples(examples, of: name, reader) }
         return endpoint
+    }
+
+    /// `examples:`: a JSON body per status, answered by an `ExampleTransport` as `application/json`.
+    private static func examples(_ node: Node, of endpoint: String, _ reader: YAMLReader) -> [APIDescription.Example] {
+        var examples: [APIDescription.Example] = []
+        for entry in reader.entries(node, "the examples of '\(endpoint)'") ?? [] {
+            guard let status = Int(entry.key), (100...599).contains(status) else {
+                reader.error(
+                    "'\(entry.key)' is not an HTTP status: the examples of '\(endpoint)' are keyed by status, such as 200 or 404",
+                    at: entry.keyNode
+                )
+                continue
+            }
+            guard let value = jsonValue(entry.value), let body = APIDescription.Example.canonicalJSON(value) else {
+                reader.error(
+                    "the \(status) example of '\(endpoint)' is not JSON (an alias, or a number JSON cannot write)",
+                    at: entry.value
+                )
+                continue
+            }
+            examples.append(APIDescription.Example(status: status, mediaType: "application/json", body: body))
+        }
+        return examples
+    }
+
+    /// A YAML value as a JSON value (`NSNull`, `Bool`, `Int`, `Double`, `String`, arrays and
+    /// dictionaries of them), by its resolved tag; `nil` for an alias or a key that is not text.
+    private static func jsonValue(_ node: Node) -> Any? {
+        switch node {
+        case .scalar:
+            switch Tag.Name(rawValue: node.tag.rawValue) {
+            case .null: return NSNull()
+            case .bool: return node.bool
+            case .int: return node.int
+            case .float: return node.float
+            default: return node.string
+            }
+        case .mapping(let mapping):
+            var object: [String: Any] = [:]
+            for (key, value) in mapping {
+                guard let name = key.string, let member = jsonValue(value) else { return nil }
+                object[name] = member
+            }
+            return object
+        case .sequence(let sequence):
+            var array: [Any] = []
+            for element in sequence {
+                guard let value = jsonValue(element) else { return nil }
+                array.append(value)
+            }
+            return array
+        case .alias: return nil
+        }
     }
 
     private static func parameter(

@@ -163,6 +163,7 @@ public enum SwiftEmitter {
             out.line("            stages: stages, transport: transport")
             out.line("        ))")
             out.line("    }")
+            emitExampleOperations(service, access: access, into: &out)
         }
         if description.usesDates { emitDateCoders(access: access, into: &out) }
         if usesMultipart(description) { emitFilePart(access: access, into: &out) }
@@ -243,6 +244,7 @@ public enum SwiftEmitter {
         out.doc("`\(endpoint.name)`.", indent: 1)
         out.line("    \(access) var name: String { \(SwiftSource.literal(endpoint.name)) }")
         emitParameterMembers(endpoint, access: access, into: &out)
+        emitExamples(endpoint.examples, access: access, into: &out)
         emitOptions(endpoint.options, serviceEncrypted: service.encrypted, access: access, into: &out)
         if !endpoint.successResponses.isEmpty { emitOutputDecoding(endpoint.successResponses, access: access, into: &out) }
         if !endpoint.errorResponses.isEmpty {

@@ -102,6 +102,7 @@ extension OpenAPIImporter {
                 warn("the response reference for \(status.rawValue) cannot be resolved", at: statusPath)
                 continue
             }
+            endpoint.examples += examples(of: response, status: code, path: statusPath)
             var type: TypeReference?
             let contents = response.content.map { ($0.key.typeAndSubtype.lowercased(), $0.value) }
             if let (mediaType, either) = contents.first(where: { isJSON($0.0) }),
@@ -139,7 +140,7 @@ extension OpenAPIImporter {
         }
     }
 
-    private func isJSON(_ mediaType: String) -> Bool {
+    func isJSON(_ mediaType: String) -> Bool {
         mediaType == "application/json" || mediaType.hasSuffix("+json")
     }
 
