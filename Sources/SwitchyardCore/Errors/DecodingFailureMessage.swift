@@ -12,15 +12,17 @@ package enum DecodingFailureMessage {
         return failure.carrying(response)
     }
 
-    package static func describe(_ error: any Error, output: Any.Type, body: Data) -> String {
+    /// The sentence for `error`, met decoding `body` as `output`; `subject` names what was decoded
+    /// ("the response body", "value 3 of the JSON Lines stream").
+    package static func describe(_ error: any Error, output: Any.Type, body: Data, subject: String = "the response body") -> String {
         let target = String(describing: output)
-        if body.isEmpty { return "the response body is empty, so it cannot be decoded as \(target)" }
+        if body.isEmpty { return "\(subject) is empty, so it cannot be decoded as \(target)" }
         guard let decodingError = error as? DecodingError else {
-            return "the response body cannot be decoded as \(target): \(error)"
+            return "\(subject) cannot be decoded as \(target): \(error)"
         }
         switch decodingError {
         case .dataCorrupted(let context) where context.codingPath.isEmpty:
-            return "the response body is not valid JSON, so it cannot be decoded as \(target)"
+            return "\(subject) is not valid JSON, so it cannot be decoded as \(target)"
         case .dataCorrupted(let context):
             return "the value at \(path(context.codingPath)) is invalid for \(target): \(context.debugDescription)"
         case .keyNotFound(let key, let context):
@@ -30,7 +32,7 @@ package enum DecodingFailureMessage {
         case .valueNotFound(let type, let context):
             return "the value at \(path(context.codingPath)) is null where a \(type) is required while decoding \(target)"
         @unknown default:
-            return "the response body cannot be decoded as \(target): \(decodingError)"
+            return "\(subject) cannot be decoded as \(target): \(decodingError)"
         }
     }
 

@@ -1,0 +1,87 @@
+public import Foundation
+
+/// The values a stream of byte chunks decodes into, read as the chunks arrive: Server-Sent Events,
+/// JSON Lines, JSON text sequences or lines of text.
+///
+/// Make one from any async sequence of `Data` chunks with `serverSentEvents(maximumSize:)`,
+/// `jsonLines(of:decoder:maximumSize:)`, `jsonSequence(of:decoder:maximumSize:)` or
+/// `lines(maximumSize:)`; the chunks themselves are the raw stream (see <doc:DecodeStreamedAnswers>).
+///
+/// Memory stays bounded: the stream holds at most one unfinished line, event or record, and one
+/// longer than `maximumSize` ends the sequence with ``SwitchyardError/Code/limitExceeded``. How the
+/// bytes are cut into chunks never changes what the stream decodes to. Any error ends the sequence:
+/// a ``SwitchyardError`` from the chunks is rethrown as it is, another error becomes
+/// ``SwitchyardError/Code/transport`` (``SwitchyardError/Code/cancelled`` for a cancelled task).
+public struct DecodedStream<Base: AsyncSequence, Element>: AsyncSequence where Base.Element == Data {
+    /// The error that ends the sequence early.
+    public typealias Failure = SwitchyardError
+
+    let base: Base
+    let format: StreamFormat<Element>
+
+    /// Starts reading the chunks.
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(base: base.makeAsyncIterator(), format: format)
+    }
+
+    /// Reads chunks as the decoded values are asked for.
+    public struct Iterator: AsyncIteratorProtocol {
+        private var base: Base.AsyncIterator
+        private let format: StreamFormat<Element>
+        private var framer: StreamFramer
+        private var events: ServerSentEventParser
+        private var index = 0
+        private var ended = false
+        private var finished = false
+
+        init(base: Base.AsyncIterator, format: StreamFormat<Element>) {
+            self.base = base
+            self.format = format
+            self.framer = StreamFramer(delimiter: format.delimiter, limit: format.limit, unit: format.unit)
+            self.events = ServerSentEventParser(limit: format.limit)
+        }
+
+        /// The next value, or `nil` at the end of the stream.
+        ///
+        /// - Throws: ``SwitchyardError`` — the stream's own, a value too large, or one that does not decode.
+        public mutating func next() async throws(SwitchyardError) -> Element? {
+            try await next(isolation: nil)
+        }
+
+        /// The next value, or `nil` at the end of the stream, read in the caller's isolation.
+        ///
+        /// - Throws: ``SwitchyardError`` — the stream's own, a value too large, or one that does not decode.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(SwitchyardError) -> Element? {
+            guard !finished else { return nil }
+            do throws(SwitchyardError) {
+                while true {
+                    if let frame = try framer.next() {
+                        if let element = try format.interpret(frame, &events, index) {
+                            index += 1
+                            return element
+                        }
+                        continue
+                    }
+                    if ended {
+                        finished = true
+                        guard let last = try framer.finish(), format.decodesLastLine else { return nil }
+                        return try format.interpret(last, &events, index)
+                    }
+                    if Task.isCancelled { throw SwitchyardError.wrapping(CancellationError(), as: .cancelled) }
+                    let chunk: Data?
+                    do {
+                        chunk = try await base.next(isolation: actor)
+                    } catch {
+                        throw SwitchyardError.wrapping(error, as: .transport)
+                    }
+                    if let chunk { framer.append(chunk) } else { ended = true }
+                }
+            } catch {
+                finished = true
+                throw error
+            }
+        }
+    }
+}
+
+extension DecodedStream: Sendable where Base: Sendable {}

@@ -1,0 +1,66 @@
+import Foundation
+
+/// How a ``DecodedStream`` cuts its bytes and what it makes of each piece: one value per format.
+struct StreamFormat<Element>: Sendable {
+    /// The value a piece stands for, or `nil` when it stands for none (a blank line, a comment); the
+    /// index is the position the value would have in the sequence.
+    typealias Interpret = @Sendable (ArraySlice<UInt8>, inout ServerSentEventParser, Int) throws(SwitchyardError) -> Element?
+
+    let delimiter: StreamFramer.Delimiter
+    let limit: Int
+    /// What a piece is, for error messages: "a line of the event stream".
+    let unit: String
+    /// Whether a last line without a line end still counts (not for events, which need a blank line).
+    let decodesLastLine: Bool
+    let interpret: Interpret
+}
+
+extension StreamFormat<ServerSentEvent> {
+    /// Lines ending in CR, LF or CRLF, interpreted as the event-stream format says.
+    static func serverSentEvents(limit: Int) -> Self {
+        Self(delimiter: .lineEnd, limit: limit, unit: "a line of the event stream", decodesLastLine: false) {
+            (line, events, _) throws(SwitchyardError) in try events.interpret(line)
+        }
+    }
+}
+
+extension StreamFormat<String> {
+    /// Lines ending in LF or CRLF, as UTF-8 text.
+    static func lines(limit: Int) -> Self {
+        Self(delimiter: .lineFeed, limit: limit, unit: "a line of the stream", decodesLastLine: true) {
+            (line, _, _) throws(SwitchyardError) in String(decoding: line, as: UTF8.self)
+        }
+    }
+}
+
+extension StreamFormat where Element: Decodable & Sendable {
+    /// One JSON value per line; blank lines skipped.
+    static func jsonLines(decoder: JSONDecoder, limit: Int) -> Self {
+        Self(delimiter: .lineFeed, limit: limit, unit: "a line of the JSON Lines stream", decodesLastLine: true) {
+            (line, _, index) throws(SwitchyardError) in
+            guard line.contains(where: { !isJSONWhitespace($0) }) else { return nil }
+            return try decode(line, decoder: decoder, subject: "value \(index) of the JSON Lines stream")
+        }
+    }
+
+    /// RFC 7464 records.
+    static func jsonSequence(decoder: JSONDecoder, limit: Int) -> Self {
+        Self(delimiter: .recordSeparator, limit: limit, unit: "a record of the JSON text sequence", decodesLastLine: false) {
+            (record, _, index) throws(SwitchyardError) in
+            try decode(record, decoder: decoder, subject: "value \(index) of the JSON text sequence")
+        }
+    }
+
+    private static func decode(_ bytes: ArraySlice<UInt8>, decoder: JSONDecoder, subject: String) throws(SwitchyardError) -> Element {
+        let data = Data(bytes)
+        do {
+            return try decoder.decode(Element.self, from: data)
+        } catch {
+            throw SwitchyardError.streamElementUndecodable(error, subject: subject, output: Element.self, bytes: data)
+        }
+    }
+
+    private static func isJSONWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+}
