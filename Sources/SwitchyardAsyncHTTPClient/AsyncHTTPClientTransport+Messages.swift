@@ -20,6 +20,24 @@ extension AsyncHTTPClientTransport {
         return try sink.finish()
     }
 
+    /// Hands the body to a streamed call's consumer chunk by chunk: the next chunk is read from the
+    /// connection only when the buffer has room, so a slow consumer slows the reading.
+    static func stream(
+        _ response: HTTPClientResponse,
+        to writer: ResponseStream.Writer,
+        observer: TransferObserver?,
+        target: String
+    ) async throws {
+        let total = response.headers.first(name: "content-length").flatMap { Int64($0) }
+        var received: Int64 = 0
+        observer?.received(TransferProgress(completed: 0, total: total))
+        for try await chunk in response.body {
+            received += Int64(chunk.readableBytes)
+            try await writer.write(data(chunk))
+            observer?.received(TransferProgress(completed: received, total: total))
+        }
+    }
+
     /// Collects the body, checking the deadline as each chunk arrives. Stopping the iteration
     /// cancels the rest of the body on its connection.
     static func collect(

@@ -215,7 +215,9 @@ public struct AsyncHTTPClientTransport: Transport {
         // The common call — a body in memory, no progress, no download, no pinning — goes through a
         // task of AsyncHTTPClient's own, which a cancelled call aborts; the others run in a task the
         // call's cancellation can cancel.
-        if tunnels == nil, context.transferObserver == nil, context.downloadTarget == nil, request.body?.stream == nil {
+        if tunnels == nil, context.transferObserver == nil, context.downloadTarget == nil, request.body?.stream == nil,
+            context.streamBufferLimit == nil
+        {
             return try await sendCollecting(request, context: context)
         }
         return try await context.control.runCancellable { try await sendStreaming(request, context: context) }
@@ -300,6 +302,24 @@ public struct AsyncHTTPClientTransport: Transport {
                 let sink = try DownloadSink(target: target, head: head, progress: observer?.received, decodedCoding: decoded ? coding : nil)
                 let file = try await Self.download(response, into: sink, deadline: deadline)
                 return Response(head: decoded ? ContentCoding.decoded(head, byteCount: file.byteCount) : head, body: .file(file))
+            }
+            if request.method != .head, let bufferLimit = context.streamBufferLimit {
+                // The head's deadline ended with `execute`; the body is read as the consumer asks.
+                let target = Self.target(of: request)
+                let stream = ResponseStream(
+                    control: context.control,
+                    bufferLimit: bufferLimit,
+                    translate: { Self.translate($0, request: request, timeout: nil, elapsed: CallClock.now - started) }
+                ) { writer in
+                    try await Self.stream(response, to: writer, observer: observer, target: target)
+                }
+                var streamedHead = head
+                if decoded {
+                    // Decoded as it arrives: neither the coding nor the coded length describes it now.
+                    streamedHead.headerFields[.contentEncoding] = nil
+                    streamedHead.headerFields[.contentLength] = nil
+                }
+                return Response(head: streamedHead, body: .stream(stream))
             }
             let body =
                 request.method == .head

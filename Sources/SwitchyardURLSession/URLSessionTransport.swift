@@ -115,6 +115,13 @@ public struct URLSessionTransport: Transport {
 
     /// Sends the request and collects the response.
     public func send(_ request: Request, context: CallContext) async throws -> Response {
+        if context.streamBufferLimit != nil {
+            // Collecting the whole body would turn a stream of any length into memory of that length.
+            throw SwitchyardError(
+                code: .unsupportedBody,
+                message: "the URLSession transport does not stream answers; send streamed calls with the AsyncHTTPClient transport"
+            )
+        }
         guard let url = request.url else {
             throw SwitchyardError(code: .invalidRequest, message: "the request has no scheme or authority, so it cannot be sent")
         }

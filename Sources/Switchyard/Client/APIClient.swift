@@ -153,6 +153,7 @@ public struct APIClient: Sendable {
         }
         context.serviceState = entry.pipeline.serviceState
         callOptions.writeValues(into: &context)
+        if spec.streams, context.streamBufferLimit == nil { context.streamBufferLimit = ResponseStream.defaultBufferLimit }
 
         let request: Request
         do {
@@ -197,6 +198,12 @@ public struct APIClient: Sendable {
         let acceptable = callOptions.acceptableStatusCodes ?? defaults.acceptableStatusCodes
         let code = response.status.code
         guard code >= acceptable.lowerBound, code <= acceptable.upperBound else {
+            var response = response
+            if let stream = response.body.stream {
+                // A refused answer's stream is not the caller's to read: its first bytes go into the
+                // error, as any refused body's would, and the connection is let go.
+                response.body = .bytes(await stream.prefix(Self.refusedStreamPreview))
+            }
             let error = SwitchyardError(
                 code: .httpStatus,
                 message: "the server answered \(response.status.code) \(response.status.reasonPhrase), "
@@ -222,6 +229,9 @@ public struct APIClient: Sendable {
     ///   - options: further adjustments.
     /// - Returns: the response with the call's metadata.
     /// - Throws: ``SwitchyardError``.
+    /// How much of a refused streamed answer the error keeps.
+    static let refusedStreamPreview = 64 << 10
+
     @concurrent public func send(
         _ service: ServiceID,
         _ method: HTTPRequest.Method,

@@ -14,6 +14,8 @@ struct CallSpec: Sendable {
     let encoding: ParameterEncoding?
     let options: CallOptions
     let acceptedMediaType: String?
+    /// Whether the endpoint's output is a ``ResponseStream``: the call returns at the head.
+    let streams: Bool
 
     init(_ endpoint: borrowing some Endpoint) {
         service = endpoint.service
@@ -27,5 +29,6 @@ struct CallSpec: Sendable {
         encoding = endpoint.encoding
         options = endpoint.options
         acceptedMediaType = endpoint.acceptedMediaType
+        streams = type(of: endpoint).Output.self == ResponseStream.self
     }
 }

@@ -109,6 +109,37 @@ extension DynamicEndpoint where Output == Response {
     }
 }
 
+extension DynamicEndpoint where Output == ResponseStream {
+    /// Creates an endpoint whose output is the body as it arrives (``ResponseStream``): the call
+    /// returns at the head.
+    public init(
+        service: ServiceID,
+        method: HTTPRequest.Method,
+        path: String,
+        pathParameters: [String: String] = [:],
+        parameters: Parameters = [:],
+        body: RequestBody? = nil,
+        headerFields: HTTPFields = [:],
+        encoding: ParameterEncoding? = nil,
+        options: CallOptions = CallOptions(),
+        name: String? = nil
+    ) {
+        self.init(
+            service: service,
+            method: method,
+            path: path,
+            pathParameters: pathParameters,
+            parameters: parameters,
+            body: body,
+            headerFields: headerFields,
+            encoding: encoding,
+            options: options,
+            name: name,
+            decode: { response, _ in response.body.stream ?? ResponseStream(chunks: [response.bytes]) }
+        )
+    }
+}
+
 extension DynamicEndpoint where Output: Decodable {
     /// Creates an endpoint whose output is decoded from JSON (`Data` receives the raw body and
     /// ``NoContent`` ignores it, as in the discrete style).

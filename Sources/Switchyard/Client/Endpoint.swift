@@ -106,6 +106,14 @@ extension Endpoint where Output == Data {
     public func decode(_ response: Response, decoder: JSONDecoder) throws -> Output { response.bytes }
 }
 
+extension Endpoint where Output == ResponseStream {
+    /// Returns the streamed body: the call returned at the head, and the body follows as it arrives.
+    /// A transport that gives the whole body at once (a stub) gives it as one chunk.
+    public func decode(_ response: Response, decoder: JSONDecoder) throws -> Output {
+        response.body.stream ?? ResponseStream(chunks: [response.bytes])
+    }
+}
+
 extension Endpoint where Output == NoContent {
     /// No `Accept` field: the body is ignored.
     public var acceptedMediaType: String? { nil }

@@ -110,6 +110,8 @@ public struct SwitchyardError: Error, Sendable, CustomStringConvertible, CustomD
         switch response.body {
         case .file(let file):
             return description + " — response body: a downloaded file of \(file.byteCount) bytes"
+        case .stream:
+            return description + " — response body: streamed, not read here"
         case .bytes(let bytes):
             guard !bytes.isEmpty else { return description + " — response body: empty" }
             return description + " — response body: \(bytes.count) bytes" + Self.preview(of: bytes, response: response)

@@ -16,6 +16,10 @@ public struct Response: Sendable {
         /// Stages that transform bodies pass it on untouched; stages that must read the body
         /// (decryption, signature checks) refuse it through ``Response/bodyBytes(for:)``.
         case file(DownloadedFile)
+        /// The body as it arrives, for a streamed call (``CallContext/streamBufferLimit``). Stages that
+        /// look at bodies may wrap it (``ResponseStream/map(_:)``); stages that must read the whole
+        /// body refuse it through ``Response/bodyBytes(for:)``.
+        case stream(ResponseStream)
 
         /// The bytes of an in-memory body; `nil` for a file.
         public var bytes: Data? {
@@ -29,11 +33,19 @@ public struct Response: Sendable {
             return nil
         }
 
-        /// The body's length in bytes, in memory or on disk.
+        /// The streamed body; `nil` for bytes or a file.
+        public var stream: ResponseStream? {
+            if case .stream(let stream) = self { return stream }
+            return nil
+        }
+
+        /// The body's length in bytes, in memory or on disk; 0 for a stream, whose length is known only
+        /// once it has been read.
         public var count: Int {
             switch self {
             case .bytes(let data): data.count
             case .file(let file): Int(file.byteCount)
+            case .stream: 0
             }
         }
     }
@@ -108,6 +120,14 @@ public struct Response: Sendable {
                 code: .unsupportedBody,
                 message: "stage '\(stage)' needs the whole response body, but it was written to a file "
                     + "(\(file.byteCount) bytes); skip the stage for downloads"
+            )
+            error.stage = stage
+            throw error
+        case .stream:
+            var error = SwitchyardError(
+                code: .unsupportedBody,
+                message: "stage '\(stage)' needs the whole response body, but the call streams it; "
+                    + "skip the stage for streamed calls"
             )
             error.stage = stage
             throw error

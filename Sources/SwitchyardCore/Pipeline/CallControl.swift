@@ -102,6 +102,24 @@ public final class CallControl: Sendable {
         return try await withTaskCancellationHandler(operation: operation, onCancel: once.run)
     }
 
+    /// Registers `handler` to run once when the call is cancelled, for as long as something outlives
+    /// the call's send (a streamed body); `nil` when the call is cancelled already (the handler is not
+    /// kept). Undo with ``unregister(_:)``.
+    package func register(_ handler: @escaping @Sendable () -> Void) -> Int? {
+        state.withLock { state in
+            guard state.reason == nil else { return nil }
+            let id = state.nextHandler
+            state.nextHandler += 1
+            state.handlers.append((id, handler))
+            return id
+        }
+    }
+
+    /// Removes a handler ``register(_:)`` added.
+    package func unregister(_ registration: Int) {
+        state.withLock { state in state.handlers.removeAll { $0.0 == registration } }
+    }
+
     /// Runs `operation` in a task of its own that is cancelled when the call is (or the calling task
     /// is): how the pipeline runs a transport that does not observe call cancellation itself, and how
     /// a stage can make any wait end promptly.

@@ -24,7 +24,8 @@ extension APIClient {
         if options.scopeWasReleased {
             throw CallControl.error(for: .cancelled("its request scope was released")).filling(from: context)
         }
-        let policy = options.sameRequest ?? .allow
+        // A stream has one reader: a streamed call never shares its exchange.
+        let policy = spec.streams ? .allow : options.sameRequest ?? .allow
         if policy.action == .allow {
             return (try await flyAlone(consume request, context: context, options: options, pipeline: pipeline), context.control)
         }
@@ -56,6 +57,9 @@ extension APIClient {
         } catch {
             throw ended(id, control: control, context: context) ?? error
         }
+        if let stream = response.body.stream {
+            return try stayInFlight(id, response: response, stream: stream, control: control, context: context)
+        }
         if let cancelled = ended(id, control: control, context: context) { throw cancelled }
         return response
     }
@@ -80,6 +84,26 @@ extension APIClient {
 
     /// Takes a finished call out of flight; the cancellation's error when a cancellation took it first
     /// (the call then ends as the cancellation said, whatever its pipeline produced).
+    /// A streamed answer: the call stays in flight — cancellable by id, tag, service, scope and all —
+    /// until its stream ends; its deadline covered the head only.
+    private func stayInFlight(
+        _ id: RequestID,
+        response: Response,
+        stream: ResponseStream,
+        control: CallControl,
+        context: CallContext
+    ) throws(SwitchyardError) -> Response {
+        if let cancelled = control.cancellationError {
+            stream.cancel(cancelled)
+            _ = tracker.remove(id)
+            throw cancelled.filling(from: context)
+        }
+        let tracker = self.tracker
+        var response = response
+        response.body = .stream(stream.onEnd { _ in _ = tracker.remove(id) })
+        return response
+    }
+
     @inline(__always)
     private func ended(_ id: RequestID, control: CallControl, context: CallContext) -> SwitchyardError? {
         guard !tracker.remove(id), let cancelled = control.cancellationError else { return nil }

@@ -169,6 +169,8 @@ public struct EnvelopeStage: ResponseStage {
 
     /// Checks the envelope and replaces the body with the payload.
     public func process(_ response: inout Response, for request: Request, context: CallContext) async throws {
+        // A streamed body is never read whole here: the call must skip the stage.
+        if case .stream = response.body { _ = try response.bodyBytes(for: id) }
         guard case .bytes(let body) = response.body else { return }  // a download written to a file carries no envelope
         // HTTP says these carry no body: there is no envelope to read.
         if [204, 205, 304].contains(response.status.code) || request.method == .head { return }

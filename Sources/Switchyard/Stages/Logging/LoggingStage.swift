@@ -1,6 +1,7 @@
 public import Foundation
 import HTTPTypes
 public import Logging
+import Synchronization
 
 /// Logs every call on swift-log, with secrets redacted.
 ///
@@ -87,12 +88,25 @@ public struct LoggingStage: Stage {
         }
         let start = CallClock.now
         do {
-            let response = try await next(request, context)
+            var response = try await next(request, context)
             let elapsed = CallClock.now - start
+            let size = response.body.stream == nil ? "\(response.body.count) B" : "streaming"
             logger.info(
-                "← \(response.status.code) \(response.status.reasonPhrase) \(method) \(path) \(Self.milliseconds(elapsed)) \(response.body.count) B",
+                "← \(response.status.code) \(response.status.reasonPhrase) \(method) \(path) \(Self.milliseconds(elapsed)) \(size)",
                 metadata: metadata
             )
+            if let stream = response.body.stream {
+                response.body = .stream(
+                    watch(
+                        stream,
+                        logger: logger,
+                        metadata: metadata,
+                        start: start,
+                        path: "\(method) \(path)",
+                        contentType: response.headerFields[.contentType]
+                    )
+                )
+            }
             // A call that records stage timings gets them as one line: the stages inside this one and
             // the transport, as they stand when the response reaches it.
             if let timings = context.control.timings { logger.info("← \(timings.timings.line)", metadata: metadata) }
@@ -120,6 +134,42 @@ public struct LoggingStage: Stage {
     /// the declared type), cut after redaction; anything else summarised by size and type.
     public func preview(_ body: Data, contentType: String?) -> String {
         previewText(body, contentType: contentType) ?? "<\(body.count) bytes of \(Self.typeName(contentType))>"
+    }
+
+    /// `stream`, counting its bytes and chunks, previewing its first chunk at debug (redacted as any
+    /// body is), and logging its end: at info after the last chunk, at warning when it failed.
+    private func watch(
+        _ stream: ResponseStream,
+        logger: Logger,
+        metadata: Logger.Metadata,
+        start: Duration,
+        path: String,
+        contentType: String?
+    ) -> ResponseStream {
+        let counts = Mutex((bytes: 0, chunks: 0))
+        let previewLimit = bodyPreviewLimit
+        return stream.map { chunk in
+            let first = counts.withLock { counts in
+                counts.bytes += chunk.count
+                counts.chunks += 1
+                return counts.chunks == 1
+            }
+            if first, logger.logLevel <= .debug {
+                logger.debug("← stream starts: \(preview(chunk.prefix(previewLimit), contentType: contentType))", metadata: metadata)
+            }
+            return chunk
+        }.onEnd { failure in
+            let (bytes, chunks) = counts.withLock { ($0.bytes, $0.chunks) }
+            let elapsed = Self.milliseconds(CallClock.now - start)
+            if let failure {
+                logger.warning(
+                    "✗ stream of \(path) ended after \(elapsed), \(bytes) B in \(chunks) chunks: \(failure.code) — \(redaction.redactMessage(of: failure))",
+                    metadata: metadata
+                )
+            } else {
+                logger.info("← stream of \(path) ended after \(elapsed): \(bytes) B in \(chunks) chunks", metadata: metadata)
+            }
+        }
     }
 
     /// The redacted, truncated text of a body, or `nil` when it is not shown.

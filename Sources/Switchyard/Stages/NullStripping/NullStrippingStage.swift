@@ -46,6 +46,10 @@ public struct NullStrippingStage: SynchronousResponseStage {
 
     /// What ``process(_:for:context:)`` does, without waiting: the pipeline calls it as a plain function.
     package func processSynchronously(_ response: inout Response, for request: Request, context: CallContext) throws {
+        // A streamed JSON body would have to be read whole: the call must skip the stage.
+        if case .stream = response.body, response.headerFields[.contentType].map({ MediaType.isJSON(MediaType.of($0)) }) == true {
+            _ = try response.bodyBytes(for: id)
+        }
         guard case .bytes(let body) = response.body, Self.isJSON(response) else { return }
         do throws(SwitchyardError) {
             response.body = .bytes(try sanitizer.stripNulls(body))

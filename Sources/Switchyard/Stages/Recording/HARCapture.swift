@@ -56,6 +56,8 @@ struct HARCapture {
             recorded.content.text = body.text
             recorded.content.encoding = body.encoding
             recorded.content.comment = body.comment
+        case .stream:
+            recorded.content.comment = "a streamed body: not recorded"
         case .file(let file):
             recorded.content.comment = "\(file.byteCount) bytes written to a file by a download: not recorded"
         }

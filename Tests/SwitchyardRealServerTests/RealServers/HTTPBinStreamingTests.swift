@@ -1,0 +1,78 @@
+import Foundation
+import HTTPTypes
+import Switchyard
+import SwitchyardTestSupport
+import Testing
+
+/// One line of httpbin's `/stream/{n}`.
+private struct StreamLine: Decodable {
+    let id: Int
+    let url: String
+}
+
+private func streamed(_ path: String, tags: Set<RequestTag> = []) -> DynamicEndpoint<ResponseStream> {
+    DynamicEndpoint<ResponseStream>(service: .utility, method: .get, path: path, options: CallOptions(tags: tags))
+}
+
+@Suite(
+    "httpbin (PyPI, under gunicorn): streamed answers as they arrive — /stream JSON lines, /drip slow bytes, cancellation",
+    .enabled(if: RealServers.enabled, "nginx, gunicorn and httpbin are needed: apt-get install nginx; pip install httpbin gunicorn"),
+    .timeLimit(.minutes(2))
+)
+struct HTTPBinStreamingTests {
+    @Test("/stream/20 arrives as 20 JSON lines, in order")
+    func jsonLines() async throws {
+        let servers = try await RealServers.require()
+        let client = try RealServers.client(servers.httpbin, transport: "AsyncHTTPClient")
+        var body = Data()
+        for try await chunk in try await client.send(streamed("/stream/20")).value { body.append(chunk) }
+        let lines = body.split(separator: UInt8(ascii: "\n"))
+        let ids = try lines.map { try JSONDecoder().decode(StreamLine.self, from: Data($0)).id }
+        #expect(ids == Array(0..<20))
+    }
+
+    @Test("/drip's bytes come as they are sent, in several chunks, not as one body at the end")
+    func dripArrivesInPieces() async throws {
+        let servers = try await RealServers.require()
+        let client = try RealServers.client(servers.httpbin, transport: "AsyncHTTPClient")
+        var chunks = 0
+        var bytes = 0
+        for try await chunk in try await client.send(streamed("/drip?numbytes=4&duration=1&delay=0")).value {
+            chunks += 1
+            bytes += chunk.count
+        }
+        #expect(bytes == 4)
+        #expect(chunks >= 2)
+    }
+
+    @Test("cancelling a call by id mid-stream ends the stream with .cancelled")
+    func cancelMidStream() async throws {
+        let servers = try await RealServers.require()
+        let client = try RealServers.client(servers.httpbin, transport: "AsyncHTTPClient")
+        let result = try await client.send(streamed("/drip?numbytes=40&duration=40&delay=0"))
+        var iterator = result.value.makeAsyncIterator()
+        #expect(try await iterator.next() != nil)
+        #expect(client.cancel(.id(result.requestID)) == [result.requestID])
+        let error = await #expect(throws: SwitchyardError.self) { _ = try await iterator.next() }
+        #expect(error?.code == .cancelled)
+        // The connection is free for the next call at once.
+        #expect(try await client.send(.utility, .get, "/get").status == .ok)
+    }
+
+    @Test("a refused status on a streamed call is httpStatus with the server's body")
+    func refusedStatus() async throws {
+        let servers = try await RealServers.require()
+        let client = try RealServers.client(servers.httpbin, transport: "AsyncHTTPClient")
+        let error = await #expect(throws: SwitchyardError.self) { _ = try await client.send(streamed("/status/418")) }
+        #expect(error?.code == .httpStatus)
+        #expect(error?.response?.bodyText.contains("teapot") == true)
+    }
+
+    @Test("the URLSession transport refuses a streamed call instead of collecting it whole")
+    func urlSessionRefuses() async throws {
+        let servers = try await RealServers.require()
+        let client = try RealServers.client(servers.httpbin, transport: "URLSession")
+        let error = await #expect(throws: SwitchyardError.self) { _ = try await client.send(streamed("/stream/3")) }
+        #expect(error?.code == .unsupportedBody)
+    }
+}

@@ -1,0 +1,206 @@
+import Foundation
+import HTTPTypes
+import Switchyard
+import SwitchyardTesting
+import Synchronization
+import Testing
+
+/// What a streaming transport's producer did: chunks written and how it ended.
+private final class ProducerLog: Sendable {
+    let written = Atomic<Int>(0)
+    let stopped = Atomic<Bool>(false)
+    let finished = Atomic<Bool>(false)
+    let limits = Mutex<[Int?]>([])
+
+    var didStop: Bool { stopped.load(ordering: .acquiring) }
+    var didFinish: Bool { finished.load(ordering: .acquiring) }
+    var writes: Int { written.load(ordering: .relaxed) }
+}
+
+/// A transport that answers a streamed call with `count` chunks of `size` bytes, the later ones
+/// after `gate` opens (when given), and a call that is not streamed with the whole body.
+private struct ChunkTransport: Transport {
+    let log: ProducerLog
+    var count = 8
+    var size = 1000
+    var status: HTTPResponse.Status = .ok
+    var gate: Gate?
+
+    func send(_ request: Request, context: CallContext) async throws -> Response {
+        log.limits.withLock { $0.append(context.streamBufferLimit) }
+        let head = HTTPResponse(
+            status: status,
+            headerFields: [.contentType: "text/plain", .init("X-Seen")!: request.headerFields[.init("X-Stage")!] ?? ""]
+        )
+        guard let limit = context.streamBufferLimit else {
+            return Response(head: head, bytes: Data(repeating: 0x61, count: count * size))
+        }
+        let (log, count, size, gate) = (log, count, size, gate)
+        let stream = ResponseStream(control: context.control, bufferLimit: limit) { writer in
+            do {
+                for index in 0..<count {
+                    if index == 1, let gate { try await gate.pass() }
+                    try await writer.write(Data(repeating: UInt8(0x61 + index % 26), count: size))
+                    log.written.add(1, ordering: .relaxed)
+                }
+                log.finished.store(true, ordering: .releasing)
+            } catch {
+                log.stopped.store(true, ordering: .releasing)
+                throw error
+            }
+        }
+        return Response(head: head, body: .stream(stream))
+    }
+}
+
+private func streamEndpoint(tags: Set<RequestTag> = []) -> DynamicEndpoint<ResponseStream> {
+    DynamicEndpoint<ResponseStream>(service: .users, method: .get, path: "/feed", options: CallOptions(tags: tags))
+}
+
+/// Waits (by yielding, no clock) until `condition` holds, at most `turns` scheduler turns.
+private func eventually(turns: Int = 100_000, _ condition: () -> Bool) async -> Bool {
+    for _ in 0..<turns {
+        if condition() { return true }
+        await Task.yield()
+    }
+    return condition()
+}
+
+@Suite("Streamed calls: the head first, then the body as it arrives, through the pipeline")
+struct StreamedCallTests {
+    @Test("request stages run, the call returns at the head, and every chunk arrives in order")
+    func chunksInOrder() async throws {
+        let log = ProducerLog()
+        let stage = ClosureStage.request(id: StageID("Tag")!) { (request: inout Request, _: CallContext) in
+            request.headerFields[HTTPField.Name("X-Stage")!] = "ran"
+        }
+        let client = try makeClient(stages: [stage], transport: ChunkTransport(log: log))
+        let result = try await client.send(streamEndpoint())
+        #expect(result.headerFields[HTTPField.Name("X-Seen")!] == "ran")
+        var chunks: [Data] = []
+        for try await chunk in result.value { chunks.append(chunk) }
+        #expect(chunks.count == 8)
+        #expect(chunks.map(\.first) == (0..<8).map { UInt8(0x61 + $0) })
+        #expect(log.didFinish)
+    }
+
+    @Test("a streamed call asks the transport to stream, with the default buffer; other calls do not")
+    func transportIsAsked() async throws {
+        let log = ProducerLog()
+        let client = try makeClient(transport: ChunkTransport(log: log))
+        _ = try await client.send(streamEndpoint())
+        _ = try await client.send(.users, .get, "/whole")
+        #expect(log.limits.withLock { $0 } == [ResponseStream.defaultBufferLimit, nil])
+    }
+
+    @Test("a slow consumer holds the producer at the buffer's limit")
+    func backpressure() async throws {
+        let log = ProducerLog()
+        let client = try makeClient(transport: ChunkTransport(log: log, count: 50, size: 1000))
+        var options = CallOptions()
+        options.setContextValue(4000, for: ResponseStream.BufferLimit.self)
+        let result = try await client.send(streamEndpoint(), options: options)
+        var iterator = result.value.makeAsyncIterator()
+        _ = try await iterator.next()
+        // However long the producer runs, it cannot write more than the buffer holds past what was read.
+        for _ in 0..<10_000 { await Task.yield() }
+        #expect(log.writes <= 1 + 4 + 1)
+        var total = 1
+        while try await iterator.next() != nil { total += 1 }
+        #expect(total == 50)
+    }
+
+    @Test("cancelling the call by tag after the head ends the stream with .cancelled and stops the producer")
+    func cancelByTag() async throws {
+        let log = ProducerLog()
+        let gate = Gate()
+        let client = try makeClient(transport: ChunkTransport(log: log, gate: gate))
+        let result = try await client.send(streamEndpoint(tags: ["live"]))
+        var iterator = result.value.makeAsyncIterator()
+        #expect(try await iterator.next() != nil)
+        #expect(client.cancel(.tag("live")) == [result.requestID])
+        let error = await #expect(throws: SwitchyardError.self) { _ = try await iterator.next() }
+        #expect(error?.code == .cancelled)
+        #expect(await eventually { log.didStop })
+    }
+
+    @Test("a finished stream leaves the client's calls in flight")
+    func finishedStreamLeavesFlight() async throws {
+        let client = try makeClient(transport: ChunkTransport(log: ProducerLog(), count: 2))
+        let result = try await client.send(streamEndpoint(tags: ["live"]))
+        for try await _ in result.value {}
+        #expect(await eventually { client.cancel(.tag("live")).isEmpty })
+    }
+
+    @Test("cancelling the consuming task ends the stream with .cancelled")
+    func consumerTaskCancelled() async throws {
+        let log = ProducerLog()
+        let gate = Gate()
+        let client = try makeClient(transport: ChunkTransport(log: log, gate: gate))
+        let stream = try await client.send(streamEndpoint()).value
+        let reader = Task {
+            var count = 0
+            for try await _ in stream { count += 1 }
+            return count
+        }
+        _ = await eventually { gate.arrivals == 1 }
+        reader.cancel()
+        let error = await #expect(throws: SwitchyardError.self) { _ = try await reader.value }
+        #expect(error?.code == .cancelled)
+        #expect(await eventually { log.didStop })
+    }
+
+    @Test("leaving the loop early stops the producer")
+    func breakStopsProducer() async throws {
+        let log = ProducerLog()
+        let client = try makeClient(transport: ChunkTransport(log: log, count: 1000, size: 10))
+        var options = CallOptions()
+        options.setContextValue(100, for: ResponseStream.BufferLimit.self)
+        do {
+            let stream = try await client.send(streamEndpoint(), options: options).value
+            for try await _ in stream { break }
+        }
+        #expect(await eventually { log.didStop })
+        #expect(!log.didFinish)
+    }
+
+    @Test("a stream can be read once; a second iterator fails")
+    func readOnce() async throws {
+        let stream = try await makeClient(transport: ChunkTransport(log: ProducerLog(), count: 1)).send(streamEndpoint()).value
+        for try await _ in stream {}
+        var second = stream.makeAsyncIterator()
+        await #expect(throws: SwitchyardError.self) { _ = try await second.next() }
+    }
+
+    @Test("a refused status ends as httpStatus with the stream's first bytes, and stops the producer")
+    func refusedStatus() async throws {
+        let log = ProducerLog()
+        let client = try makeClient(transport: ChunkTransport(log: log, count: 1000, size: 1000, status: .serviceUnavailable))
+        var options = CallOptions()
+        options.setContextValue(100_000, for: ResponseStream.BufferLimit.self)
+        let error = await #expect(throws: SwitchyardError.self) { _ = try await client.send(streamEndpoint(), options: options) }
+        #expect(error?.code == .httpStatus)
+        #expect(error?.response?.bytes.count == 64 << 10)
+        #expect(await eventually { log.didStop })
+    }
+
+    @Test("the envelope stage refuses a streamed body with unsupportedBody instead of reading it whole")
+    func envelopeRefuses() async throws {
+        let envelope = EnvelopeStage(success: .codes(["0"]))
+        let client = try makeClient(stages: [envelope], transport: ChunkTransport(log: ProducerLog()))
+        let error = await #expect(throws: SwitchyardError.self) { _ = try await client.send(streamEndpoint()) }
+        #expect(error?.code == .unsupportedBody)
+        #expect(error?.stage == .envelope)
+        var skipping = CallOptions()
+        skipping.skippedStages = [.envelope]
+        #expect(try await client.send(streamEndpoint(), options: skipping).status == .ok)
+    }
+
+    @Test("a transport that answers whole gives the body as one chunk")
+    func wholeBodyAsOneChunk() async throws {
+        let client = try makeClient(transport: MockTransport(.json(#"{"a":1}"#)))
+        var chunks: [Data] = []
+        for try await chunk in try await client.send(streamEndpoint()).value { chunks.append(chunk) }
+        #expect(chunks == [Data(#"{"a":1}"#.utf8)])
+    }
+}
