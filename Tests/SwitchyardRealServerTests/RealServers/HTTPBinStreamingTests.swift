@@ -31,6 +31,15 @@ struct HTTPBinStreamingTests {
         #expect(ids == Array(0..<20))
     }
 
+    @Test("/stream/5 decodes as JSON Lines while it arrives")
+    func decodedJSONLines() async throws {
+        let servers = try await RealServers.require()
+        let client = try RealServers.client(servers.httpbin, transport: "AsyncHTTPClient")
+        var ids: [Int] = []
+        for try await line in try await client.send(streamed("/stream/5")).value.jsonLines(of: StreamLine.self) { ids.append(line.id) }
+        #expect(ids == Array(0..<5))
+    }
+
     @Test("/drip's bytes come as they are sent, in several chunks, not as one body at the end")
     func dripArrivesInPieces() async throws {
         let servers = try await RealServers.require()
