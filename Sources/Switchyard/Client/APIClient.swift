@@ -153,7 +153,12 @@ public struct APIClient: Sendable {
         }
         context.serviceState = entry.pipeline.serviceState
         callOptions.writeValues(into: &context)
-        if spec.streams, context.streamBufferLimit == nil { context.streamBufferLimit = ResponseStream.defaultBufferLimit }
+        if spec.streams {
+            if context.streamBufferLimit == nil { context.streamBufferLimit = ResponseStream.defaultBufferLimit }
+        } else if callOptions.setsContextValues, context.streamBufferLimit != nil {
+            // Only an endpoint whose output is a stream can read one: any other call collects its body.
+            context.streamBufferLimit = nil
+        }
 
         let request: Request
         do {
@@ -202,7 +207,9 @@ public struct APIClient: Sendable {
             if let stream = response.body.stream {
                 // A refused answer's stream is not the caller's to read: its first bytes go into the
                 // error, as any refused body's would, and the connection is let go.
-                response.body = .bytes(await stream.prefix(Self.refusedStreamPreview))
+                // Read for as long as one attempt may take at most, so a stalled body cannot hang the call.
+                let within = context.effectiveTimeout ?? Self.refusedStreamWait
+                response.body = .bytes(await stream.prefix(Self.refusedStreamPreview, within: within))
             }
             let error = SwitchyardError(
                 code: .httpStatus,
@@ -229,9 +236,6 @@ public struct APIClient: Sendable {
     ///   - options: further adjustments.
     /// - Returns: the response with the call's metadata.
     /// - Throws: ``SwitchyardError``.
-    /// How much of a refused streamed answer the error keeps.
-    static let refusedStreamPreview = 64 << 10
-
     @concurrent public func send(
         _ service: ServiceID,
         _ method: HTTPRequest.Method,
@@ -303,6 +307,11 @@ public struct APIClient: Sendable {
 }
 
 extension APIClient {
+    /// How much of a refused streamed answer the error keeps.
+    static let refusedStreamPreview = 64 << 10
+    /// How long a refused streamed answer's first bytes are waited for when the call has no timeout.
+    static let refusedStreamWait = Duration.seconds(10)
+
     /// Refuses a request to another origin than the service's unless the call allows it, and a
     /// foreign request over `http` from an `https` service in any case.
     fileprivate static func admitForeignOrigin(_ request: Request, base: BaseURL, allowed: Bool) throws(SwitchyardError) {

@@ -289,6 +289,9 @@ public struct CallOptions: Sendable {
                 && downloadProgress == nil)
     }
 
+    /// Whether the options store context values (``setContextValue(_:for:)``).
+    var setsContextValues: Bool { !contextWriters.isEmpty }
+
     /// Whether the options name a scope, released since or not (read without loading the scope).
     var namesScope: Bool { weakScope != nil }
 

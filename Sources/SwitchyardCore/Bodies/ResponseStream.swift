@@ -88,9 +88,14 @@ public struct ResponseStream: AsyncSequence, Sendable {
         source.finish(.failure(error))
     }
 
-    /// The first bytes of the stream, at most `limit`, read and kept whole, then the stream ended:
-    /// for an answer that is refused rather than handed to its caller.
-    package func prefix(_ limit: Int) async -> Data {
+    /// The first bytes of the stream, at most `limit` and what arrives `within` the given time, read and
+    /// kept whole, then the stream ended: for an answer that is refused rather than handed to its caller.
+    package func prefix(_ limit: Int, within: Duration) async -> Data {
+        let timer = Task { [self] in
+            try await Task.sleep(for: within)
+            cancel(SwitchyardError(code: .timeout, message: "The refused answer's body did not arrive in time."))
+        }
+        defer { timer.cancel() }
         var kept = Data()
         var iterator = makeAsyncIterator()
         while kept.count < limit, let chunk = try? await iterator.next() {

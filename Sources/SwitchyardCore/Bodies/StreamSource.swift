@@ -3,18 +3,39 @@ import Synchronization
 
 /// The bounded buffer behind a ``ResponseStream``: a producer task writes chunks, one consumer reads
 /// them, and the producer waits while the buffer is full.
+///
+/// The stream *ends* for the producer when it returns or fails; it *closes* when the consumer has
+/// read the last chunk, or at once on a failure (a cancellation, a failed read, a consumer that left).
+/// The end handlers run when it closes, so a call stays in flight until its consumer is done.
 final class StreamSource: Sendable {
     private struct State {
         var chunks: [Data] = []
         var head = 0
         var buffered = 0
         var end: Result<Void, SwitchyardError>?
+        var closed = false
         var consumer: CheckedContinuation<Data?, any Error>?
         var producer: CheckedContinuation<Void, any Error>?
         var task: Task<Void, Never>?
         var claimed = false
         var endHandlers: [@Sendable (SwitchyardError?) -> Void] = []
         var controlRegistration: Int?
+
+        /// Marks the stream closed and takes what its closing runs.
+        mutating func close() -> Closing {
+            closed = true
+            defer {
+                endHandlers = []
+                controlRegistration = nil
+            }
+            return Closing(endHandlers: endHandlers, controlRegistration: controlRegistration)
+        }
+    }
+
+    /// What closing the stream runs, taken out of the state under the lock.
+    private struct Closing {
+        let endHandlers: [@Sendable (SwitchyardError?) -> Void]
+        let controlRegistration: Int?
     }
 
     private let state = Mutex(State())
@@ -44,12 +65,17 @@ final class StreamSource: Sendable {
             let reason = control.cancellationError ?? SwitchyardError(code: .cancelled, message: "The call was cancelled.")
             finish(.failure(reason))
         }
-        let ended = state.withLock { state in
-            state.controlRegistration = registration
-            if state.end == nil { state.task = task }
-            return state.end != nil
+        let (closed, failed): (Bool, Bool) = state.withLock { state in
+            guard state.closed else {
+                state.controlRegistration = registration
+                state.task = task
+                return (false, false)
+            }
+            if case .failure = state.end { return (true, true) }
+            return (true, false)
         }
-        if ended { task.cancel() }
+        if closed, let registration { control.unregister(registration) }
+        if failed { task.cancel() }
         if registration == nil {
             finish(.failure(control.cancellationError ?? SwitchyardError(code: .cancelled, message: "The call was cancelled.")))
         }
@@ -70,13 +96,16 @@ final class StreamSource: Sendable {
         finish(.failure(SwitchyardError(code: .cancelled, message: "The stream was dropped unread.")))
     }
 
-    /// Registers a handler for the end; runs it at once when the stream has ended.
+    /// Registers a handler for the close; runs it at once when the stream has closed.
     func addEndHandler(_ handler: @escaping @Sendable (SwitchyardError?) -> Void) {
-        let ended: Result<Void, SwitchyardError>? = state.withLock { state in
-            if state.end == nil { state.endHandlers.append(handler) }
-            return state.end
+        let closed: Result<Void, SwitchyardError>?? = state.withLock { state in
+            guard state.closed else {
+                state.endHandlers.append(handler)
+                return .none
+            }
+            return .some(state.end)
         }
-        if let ended { handler(Self.error(of: ended)) }
+        if case .some(let end) = closed { handler(end.flatMap(Self.error(of:))) }
     }
 
     /// Buffers a chunk or hands it to a waiting consumer; waits while the buffer is full.
@@ -90,7 +119,7 @@ final class StreamSource: Sendable {
                 case ended
             }
             let step: Step = state.withLock { state in
-                guard state.end == nil else { return .ended }
+                guard state.end == nil, !state.closed else { return .ended }
                 if let consumer = state.consumer {
                     state.consumer = nil
                     return .handed(consumer)
@@ -98,6 +127,7 @@ final class StreamSource: Sendable {
                 state.chunks.append(chunk)
                 state.buffered += chunk.count
                 guard state.buffered >= limit else { return .buffered }
+                precondition(state.producer == nil, "a response stream has one writer at a time")
                 state.producer = continuation
                 return .wait
             }
@@ -119,7 +149,8 @@ final class StreamSource: Sendable {
                 try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data?, any Error>) in
                     enum Step {
                         case chunk(Data, resume: CheckedContinuation<Void, any Error>?)
-                        case ended(Result<Void, SwitchyardError>)
+                        case finished(Closing?)
+                        case failed(SwitchyardError)
                         case wait
                     }
                     let step: Step = state.withLock { state in
@@ -138,16 +169,23 @@ final class StreamSource: Sendable {
                             }
                             return .chunk(chunk, resume: producer)
                         }
-                        if let end = state.end { return .ended(end) }
-                        state.consumer = continuation
-                        return .wait
+                        switch state.end {
+                        case .success?: return .finished(state.closed ? nil : state.close())
+                        case .failure(let error)?: return .failed(error)
+                        case nil:
+                            precondition(state.consumer == nil, "a response stream has one reader at a time")
+                            state.consumer = continuation
+                            return .wait
+                        }
                     }
                     switch step {
                     case .chunk(let chunk, let producer):
                         producer?.resume()
                         continuation.resume(returning: chunk)
-                    case .ended(.success): continuation.resume(returning: nil)
-                    case .ended(.failure(let error)): continuation.resume(throwing: error)
+                    case .finished(let closing):
+                        continuation.resume(returning: nil)
+                        closing.map { run($0, error: nil) }
+                    case .failed(let error): continuation.resume(throwing: error)
                     case .wait: break
                     }
                 }
@@ -161,35 +199,35 @@ final class StreamSource: Sendable {
         }
     }
 
-    /// Ends the stream (the first end wins): wakes the consumer and the producer, stops the producer's
-    /// task when it failed or was cancelled, and runs the end handlers.
+    /// Ends the stream. The producer's success closes it when the consumer has read the rest (at once
+    /// when the consumer waits on an empty buffer); a failure closes it at once, drops what is
+    /// buffered, wakes the consumer and the producer and stops the producer's task. Once closed,
+    /// nothing changes it.
     func finish(_ end: Result<Void, SwitchyardError>) {
         let taken: Waiters? = state.withLock { state in
-            guard state.end == nil else { return nil }
-            state.end = end
-            // A failure drops what is buffered: the consumer sees the error next, not stale chunks.
-            if case .failure = end {
+            guard !state.closed else { return nil }
+            switch end {
+            case .success:
+                guard state.end == nil else { return nil }
+                state.end = end
+                // A consumer waits only on an empty buffer: it has read everything.
+                guard let consumer = state.consumer else { return nil }
+                state.consumer = nil
+                return Waiters(consumer: consumer, producer: nil, task: nil, closing: state.close())
+            case .failure:
+                state.end = end
                 state.chunks = []
                 state.head = 0
                 state.buffered = 0
+                defer {
+                    state.consumer = nil
+                    state.producer = nil
+                    state.task = nil
+                }
+                return Waiters(consumer: state.consumer, producer: state.producer, task: state.task, closing: state.close())
             }
-            defer {
-                state.consumer = nil
-                state.producer = nil
-                state.task = nil
-                state.endHandlers = []
-                state.controlRegistration = nil
-            }
-            return Waiters(
-                consumer: state.consumer,
-                producer: state.producer,
-                task: state.task,
-                endHandlers: state.endHandlers,
-                controlRegistration: state.controlRegistration
-            )
         }
         guard let taken else { return }
-        if let registration = taken.controlRegistration { control.unregister(registration) }
         switch end {
         case .success: taken.consumer?.resume(returning: nil)
         case .failure(let error):
@@ -197,7 +235,13 @@ final class StreamSource: Sendable {
             taken.task?.cancel()
         }
         taken.producer?.resume(throwing: CancellationError())
-        for handler in taken.endHandlers { handler(Self.error(of: end)) }
+        run(taken.closing, error: Self.error(of: end))
+    }
+
+    /// Runs what closing the stream runs: leaves the call's control and calls the end handlers.
+    private func run(_ closing: Closing, error: SwitchyardError?) {
+        if let registration = closing.controlRegistration { control.unregister(registration) }
+        for handler in closing.endHandlers { handler(error) }
     }
 
     /// What waits on the stream, taken out of the state when it ends.
@@ -205,8 +249,7 @@ final class StreamSource: Sendable {
         let consumer: CheckedContinuation<Data?, any Error>?
         let producer: CheckedContinuation<Void, any Error>?
         let task: Task<Void, Never>?
-        let endHandlers: [@Sendable (SwitchyardError?) -> Void]
-        let controlRegistration: Int?
+        let closing: Closing
     }
 
     private static func error(of end: Result<Void, SwitchyardError>) -> SwitchyardError? {

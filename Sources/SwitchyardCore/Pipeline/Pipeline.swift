@@ -423,7 +423,8 @@ public struct Pipeline: Sendable, CustomStringConvertible {
         } else {
             response = try await inner(request, context)
         }
-        if control.keepsReceivedBody { control.recordReceived(response.body) }
+        // A stream is never kept: it would keep itself, its connection and the call alive.
+        if control.keepsReceivedBody, response.body.stream == nil { control.recordReceived(response.body) }
         return response
     }
 

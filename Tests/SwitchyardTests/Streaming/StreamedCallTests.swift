@@ -1,5 +1,7 @@
 import Foundation
 import HTTPTypes
+import InMemoryLogging
+import Logging
 import Switchyard
 import SwitchyardTesting
 import Synchronization
@@ -194,6 +196,76 @@ struct StreamedCallTests {
         var skipping = CallOptions()
         skipping.skippedStages = [.envelope]
         #expect(try await client.send(streamEndpoint(), options: skipping).status == .ok)
+    }
+
+    @Test("releasing the call's scope after the head ends the stream with .cancelled")
+    func scopeAfterHead() async throws {
+        let log = ProducerLog()
+        let client = try makeClient(transport: ChunkTransport(log: log, gate: Gate()))
+        let scope = RequestScope()
+        var options = CallOptions()
+        options.scope = scope
+        let stream = try await client.send(streamEndpoint(), options: options).value
+        #expect(scope.inFlightCount == 1)
+        var iterator = stream.makeAsyncIterator()
+        #expect(try await iterator.next() != nil)
+        scope.cancelAll()
+        let error = await #expect(throws: SwitchyardError.self) { _ = try await iterator.next() }
+        #expect(error?.code == .cancelled)
+        #expect(await eventually { log.didStop })
+    }
+
+    @Test("a stream read to the end leaves its scope")
+    func scopeLeftAtEnd() async throws {
+        let client = try makeClient(transport: ChunkTransport(log: ProducerLog(), count: 2))
+        let scope = RequestScope()
+        var options = CallOptions()
+        options.scope = scope
+        for try await _ in try await client.send(streamEndpoint(), options: options).value {}
+        #expect(await eventually { scope.inFlightCount == 0 })
+    }
+
+    @Test("a streamed result dropped unread stops the producer, even when the call keeps raw bodies")
+    func droppedUnreadWithRawBody() async throws {
+        let log = ProducerLog()
+        let client = try makeClient(transport: ChunkTransport(log: log, count: 1000, size: 1000))
+        var options = CallOptions()
+        options.keepsRawBody = true
+        options.setContextValue(10_000, for: ResponseStream.BufferLimit.self)
+        options.tags = ["dropped"]
+        _ = try await client.send(streamEndpoint(), options: options)
+        #expect(await eventually { log.didStop })
+        #expect(await eventually { client.cancel(.tag("dropped")).isEmpty })
+    }
+
+    @Test("a buffer limit set on a call that does not stream still gives the whole body")
+    func bufferLimitIgnoredWithoutStream() async throws {
+        let log = ProducerLog()
+        let client = try makeClient(transport: ChunkTransport(log: log, count: 3, size: 10))
+        var options = CallOptions()
+        options.setContextValue(4000, for: ResponseStream.BufferLimit.self)
+        let body = try await client.send(
+            DynamicEndpoint<Data>(service: .users, method: .get, path: "/whole", as: Data.self),
+            options: options
+        )
+        #expect(body.value.count == 30)
+        #expect(log.limits.withLock { $0 } == [nil])
+    }
+
+    @Test("the logging stage counts the stream's bytes and chunks once the consumer has read them")
+    func loggingCountsStream() async throws {
+        var handler = InMemoryLogHandler()
+        handler.logLevel = .debug
+        let logger = Logger(label: "test") { _ in handler }
+        let client = try makeClient(
+            stages: [LoggingStage(logger: logger)],
+            transport: ChunkTransport(log: ProducerLog(), count: 3, size: 5)
+        )
+        for try await _ in try await client.send(streamEndpoint()).value {}
+        let lines = handler.entries.map { "\($0.message)" }
+        #expect(lines.contains { $0.contains("streaming") })
+        #expect(lines.contains { $0.contains("ended") && $0.contains("15 B in 3 chunks") })
+        #expect(lines.contains { $0.hasPrefix("← stream starts: aaaaa") })
     }
 
     @Test("a transport that answers whole gives the body as one chunk")

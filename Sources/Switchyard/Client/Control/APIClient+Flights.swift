@@ -44,7 +44,9 @@ extension APIClient {
         let control = context.control
         tracker.admitAlone(id, control: control, serviceID: context.serviceID, tags: context.tags, account: context.account)
         let watch = watchCall(id, context: context, options: options)
-        defer { watch?.end() }
+        // A streamed answer keeps its scope until the stream ends; its deadline covered the head.
+        var streams = false
+        defer { streams ? watch?.endDeadline() : watch?.end() }
         let response: Response
         do throws(SwitchyardError) {
             // A scope released as the call was admitted: it ends cancelled without starting.
@@ -58,7 +60,8 @@ extension APIClient {
             throw ended(id, control: control, context: context) ?? error
         }
         if let stream = response.body.stream {
-            return try stayInFlight(id, response: response, stream: stream, control: control, context: context)
+            streams = true
+            return try stayInFlight(id, response: response, stream: stream, control: control, context: context, watch: watch)
         }
         if let cancelled = ended(id, control: control, context: context) { throw cancelled }
         return response
@@ -91,16 +94,23 @@ extension APIClient {
         response: Response,
         stream: ResponseStream,
         control: CallControl,
-        context: CallContext
+        context: CallContext,
+        watch: CallWatch?
     ) throws(SwitchyardError) -> Response {
         if let cancelled = control.cancellationError {
             stream.cancel(cancelled)
             _ = tracker.remove(id)
+            watch?.endScope()
             throw cancelled.filling(from: context)
         }
         let tracker = self.tracker
         var response = response
-        response.body = .stream(stream.onEnd { _ in _ = tracker.remove(id) })
+        response.body = .stream(
+            stream.onEnd { _ in
+                _ = tracker.remove(id)
+                watch?.endScope()
+            }
+        )
         return response
     }
 
@@ -223,14 +233,24 @@ extension APIClient {
 }
 
 /// What watches a call in flight besides the tracker: its scope and its deadline.
-private struct CallWatch {
+struct CallWatch: Sendable {
     let id: RequestID
     let scope: WeakScope?
     /// The call's watch on ``DeadlineTimer/shared``.
     let deadline: UInt64?
 
     func end() {
+        endDeadline()
+        endScope()
+    }
+
+    /// Stops watching the deadline.
+    func endDeadline() {
         if let deadline { DeadlineTimer.shared.end(deadline) }
+    }
+
+    /// Leaves the scope.
+    func endScope() {
         scope?.scope?.remove(id)
     }
 }
