@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Real third-party servers for Switchyard's real-server test suite, on free 127.0.0.1 ports.
 
-Starts nginx (Debian's, with a generated configuration), httpbin under gunicorn, and a "breaking"
-TCP proxy in front of nginx that closes every connection after a fixed number of response bytes.
+Starts nginx (Debian's, with a generated configuration), httpbin under gunicorn, a Server-Sent Events
+feed (sse_app.py: sse-starlette under uvicorn) that drops its connections and resumes from
+Last-Event-ID, and a "breaking" TCP proxy in front of nginx that closes every connection after a
+fixed number of response bytes.
 Prints one JSON line with their URLs and the test files' digests, then waits until its standard
 input closes (the test process ended, or closed the pipe) and stops every server by pid, removing
-its temporary directory. When nginx or gunicorn/httpbin is missing it prints {"missing": [...]} and
+its temporary directory. When nginx, gunicorn/httpbin or uvicorn/sse-starlette is missing it prints {"missing": [...]} and
 exits, so the suite can skip with a clear message.
 
 Usage: python3 Tests/RealServers/serve.py
@@ -174,6 +176,11 @@ def main():
         import httpbin  # noqa: F401
     except ImportError:
         missing.append("httpbin")
+    for module, name in (("uvicorn", "uvicorn"), ("sse_starlette", "sse-starlette")):
+        try:
+            __import__(module)
+        except ImportError:
+            missing.append(name)
     if missing:
         print(json.dumps({"missing": missing}), flush=True)
         return
@@ -195,14 +202,25 @@ def main():
                 stderr=open(os.path.join(root, "gunicorn.log"), "w"),
             )
         )
+        sse_port = free_port()
+        children.append(
+            subprocess.Popen(
+                [sys.executable, "-m", "uvicorn", "--app-dir", os.path.dirname(os.path.abspath(__file__)), "sse_app:app",
+                 "--host", "127.0.0.1", "--port", str(sse_port), "--log-level", "critical"],
+                stdout=subprocess.DEVNULL,
+                stderr=open(os.path.join(root, "uvicorn.log"), "w"),
+            )
+        )
         proxy = BreakingProxy(nginx_port)
         threading.Thread(target=proxy.run, daemon=True).start()
         wait_for(f"http://127.0.0.1:{nginx_port}/page.json")
         wait_for(f"http://127.0.0.1:{httpbin_port}/get")
+        wait_for(f"http://127.0.0.1:{sse_port}/health")
         info = {
             "nginx": f"http://127.0.0.1:{nginx_port}",
             "httpbin": f"http://127.0.0.1:{httpbin_port}",
             "breaking": f"http://127.0.0.1:{proxy.port}",
+            "sse": f"http://127.0.0.1:{sse_port}",
             "breakAfter": BREAK_AFTER,
             "pids": [child.pid for child in children],
         }
