@@ -38,7 +38,7 @@ public struct DecodedStream<Base: AsyncSequence, Element>: AsyncSequence where B
             self.base = base
             self.format = format
             self.framer = StreamFramer(delimiter: format.delimiter, limit: format.limit, unit: format.unit)
-            self.events = ServerSentEventParser(limit: format.limit)
+            self.events = format.events ?? ServerSentEventParser(limit: format.limit)
         }
 
         /// The next value, or `nil` at the end of the stream.

@@ -10,8 +10,15 @@ struct ServerSentEventParser {
     private var retry: Duration?
     private var firstLine = true
 
-    init(limit: Int) {
+    /// - Parameters:
+    ///   - limit: the most data one event may gather, in bytes.
+    ///   - lastEventID: the last event ID to start from: a reconnection's, carried over from the
+    ///     connection before it, as the standard's `EventSource` keeps it.
+    ///   - retry: the reconnection time to start from, carried over likewise.
+    init(limit: Int, lastEventID: String? = nil, retry: Duration? = nil) {
         self.limit = max(1, limit)
+        self.lastEventID = lastEventID
+        self.retry = retry
     }
 
     /// Interprets one line (without its line end); returns the event a blank line dispatches.

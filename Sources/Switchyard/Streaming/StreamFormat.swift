@@ -13,14 +13,22 @@ struct StreamFormat<Element>: Sendable {
     /// Whether a last line without a line end still counts (not for events, which need a blank line).
     let decodesLastLine: Bool
     let interpret: Interpret
+    /// The event parser a decoding starts with (the last event ID and reconnection time a
+    /// reconnection carries over); a fresh one unless given.
+    var events: ServerSentEventParser? = nil
 }
 
 extension StreamFormat<ServerSentEvent> {
     /// Lines ending in CR, LF or CRLF, interpreted as the event-stream format says.
-    static func serverSentEvents(limit: Int) -> Self {
-        Self(delimiter: .lineEnd, limit: limit, unit: "a line of the event stream", decodesLastLine: false) {
-            (line, events, _) throws(SwitchyardError) in try events.interpret(line)
-        }
+    static func serverSentEvents(limit: Int, lastEventID: String? = nil, retry: Duration? = nil) -> Self {
+        Self(
+            delimiter: .lineEnd,
+            limit: limit,
+            unit: "a line of the event stream",
+            decodesLastLine: false,
+            interpret: { (line, events, _) throws(SwitchyardError) in try events.interpret(line) },
+            events: ServerSentEventParser(limit: limit, lastEventID: lastEventID, retry: retry)
+        )
     }
 }
 

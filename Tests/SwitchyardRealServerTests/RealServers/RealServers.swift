@@ -4,7 +4,8 @@ import SwitchyardAsyncHTTPClient
 import SwitchyardTestSupport
 import SwitchyardURLSession
 
-/// nginx, httpbin (under gunicorn) and a connection-breaking proxy, started once for the test
+/// nginx, httpbin (under gunicorn), a Server-Sent Events feed (sse-starlette under uvicorn,
+/// `Tests/RealServers/sse_app.py`) and a connection-breaking proxy, started once for the test
 /// process by `Tests/RealServers/serve.py` on free loopback ports, and stopped (by pid) when the
 /// process ends and closes the supervisor's standard input.
 ///
@@ -14,6 +15,8 @@ struct RealServers: Sendable {
     let nginx: String
     let httpbin: String
     let breaking: String
+    /// The Server-Sent Events feed: `/feed/{name}?total=&per=&drop=abort|close`, `/log/{name}`.
+    let sse: String
     let breakAfter: Int
     let blobSHA256: String
     let blobSize: Int
@@ -63,7 +66,7 @@ struct RealServers: Sendable {
         }
         struct Info: Decodable {
             let missing: [String]?
-            let nginx, httpbin, breaking: String?
+            let nginx, httpbin, breaking, sse: String?
             let breakAfter, blobSize, assetSize, assetGzipSize: Int?
             let blobSHA256, assetSHA256: String?
         }
@@ -74,11 +77,12 @@ struct RealServers: Sendable {
             return .failure(
                 Unavailable(
                     description: "\(missing.joined(separator: ", ")) not installed "
-                        + "(apt-get install nginx; pip install httpbin gunicorn)"
+                        + "(apt-get install nginx; pip install httpbin gunicorn uvicorn sse-starlette)"
                 )
             )
         }
-        guard let nginx = info.nginx, let httpbin = info.httpbin, let breaking = info.breaking, let breakAfter = info.breakAfter,
+        guard let nginx = info.nginx, let httpbin = info.httpbin, let breaking = info.breaking, let sse = info.sse,
+            let breakAfter = info.breakAfter,
             let blobSize = info.blobSize, let blobSHA256 = info.blobSHA256, let assetSHA256 = info.assetSHA256,
             let assetSize = info.assetSize, let assetGzipSize = info.assetGzipSize
         else {
@@ -89,6 +93,7 @@ struct RealServers: Sendable {
                 nginx: nginx,
                 httpbin: httpbin,
                 breaking: breaking,
+                sse: sse,
                 breakAfter: breakAfter,
                 blobSHA256: blobSHA256,
                 blobSize: blobSize,
