@@ -7,7 +7,7 @@ public import Switchyard
 /// after it (SwiftNIO, on an event loop of its own), with the routes the cases need: `/echo`,
 /// `/status/{code}`, `/delay/{ms}`, `/close`, `/redirect/{status}`, `/auth/{scheme}`,
 /// `/precompressed`, `/gzip-bomb` and a ranged file route (`/files/blob/{bytes}` with `ETag`,
-/// `Range`, `If-Range` and `X-Blob-Pace`).
+/// `Range`, `If-Range`, `X-Blob-Pace` and `watch`, read back from `/watch/{tag}`).
 ///
 /// Besides plain calls it checks streamed uploads (``Switchyard/Request/Body/stream(_:)``) and downloads
 /// to a file (``Switchyard/CallContext/downloadTarget``), including a resumed one, progress reported
@@ -17,7 +17,10 @@ public import Switchyard
 /// decompressed-size limits, the content-coding rule of ``Switchyard/ContentCoding`` (a body in a coding
 /// the transport cannot decode is refused), timeouts to the millisecond, a download's deadline, `401`
 /// challenges returned as responses, reason phrases, and that a request without a `User-Agent` goes
-/// out without one (a client made with `userAgent: nil`).
+/// out without one (a client made with `userAgent: nil`). Streamed answers
+/// (``Switchyard/CallContext/streamBufferLimit``) are checked too: chunks arrive before the end, a
+/// multi-megabyte body arrives whole, a consumer that does not read keeps the transport's intake
+/// bounded, and cancelling the call or leaving the loop early ends the stream and closes the connection.
 /// The timing cases take a few seconds and tolerate a loaded machine. Configure the transport under test
 /// with a response limit of 4 MiB (at least 4 MiB so the large-body case fits, below 8 MiB so the
 /// sample backend's 8 MiB gzip bomb exceeds it) and tell the suite the same number:
@@ -37,11 +40,11 @@ public struct TransportConformance: Sendable {
         public let name: String
         /// Whether it passed (a skipped case did not).
         public let passed: Bool
-        /// Why it failed, or that it was skipped.
+        /// Why it failed, that it was skipped, or what a passing streaming case measured.
         public let detail: String
 
-        /// `✔ name` or `✘ name: detail`.
-        public var description: String { passed ? "✔ \(name)" : "✘ \(name): \(detail)" }
+        /// `✔ name` (with what it measured, if anything) or `✘ name: detail`.
+        public var description: String { passed ? (detail.isEmpty ? "✔ \(name)" : "✔ \(name): \(detail)") : "✘ \(name): \(detail)" }
     }
 
     /// The names of the cases, in the order they run.
@@ -54,7 +57,8 @@ public struct TransportConformance: Sendable {
         "download-asks-for-identity", "encoded-download-is-decoded-not-resumed", "sub-second-timeout-is-accurate",
         "timeout-is-not-rounded", "download-deadline-ends-with-timeout", "unauthorized-challenge-is-a-response",
         "redirect-307-308-resend-method-and-body", "reason-phrase-is-kept", "no-user-agent-unless-given",
-        "undecodable-coding-is-typed", "progress-is-intermediate",
+        "undecodable-coding-is-typed", "progress-is-intermediate", "stream-chunks-arrive-before-the-end", "stream-whole-body-matches",
+        "stream-backpressure-bounds-buffered-bytes", "stream-cancel-closes-connection", "stream-early-exit-closes-connection",
     ]
 
     /// The base URL of a server that serves the suite's routes, such as `http://127.0.0.1:8080`;
@@ -102,8 +106,13 @@ public struct TransportConformance: Sendable {
                 continue
             }
             do {
-                try await check(name, transport)
-                outcomes.append(Outcome(name: name, passed: true, detail: ""))
+                var measured = ""
+                if Self.streamingCaseNames.contains(name) {
+                    measured = try await checkStreaming(name, transport)
+                } else {
+                    try await check(name, transport)
+                }
+                outcomes.append(Outcome(name: name, passed: true, detail: measured))
             } catch {
                 outcomes.append(Outcome(name: name, passed: false, detail: "\(error)"))
             }

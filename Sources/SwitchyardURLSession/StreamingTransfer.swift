@@ -16,7 +16,9 @@ import Foundation
 /// - the response body, chunk by chunk from `didReceive data`: written to the download's
 ///   ``Switchyard/DownloadSink`` — so that bytes that arrived before a connection broke stay in the
 ///   partial file and the next attempt resumes after them — or collected in memory, counted against
-///   the transport's limit as it arrives.
+///   the transport's limit as it arrives;
+/// - or, for a streamed call, the head as soon as it arrives and then each chunk through its
+///   ``StreamBridge`` to the call's ``Switchyard/ResponseStream``.
 final class StreamingTransfer: @unchecked Sendable {
     private struct State {
         var sink: DownloadSink?
@@ -28,6 +30,10 @@ final class StreamingTransfer: @unchecked Sendable {
         /// The request body bytes reported as sent so far.
         var sent: Int64 = 0
         var failure: SwitchyardError?
+        /// Whether a streamed call's head has been handed over (its end then goes to the bridge).
+        var answered = false
+        /// The bytes of a streamed body received so far.
+        var streamed: Int64 = 0
     }
 
     private let target: DownloadTarget?
@@ -38,6 +44,8 @@ final class StreamingTransfer: @unchecked Sendable {
     private let uploadTotal: Int64?
     /// The request, for error messages.
     private let requestTarget: String
+    /// Where a streamed call's chunks go; `nil` for a call collected whole or downloaded.
+    private let bridge: StreamBridge?
     // Guarded by `lock`: URLSession calls a task's delegate methods one at a time, but on its queue.
     private let lock = NSLock()
     private var state = State()
@@ -50,6 +58,7 @@ final class StreamingTransfer: @unchecked Sendable {
         limit: Int,
         uploadTotal: Int64?,
         requestTarget: String,
+        bridge: StreamBridge? = nil,
         completion: @escaping @Sendable (Result<(URLSessionTransport.Payload, URLResponse?), any Error>) -> Void
     ) {
         self.target = target
@@ -58,6 +67,7 @@ final class StreamingTransfer: @unchecked Sendable {
         self.limit = limit
         self.uploadTotal = uploadTotal
         self.requestTarget = requestTarget
+        self.bridge = bridge
         self.completion = completion
     }
 
@@ -83,6 +93,17 @@ final class StreamingTransfer: @unchecked Sendable {
         let coding = ContentCoding.coding(of: head.headerFields)
         let hasContent = ContentCoding.hasContent(head, method: method)
         let decoded = coding.map(URLSessionTransport.decodes) == true && hasContent
+        if let bridge {
+            // A streamed call returns at the head; its body follows through the bridge.
+            let total = decoded ? nil : head.headerFields[.contentLength].flatMap { Int64($0) }
+            lock.withLock {
+                state.answered = true
+                state.memoryTotal = total
+            }
+            if hasContent { observer?.received(TransferProgress(completed: 0, total: total)) }
+            completion(.success((.stream(bridge), response)))
+            return
+        }
         if let target, DownloadSink.accepts(head) {
             if let coding, !decoded, hasContent {
                 let refused = URLSessionTransport.undecodable(coding, head: head, target: requestTarget)
@@ -110,6 +131,16 @@ final class StreamingTransfer: @unchecked Sendable {
     /// A chunk arrived; returns `false` when the task should stop (the sink refused it, or the body
     /// grew past the limit).
     func received(_ data: Data) -> Bool {
+        if let bridge {
+            // Counted once queued: what the consumer will see, never bytes refused past the limit.
+            guard bridge.push(data) else { return false }
+            let progress = lock.withLock {
+                state.streamed += Int64(data.count)
+                return TransferProgress(completed: state.streamed, total: state.memoryTotal)
+            }
+            observer?.received(progress)
+            return true
+        }
         let progress: TransferProgress? = lock.withLock {
             guard state.failure == nil else { return nil }
             if let sink = state.sink {
@@ -140,6 +171,11 @@ final class StreamingTransfer: @unchecked Sendable {
     /// The task ended: the finished file, the body kept in memory, or why it failed. A transfer that
     /// broke leaves the sink's partial file and resume record for the next attempt.
     func completed(response: URLResponse?, error: (any Error)?) {
+        if let bridge, lock.withLock({ state.answered }) {
+            let end: Result<Void, any Error> = error.map { .failure($0) } ?? .success(())
+            bridge.finish(end)
+            return
+        }
         let outcome: Result<(URLSessionTransport.Payload, URLResponse?), any Error> = lock.withLock {
             if let failure = state.failure { return .failure(failure) }
             if let error { return .failure(error) }

@@ -39,6 +39,22 @@ final class TaskBox: @unchecked Sendable {
         task?.cancel()
     }
 
+    /// Suspends the running task, so that it stops reading (Apple platforms: see ``StreamBridge``).
+    func pause() {
+        lock.lock()
+        let task = self.task
+        lock.unlock()
+        task?.suspend()
+    }
+
+    /// Resumes a task ``pause()`` suspended.
+    func unpause() {
+        lock.lock()
+        let task = self.task
+        lock.unlock()
+        task?.resume()
+    }
+
     /// Why the transport stopped the task, or `nil` when it did not.
     var stop: Stop? {
         lock.lock()

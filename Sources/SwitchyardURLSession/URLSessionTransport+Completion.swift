@@ -61,6 +61,8 @@ extension URLSessionTransport {
         case file(URL)
         /// A download already written through its sink (``StreamingDownload``).
         case sunk(DownloadedFile)
+        /// A streamed answer's body, still arriving through its bridge.
+        case stream(StreamBridge)
     }
 
     /// The response head of `http`: its status (with the standard reason phrase) and header fields.

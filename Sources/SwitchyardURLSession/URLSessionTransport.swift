@@ -52,6 +52,17 @@ public import Foundation
 ///   uses a download task, whose temporary file is moved into the target once complete: a transfer
 ///   that breaks off there loses what that attempt received (resume data exists only on Apple
 ///   platforms) — unlike `AsyncHTTPClientTransport`, which keeps every byte received.
+/// - Streamed answers (``Switchyard/CallContext/streamBufferLimit`` set, an endpoint whose output is
+///   a ``Switchyard/ResponseStream``) on ``sharedSession`` return at the head (the delegate's
+///   `didReceive` response); the delegate's `didReceive` data chunks follow as the stream. Ending the
+///   stream (the call cancelled, the consuming task cancelled, a `for try await` loop left early)
+///   cancels the task, which closes its connection. On Apple platforms the task is suspended while
+///   more than the buffer limit waits for the consumer, so a slow consumer slows the reading.
+///   FoundationNetworking cannot pause a running task (its `suspend()` ends the transfer and `resume()`
+///   starts the request over), so on Linux the bytes waiting for a slow consumer may grow to
+///   ``maximumResponseBodySize``, past which the stream ends with
+///   ``Switchyard/SwitchyardError/Code/limitExceeded``. A session of your own (completion handlers)
+///   refuses streamed calls with ``Switchyard/SwitchyardError/Code/unsupportedBody``.
 public struct URLSessionTransport: Transport {
     /// The session; ``sharedSession`` unless you pass one (with your configuration and delegate).
     public let session: URLSession
@@ -89,13 +100,15 @@ public struct URLSessionTransport: Transport {
     ///   - maximumResponseBodySize: the largest response body kept in memory, after decompression
     ///     (64 MiB, as the AsyncHTTPClient transport's); a larger one fails the call with
     ///     ``Switchyard/SwitchyardError/Code/limitExceeded``. Bodies written to a download's file are
-    ///     not limited.
+    ///     not limited; a streamed answer is not either, but on Linux no more than this waits for its
+    ///     consumer.
     public init(session: URLSession = URLSessionTransport.sharedSession, maximumResponseBodySize: Int = 64 << 20) {
         self.session = session
         self.maximumResponseBodySize = maximumResponseBodySize
     }
 
-    /// The largest response body kept in memory, after decompression.
+    /// The largest response body kept in memory, after decompression (on Linux, also the most bytes
+    /// of a streamed answer that wait for a slow consumer).
     public let maximumResponseBodySize: Int
 
     /// The content codings URLSession decodes by itself: gzip, deflate and br on every platform, and
@@ -113,13 +126,20 @@ public struct URLSessionTransport: Transport {
         return SwitchyardError.responseTooLarge(limit: maximumResponseBodySize, observed: size, decompressed: decompressed, target: target)
     }
 
-    /// Sends the request and collects the response.
+    /// Sends the request and collects the response — or, for a streamed call on ``sharedSession``,
+    /// returns at its head with the body as a ``Switchyard/ResponseStream``.
     public func send(_ request: Request, context: CallContext) async throws -> Response {
-        if context.streamBufferLimit != nil {
+        // On the shared session every task is driven by its delegate, which reports progress as it
+        // happens and can hand a streamed answer over at its head; a session of your own gets
+        // completion handlers (start and end only).
+        let delegate = session.delegate as? RedirectRefusingDelegate
+        let bufferLimit = request.method == .head ? nil : context.streamBufferLimit
+        if bufferLimit != nil, delegate == nil {
             // Collecting the whole body would turn a stream of any length into memory of that length.
             throw SwitchyardError(
                 code: .unsupportedBody,
-                message: "the URLSession transport does not stream answers; send streamed calls with the AsyncHTTPClient transport"
+                message: "a URLSession transport over a session of your own (completion handlers) cannot stream answers; "
+                    + "send streamed calls over URLSessionTransport.sharedSession or the AsyncHTTPClient transport"
             )
         }
         guard let url = request.url else {
@@ -145,9 +165,6 @@ public struct URLSessionTransport: Transport {
         let path = Redaction.default.redactTarget(String(request.pathWithoutQuery))
         let target = "\(request.method.rawValue) \(request.head.scheme ?? "")://\(request.head.authority ?? "")\(path)"
 
-        // On the shared session every task is driven by its delegate, which reports progress as it
-        // happens; a session of your own gets completion handlers (start and end only).
-        let delegate = session.delegate as? RedirectRefusingDelegate
         // A streamed body goes up from a file: the file itself when it is one whole file, else the
         // segments written to a temporary file first (constant memory either way). That file is
         // private to the user (StreamedBody.write(to:) creates it 0600) and removed on every exit.
@@ -176,8 +193,10 @@ public struct URLSessionTransport: Transport {
         }
 
         // A download task sends no streamed body: such a request's response is collected in memory.
-        let downloadTarget = request.method == .head || uploadFile != nil ? nil : context.downloadTarget
+        let downloadTarget = request.method == .head || uploadFile != nil || bufferLimit != nil ? nil : context.downloadTarget
         let box = TaskBox()
+        // A streamed answer's chunks queue here between the delegate and the call's ResponseStream.
+        let bridge = bufferLimit.map { StreamBridge(pauseAt: $0, hardLimit: maximumResponseBodySize, target: target, box: box) }
         let started = ContinuousClock.now
         let ending = Ending(box: box, target: target, timeout: timeout, started: started)
         // The attempt's own timer: cancels the task when the timeout passes.
@@ -200,7 +219,8 @@ public struct URLSessionTransport: Transport {
                         method: request.method,
                         limit: maximumResponseBodySize,
                         uploadTotal: uploadTotal,
-                        requestTarget: target
+                        requestTarget: target,
+                        bridge: bridge
                     ) { outcome in
                         switch outcome {
                         case .success((let payload, let response)):
@@ -260,6 +280,9 @@ public struct URLSessionTransport: Transport {
             box.stop(.cancelled)
         }
         defer { if case .file(let kept) = payload { try? FileManager.default.removeItem(at: kept) } }
+        if case .stream(let bridge) = payload, let bufferLimit {
+            return try streamed(bridge, head: urlResponse, request: request, context: context, bufferLimit: bufferLimit, ending: ending)
+        }
         guard let http = urlResponse as? HTTPURLResponse else {
             throw SwitchyardError(code: .transport, message: "\(target) was not answered over HTTP")
         }
@@ -273,6 +296,9 @@ public struct URLSessionTransport: Transport {
             throw Self.undecodable(coding, head: response.head, target: target)
         }
         switch payload {
+        case .stream:
+            // Never reached: a streamed answer returned above.
+            response.body = .bytes(Data())
         case .sunk(let file):
             // Written through the sink as it arrived; the sink already accounted for the coding.
             response.body = .file(file)

@@ -8,6 +8,10 @@ import SwitchyardTesting
 import SwitchyardURLSession
 import Testing
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// The URLSession transport: the conformance suite on its own loopback server, and a streamed
 /// multipart upload and a download through the sample backend.
 @Suite("URLSessionTransport")
@@ -18,6 +22,19 @@ struct URLSessionTransportTests {
         let outcomes = await TransportConformance(responseLimit: 4 << 20).run(transport)
         #expect(outcomes.count == TransportConformance.caseNames.count)
         for outcome in outcomes { #expect(outcome.passed, "\(outcome)") }
+        // What the streaming cases measured (intake of a stalled consumer, time to close), for the record.
+        for outcome in outcomes where outcome.name.hasPrefix("stream-") { print(outcome) }
+    }
+
+    @Test("over a session of your own (completion handlers) a streamed call is refused, not collected whole")
+    func ownSessionRefusesStreamedCalls() async throws {
+        let transport = URLSessionTransport(session: URLSession(configuration: .ephemeral))
+        var context = CallContext(serviceID: ServiceID("streams")!)
+        context.streamBufferLimit = 64 << 10
+        let request = try #require(Request(method: .get, url: URL(string: "http://127.0.0.1:1/stream")!))
+        let error = await #expect(throws: SwitchyardError.self) { _ = try await transport.send(request, context: context) }
+        #expect(error?.code == .unsupportedBody)
+        #expect(error?.message.contains("sharedSession") == true)
     }
 
     @Test("keeps at most 64 MiB in memory unless told otherwise")

@@ -10,6 +10,8 @@ import NIOHTTP1
 /// sent, when the transfer starts at the first byte — a download broken off mid-way, whose resumption
 /// (a range) then completes. `pace=MS` (or the header `X-Blob-Pace`, which a download's resume record
 /// does not see) waits `MS` milliseconds after each 256 KiB chunk: a slow transfer, for deadlines.
+/// `watch=TAG` records how far the transfer got and whether its connection closed before the end,
+/// read back from `GET /watch/TAG` (`{"state":"open|finished|closed","sent":N}`).
 enum BlobRoute {
     /// The largest blob served.
     static let maximumBlobSize: Int64 = 1 << 30
@@ -52,6 +54,7 @@ enum BlobRoute {
         let dropAt = request.queryItem(named: "dropAt").flatMap { Int64($0) }
         let pace = (request.head.headers.first(name: "x-blob-pace") ?? request.queryItem(named: "pace")).flatMap { Int64($0) }
         var stream = BlobStream(status: status, headers: headers, start: start, end: end, version: version, dropAt: dropAt)
+        stream.watch = request.queryItem(named: "watch")
         stream.pace = pace.map { .milliseconds(min(max(0, $0), Int64(LoopbackRoutes.maxDelayMilliseconds))) }
         return .stream(stream)
     }

@@ -19,6 +19,9 @@ struct BlobStream {
     var dropAt: Int64?
     /// When set, the wait after each chunk: a slow transfer.
     var pace: TimeAmount?
+    /// When set, the tag under which the server records how far the stream got and whether its
+    /// connection closed before the end (read back from `/watch/{tag}`).
+    var watch: String?
 
     /// The chunk size written at a time.
     static let chunkSize = 256 << 10

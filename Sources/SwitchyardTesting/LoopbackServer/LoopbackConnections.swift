@@ -13,6 +13,28 @@ final class LoopbackConnections: Sendable {
         var isClosed = false
     }
 
+    /// What the server saw of each watched stream (``BlobStream/watch``), by tag.
+    private let watches = Mutex<[String: StreamWatch]>([:])
+
+    /// What the server saw of a watched stream: how far it got and how it ended.
+    struct StreamWatch {
+        /// `open` while being written, `finished` once every byte was written, `closed` when the
+        /// connection closed before that.
+        var state: String
+        /// The bytes of the body handed to the connection so far.
+        var sent: Int64
+    }
+
+    /// Records what the server saw of the stream watched under `tag`.
+    func watch(_ tag: String, state: String, sent: Int64) {
+        self.watches.withLock { $0[tag] = StreamWatch(state: state, sent: sent) }
+    }
+
+    /// What the server saw of the stream watched under `tag`, or `nil` when it saw none.
+    func watched(_ tag: String) -> StreamWatch? {
+        self.watches.withLock { $0[tag] }
+    }
+
     /// Total requests received so far.
     var requestCount: Int { self.requests.load(ordering: .relaxed) }
 

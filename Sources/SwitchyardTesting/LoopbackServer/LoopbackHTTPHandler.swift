@@ -81,6 +81,10 @@ final class LoopbackHTTPHandler: ChannelInboundHandler, RemovableChannelHandler 
                 self.write(.envelope(code: 413, msg: message, status: .payloadTooLarge), for: head, context: context)
             case .receiving(let head, let body):
                 self.connections.recordRequest()
+                if let watch = self.watchResponse(for: head) {
+                    self.write(watch, for: head, context: context)
+                    return
+                }
                 self.perform(
                     LoopbackServer.route(LoopbackRequest(head: head, body: body), routes: self.routes),
                     for: head,
@@ -91,6 +95,9 @@ final class LoopbackHTTPHandler: ChannelInboundHandler, RemovableChannelHandler 
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        if let streaming, let tag = streaming.stream.watch {
+            self.connections.watch(tag, state: "closed", sent: streaming.position - streaming.stream.start)
+        }
         self.pendingDelay?.cancel()
         self.pendingDelay = nil
         self.pacing?.cancel()
@@ -122,6 +129,16 @@ final class LoopbackHTTPHandler: ChannelInboundHandler, RemovableChannelHandler 
         }
         self.state = .receiving(head, ByteBuffer())
         self.continueIfExpected(head, context: context)
+    }
+
+    /// The answer to `GET /watch/{tag}`: what the server saw of the stream watched under `tag`
+    /// (`unknown` when none); `nil` for other requests.
+    private func watchResponse(for head: HTTPRequestHead) -> LoopbackResponse? {
+        let path = head.uri.split(separator: "?", maxSplits: 1).first ?? ""
+        guard head.method == .GET, path.hasPrefix("/watch/") else { return nil }
+        let tag = String(path.dropFirst("/watch/".count))
+        let watched = self.connections.watched(tag)
+        return .json(.object([("state", .string(watched?.state ?? "unknown")), ("sent", .int(Int(watched?.sent ?? 0)))]))
     }
 
     private func continueIfExpected(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
@@ -172,6 +189,9 @@ final class LoopbackHTTPHandler: ChannelInboundHandler, RemovableChannelHandler 
             if let pace = streaming.stream.pace, streaming.position < stop {
                 // Scheduled before flushing: a flush can report writability and re-enter `pump`.
                 self.streaming = streaming
+                if let tag = streaming.stream.watch {
+                    self.connections.watch(tag, state: "open", sent: streaming.position - streaming.stream.start)
+                }
                 self.pacing = context.eventLoop.assumeIsolated().scheduleTask(in: pace) {
                     self.pacing = nil
                     self.pump(context: context)
@@ -181,6 +201,10 @@ final class LoopbackHTTPHandler: ChannelInboundHandler, RemovableChannelHandler 
             }
         }
         self.streaming = streaming
+        if let tag = streaming.stream.watch {
+            let finished = streaming.position >= streaming.stream.end
+            self.connections.watch(tag, state: finished ? "finished" : "open", sent: streaming.position - streaming.stream.start)
+        }
         guard streaming.position >= stop else {
             context.flush()
             return

@@ -15,15 +15,15 @@ private func streamed(_ path: String, tags: Set<RequestTag> = []) -> DynamicEndp
 }
 
 @Suite(
-    "httpbin (PyPI, under gunicorn): streamed answers as they arrive — /stream JSON lines, /drip slow bytes, cancellation",
+    "httpbin (PyPI, under gunicorn): streamed answers as they arrive — /stream JSON lines, /drip slow bytes, cancellation, on both transports",
     .enabled(if: RealServers.enabled, "nginx, gunicorn and httpbin are needed: apt-get install nginx; pip install httpbin gunicorn"),
     .timeLimit(.minutes(2))
 )
 struct HTTPBinStreamingTests {
-    @Test("/stream/20 arrives as 20 JSON lines, in order")
-    func jsonLines() async throws {
+    @Test("/stream/20 arrives as 20 JSON lines, in order", arguments: RealServers.transports)
+    func jsonLines(transport: String) async throws {
         let servers = try await RealServers.require()
-        let client = try RealServers.client(servers.httpbin, transport: "AsyncHTTPClient")
+        let client = try RealServers.client(servers.httpbin, transport: transport)
         var body = Data()
         for try await chunk in try await client.send(streamed("/stream/20")).value { body.append(chunk) }
         let lines = body.split(separator: UInt8(ascii: "\n"))
@@ -31,19 +31,19 @@ struct HTTPBinStreamingTests {
         #expect(ids == Array(0..<20))
     }
 
-    @Test("/stream/5 decodes as JSON Lines while it arrives")
-    func decodedJSONLines() async throws {
+    @Test("/stream/5 decodes as JSON Lines while it arrives", arguments: RealServers.transports)
+    func decodedJSONLines(transport: String) async throws {
         let servers = try await RealServers.require()
-        let client = try RealServers.client(servers.httpbin, transport: "AsyncHTTPClient")
+        let client = try RealServers.client(servers.httpbin, transport: transport)
         var ids: [Int] = []
         for try await line in try await client.send(streamed("/stream/5")).value.jsonLines(of: StreamLine.self) { ids.append(line.id) }
         #expect(ids == Array(0..<5))
     }
 
-    @Test("/drip's bytes come as they are sent, in several chunks, not as one body at the end")
-    func dripArrivesInPieces() async throws {
+    @Test("/drip's bytes come as they are sent, in several chunks, not as one body at the end", arguments: RealServers.transports)
+    func dripArrivesInPieces(transport: String) async throws {
         let servers = try await RealServers.require()
-        let client = try RealServers.client(servers.httpbin, transport: "AsyncHTTPClient")
+        let client = try RealServers.client(servers.httpbin, transport: transport)
         var chunks = 0
         var bytes = 0
         for try await chunk in try await client.send(streamed("/drip?numbytes=4&duration=1&delay=0")).value {
@@ -54,10 +54,10 @@ struct HTTPBinStreamingTests {
         #expect(chunks >= 2)
     }
 
-    @Test("cancelling a call by id mid-stream ends the stream with .cancelled")
-    func cancelMidStream() async throws {
+    @Test("cancelling a call by id mid-stream ends the stream with .cancelled", arguments: RealServers.transports)
+    func cancelMidStream(transport: String) async throws {
         let servers = try await RealServers.require()
-        let client = try RealServers.client(servers.httpbin, transport: "AsyncHTTPClient")
+        let client = try RealServers.client(servers.httpbin, transport: transport)
         let result = try await client.send(streamed("/drip?numbytes=40&duration=40&delay=0"))
         var iterator = result.value.makeAsyncIterator()
         #expect(try await iterator.next() != nil)
@@ -68,20 +68,12 @@ struct HTTPBinStreamingTests {
         #expect(try await client.send(.utility, .get, "/get").status == .ok)
     }
 
-    @Test("a refused status on a streamed call is httpStatus with the server's body")
-    func refusedStatus() async throws {
+    @Test("a refused status on a streamed call is httpStatus with the server's body", arguments: RealServers.transports)
+    func refusedStatus(transport: String) async throws {
         let servers = try await RealServers.require()
-        let client = try RealServers.client(servers.httpbin, transport: "AsyncHTTPClient")
+        let client = try RealServers.client(servers.httpbin, transport: transport)
         let error = await #expect(throws: SwitchyardError.self) { _ = try await client.send(streamed("/status/418")) }
         #expect(error?.code == .httpStatus)
         #expect(error?.response?.bodyText.contains("teapot") == true)
-    }
-
-    @Test("the URLSession transport refuses a streamed call instead of collecting it whole")
-    func urlSessionRefuses() async throws {
-        let servers = try await RealServers.require()
-        let client = try RealServers.client(servers.httpbin, transport: "URLSession")
-        let error = await #expect(throws: SwitchyardError.self) { _ = try await client.send(streamed("/stream/3")) }
-        #expect(error?.code == .unsupportedBody)
     }
 }

@@ -1,0 +1,153 @@
+import Foundation
+import Switchyard
+import Synchronization
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Carries a streamed answer's chunks from the session's delegate, which cannot wait, to the task
+/// that writes them into the call's ``Switchyard/ResponseStream``: the delegate queues them, the
+/// task takes them one at a time.
+///
+/// What is queued is bounded. On Apple platforms the task is suspended once the queue holds more than
+/// the call's buffer limit, and resumed once the consumer has drained it below the limit, so a slow
+/// consumer slows the reading from the socket. FoundationNetworking cannot pause a running task
+/// (its `suspend()` takes the transfer off libcurl's multi handle, which ends it, and `resume()`
+/// starts the request over), so there the queue may grow to the transport's
+/// ``URLSessionTransport/maximumResponseBodySize`` and the stream then ends with
+/// ``Switchyard/SwitchyardError/Code/limitExceeded`` rather than grow without bound.
+final class StreamBridge: Sendable {
+    private struct State {
+        var chunks: [Data] = []
+        var head = 0
+        var queued = 0
+        var end: Result<Void, any Error>?
+        var waiter: CheckedContinuation<Data?, any Error>?
+        var suspended = false
+    }
+
+    private let state = Mutex(State())
+    /// The bytes queued before the task is suspended (Apple platforms).
+    private let pauseAt: Int
+    /// The bytes queued at most; past them the stream fails.
+    private let hardLimit: Int
+    /// The request, for error messages.
+    private let target: String
+    /// The call's task, suspended and resumed.
+    private let box: TaskBox
+
+    init(pauseAt: Int, hardLimit: Int, target: String, box: TaskBox) {
+        self.pauseAt = pauseAt
+        self.hardLimit = hardLimit
+        self.target = target
+        self.box = box
+    }
+
+    /// Queues a chunk from the delegate; returns `false` when the task should stop (the queue passed
+    /// its hard limit, or the stream has ended).
+    func push(_ chunk: Data) -> Bool {
+        enum Step {
+            case handed(CheckedContinuation<Data?, any Error>)
+            case queued(suspend: Bool)
+            case overflow(Int)
+            case ended
+        }
+        let step: Step = state.withLock { state in
+            guard state.end == nil else { return .ended }
+            if let waiter = state.waiter {
+                state.waiter = nil
+                return .handed(waiter)
+            }
+            state.chunks.append(chunk)
+            state.queued += chunk.count
+            guard state.queued <= hardLimit else { return .overflow(state.queued) }
+            #if canImport(FoundationNetworking)
+            return .queued(suspend: false)
+            #else
+            let suspend = !state.suspended && state.queued > pauseAt
+            if suspend { state.suspended = true }
+            return .queued(suspend: suspend)
+            #endif
+        }
+        switch step {
+        case .handed(let waiter):
+            waiter.resume(returning: chunk)
+            return true
+        case .queued(let suspend):
+            if suspend { box.pause() }
+            return true
+        case .overflow(let observed):
+            finish(
+                .failure(
+                    SwitchyardError(
+                        code: .limitExceeded,
+                        message: "the streamed answer to \(target) arrived faster than it was read: more than the limit of "
+                            + "\(hardLimit) bytes (\(observed) bytes) was waiting for the reader, and the URLSession transport "
+                            + "cannot pause reading on this platform"
+                    )
+                )
+            )
+            return false
+        case .ended:
+            return false
+        }
+    }
+
+    /// The next chunk, waiting for one; `nil` at the end.
+    func next() async throws -> Data? {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data?, any Error>) in
+            enum Step {
+                case chunk(Data, resume: Bool)
+                case ended(Result<Void, any Error>)
+                case wait
+            }
+            let step: Step = state.withLock { state in
+                if state.head < state.chunks.count {
+                    let chunk = state.chunks[state.head]
+                    state.chunks[state.head] = Data()
+                    state.head += 1
+                    state.queued -= chunk.count
+                    if state.head == state.chunks.count {
+                        state.chunks.removeAll(keepingCapacity: true)
+                        state.head = 0
+                    }
+                    let resume = state.suspended && state.queued < pauseAt
+                    if resume { state.suspended = false }
+                    return .chunk(chunk, resume: resume)
+                }
+                if let end = state.end { return .ended(end) }
+                state.waiter = continuation
+                return .wait
+            }
+            switch step {
+            case .chunk(let chunk, let resume):
+                if resume { box.unpause() }
+                continuation.resume(returning: chunk)
+            case .ended(.success): continuation.resume(returning: nil)
+            case .ended(.failure(let error)): continuation.resume(throwing: error)
+            case .wait: break
+            }
+        }
+    }
+
+    /// Ends the queue: after what is queued for a success, at once for a failure. The first end wins.
+    func finish(_ end: Result<Void, any Error>) {
+        let waiter: CheckedContinuation<Data?, any Error>?? = state.withLock { state in
+            guard state.end == nil else { return nil }
+            state.end = end
+            if case .failure = end {
+                state.chunks = []
+                state.head = 0
+                state.queued = 0
+            }
+            defer { state.waiter = nil }
+            return .some(state.waiter)
+        }
+        guard case .some(let waiter?) = waiter else { return }
+        switch end {
+        case .success: waiter.resume(returning: nil)
+        case .failure(let error): waiter.resume(throwing: error)
+        }
+    }
+}
