@@ -5,8 +5,10 @@ import Synchronization
 /// them, and the producer waits while the buffer is full.
 ///
 /// The stream *ends* for the producer when it returns or fails; it *closes* when the consumer has
-/// read the last chunk, or at once on a failure (a cancellation, a failed read, a consumer that left).
-/// The end handlers run when it closes, so a call stays in flight until its consumer is done.
+/// read the last chunk — and after it, the producer's failure — or at once on a cancellation (of the
+/// call, of the reading task, or a consumer that left). So a failed read loses none of the chunks
+/// read before it. The end handlers run when it closes, so a call stays in flight until its
+/// consumer is done.
 final class StreamSource: Sendable {
     private struct State {
         var chunks: [Data] = []
@@ -57,7 +59,7 @@ final class StreamSource: Sendable {
                 try await produce(writer)
                 finish(.success(()))
             } catch {
-                finish(.failure(translate(error)))
+                fail(translate(error))
             }
         }
         let registration = control.register { [weak self] in
@@ -150,7 +152,7 @@ final class StreamSource: Sendable {
                     enum Step {
                         case chunk(Data, resume: CheckedContinuation<Void, any Error>?)
                         case finished(Closing?)
-                        case failed(SwitchyardError)
+                        case failed(SwitchyardError, Closing?)
                         case wait
                     }
                     let step: Step = state.withLock { state in
@@ -171,7 +173,7 @@ final class StreamSource: Sendable {
                         }
                         switch state.end {
                         case .success?: return .finished(state.closed ? nil : state.close())
-                        case .failure(let error)?: return .failed(error)
+                        case .failure(let error)?: return .failed(error, state.closed ? nil : state.close())
                         case nil:
                             precondition(state.consumer == nil, "a response stream has one reader at a time")
                             state.consumer = continuation
@@ -185,7 +187,9 @@ final class StreamSource: Sendable {
                     case .finished(let closing):
                         continuation.resume(returning: nil)
                         closing.map { run($0, error: nil) }
-                    case .failed(let error): continuation.resume(throwing: error)
+                    case .failed(let error, let closing):
+                        continuation.resume(throwing: error)
+                        closing.map { run($0, error: error) }
                     case .wait: break
                     }
                 }
@@ -197,6 +201,24 @@ final class StreamSource: Sendable {
         } catch {
             throw SwitchyardError.wrapping(error)
         }
+    }
+
+    /// Ends the stream with the producer's failure: like its success, the stream closes when the
+    /// consumer has read what is buffered, and the consumer then gets the failure. A cancellation
+    /// is not waited for: it closes the stream at once.
+    private func fail(_ error: SwitchyardError) {
+        guard error.code != .cancelled else { return finish(.failure(error)) }
+        let taken: (CheckedContinuation<Data?, any Error>, Closing)? = state.withLock { state in
+            guard !state.closed, state.end == nil else { return nil }
+            state.end = .failure(error)
+            // A consumer waits only on an empty buffer: it has read everything.
+            guard let consumer = state.consumer else { return nil }
+            state.consumer = nil
+            return (consumer, state.close())
+        }
+        guard let (consumer, closing) = taken else { return }
+        consumer.resume(throwing: error)
+        run(closing, error: error)
     }
 
     /// Ends the stream. The producer's success closes it when the consumer has read the rest (at once

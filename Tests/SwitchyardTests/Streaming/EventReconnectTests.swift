@@ -43,9 +43,9 @@ private struct ScriptedEventTransport: Transport {
         let connection = index < script.count ? script[index] : Connection(status: .noContent)
         let head = HTTPResponse(status: connection.status, headerFields: [.contentType: "text/event-stream"])
         let bytes = Data(connection.text.utf8)
-        // A one-byte buffer: the text's write returns once the consumer took it, so a drop after it
-        // never discards undelivered events (a failure drops what is buffered).
-        let stream = ResponseStream(control: context.control, bufferLimit: 1) { writer in
+        // The drop follows the text at once, while it is still buffered: a failed connection's
+        // buffered events are delivered before its error.
+        let stream = ResponseStream(control: context.control, bufferLimit: context.streamBufferLimit ?? 1 << 16) { writer in
             if !bytes.isEmpty { try await writer.write(bytes) }
             switch connection.end {
             case .clean: break
@@ -222,10 +222,8 @@ struct EventReconnectTests {
         let reader = Task { await read(events.value) }
         await waiting.arrivals(1)
         #expect(client.cancel(.tag("live")) == [events.requestID])
-        // The dropped connection's one event may be dropped with it (a failure discards what is
-        // buffered); what matters is the end and that nothing reconnected.
         let (data, error) = await reader.value
-        #expect(data.count <= 1)
+        #expect(data == ["a"])
         #expect(error == .cancelled)
         #expect(log.count == 1)
     }
@@ -240,10 +238,8 @@ struct EventReconnectTests {
         let reader = Task { await read(events.value) }
         await waiting.arrivals(1)
         reader.cancel()
-        // The dropped connection's one event may be dropped with it (a failure discards what is
-        // buffered); what matters is the end and that nothing reconnected.
         let (data, error) = await reader.value
-        #expect(data.count <= 1)
+        #expect(data == ["a"])
         #expect(error == .cancelled)
         #expect(log.count == 1)
     }

@@ -27,6 +27,8 @@ private struct ChunkTransport: Transport {
     var size = 1000
     var status: HTTPResponse.Status = .ok
     var gate: Gate?
+    /// Whether the producer fails, as a reset connection, after writing every chunk.
+    var failsAtEnd = false
 
     func send(_ request: Request, context: CallContext) async throws -> Response {
         log.limits.withLock { $0.append(context.streamBufferLimit) }
@@ -37,7 +39,7 @@ private struct ChunkTransport: Transport {
         guard let limit = context.streamBufferLimit else {
             return Response(head: head, bytes: Data(repeating: 0x61, count: count * size))
         }
-        let (log, count, size, gate) = (log, count, size, gate)
+        let (log, count, size, gate, failsAtEnd) = (log, count, size, gate, failsAtEnd)
         let stream = ResponseStream(control: context.control, bufferLimit: limit) { writer in
             do {
                 for index in 0..<count {
@@ -46,6 +48,7 @@ private struct ChunkTransport: Transport {
                     log.written.add(1, ordering: .relaxed)
                 }
                 log.finished.store(true, ordering: .releasing)
+                if failsAtEnd { throw SwitchyardError(code: .transport, message: "the connection was reset") }
             } catch {
                 log.stopped.store(true, ordering: .releasing)
                 throw error
@@ -124,6 +127,22 @@ struct StreamedCallTests {
         let error = await #expect(throws: SwitchyardError.self) { _ = try await iterator.next() }
         #expect(error?.code == .cancelled)
         #expect(await eventually { log.didStop })
+    }
+
+    @Test("a failed read delivers every chunk buffered before it, then ends the stream with its error")
+    func failureAfterBufferedChunks() async throws {
+        let log = ProducerLog()
+        let client = try makeClient(transport: ChunkTransport(log: log, count: 4, size: 10, failsAtEnd: true))
+        let result = try await client.send(streamEndpoint(tags: ["live"]))
+        // The producer writes all four chunks into the buffer and fails before anything is read.
+        #expect(await eventually { log.didStop })
+        var chunks = 0
+        let error = await #expect(throws: SwitchyardError.self) {
+            for try await _ in result.value { chunks += 1 }
+        }
+        #expect(chunks == 4)
+        #expect(error?.code == .transport)
+        #expect(await eventually { client.cancel(.tag("live")).isEmpty })
     }
 
     @Test("a finished stream leaves the client's calls in flight")
