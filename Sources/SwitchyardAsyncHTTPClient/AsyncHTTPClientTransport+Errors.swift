@@ -10,8 +10,21 @@ extension AsyncHTTPClientTransport {
     /// The ``Switchyard/SwitchyardError`` for an error AsyncHTTPClient, NIO or the body reader threw
     /// while `request` was in flight for `elapsed`.
     static func translate(_ error: any Error, request: Request, timeout: Duration?, elapsed: Duration) -> SwitchyardError {
+        translate(error, target: target(of: request), authority: request.head.authority, timeout: timeout, elapsed: elapsed)
+    }
+
+    /// The ``Switchyard/SwitchyardError`` for an error while the call to `target` was in flight;
+    /// `midStream` when its head had arrived and its body was being streamed. It takes the request's
+    /// target and authority, not the request, so a stream's reader keeps no request body alive.
+    static func translate(
+        _ error: any Error,
+        target: String,
+        authority: String?,
+        timeout: Duration?,
+        elapsed: Duration,
+        midStream: Bool = false
+    ) -> SwitchyardError {
         if let error = error as? SwitchyardError { return error }
-        let target = target(of: request)
         if error is CancellationError {
             return SwitchyardError(
                 code: .cancelled,
@@ -32,7 +45,9 @@ extension AsyncHTTPClientTransport {
             case .remoteConnectionClosed:
                 return SwitchyardError(
                     code: .transport,
-                    message: "the server closed the connection before answering \(target)",
+                    message: midStream
+                        ? "the server closed the connection in the middle of the answer to \(target)"
+                        : "the server closed the connection before answering \(target)",
                     underlyingError: error
                 )
             default:
@@ -58,7 +73,14 @@ extension AsyncHTTPClientTransport {
         if text.localizedCaseInsensitiveContains("connection refused") || text.contains("ECONNREFUSED") {
             return SwitchyardError(
                 code: .transport,
-                message: "could not connect to \(request.head.authority ?? "the server"): connection refused",
+                message: "could not connect to \(authority ?? "the server"): connection refused",
+                underlyingError: error
+            )
+        }
+        if midStream {
+            return SwitchyardError(
+                code: .transport,
+                message: "the answer to \(target) broke off while it was streamed: \(text)",
                 underlyingError: error
             )
         }

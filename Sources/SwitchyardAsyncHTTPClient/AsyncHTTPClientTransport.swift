@@ -305,11 +305,20 @@ public struct AsyncHTTPClientTransport: Transport {
             }
             if request.method != .head, let bufferLimit = context.streamBufferLimit {
                 // The head's deadline ended with `execute`; the body is read as the consumer asks.
-                let target = Self.target(of: request)
+                let (target, authority) = (Self.target(of: request), request.head.authority)
                 let stream = ResponseStream(
                     control: context.control,
                     bufferLimit: bufferLimit,
-                    translate: { Self.translate($0, request: request, timeout: nil, elapsed: CallClock.now - started) }
+                    translate: {
+                        Self.translate(
+                            $0,
+                            target: target,
+                            authority: authority,
+                            timeout: nil,
+                            elapsed: CallClock.now - started,
+                            midStream: true
+                        )
+                    }
                 ) { writer in
                     try await Self.stream(response, to: writer, observer: observer, target: target)
                 }
