@@ -12,6 +12,9 @@ public import Switchyard
 /// arrived. Use whichever metrics backend is bootstrapped (`MetricsSystem.bootstrap`): Prometheus,
 /// OpenTelemetry, StatsD.
 ///
+/// A streamed answer is recorded when its stream ends: its duration covers the whole stream, and its
+/// outcome is the error that ended it (`transport`, `cancelled`, …) or `success`.
+///
 /// Register it outermost, so the duration covers every stage, retries included.
 public struct MetricsStage: Stage {
     /// The metric name prefix.
@@ -32,8 +35,23 @@ public struct MetricsStage: Stage {
     public func intercept(_ request: Request, context: CallContext, next: NextStage) async throws -> Response {
         let start = ContinuousClock.now
         do {
-            let response = try await next(request, context)
-            record(context: context, outcome: "success", status: response.status.code, elapsed: ContinuousClock.now - start)
+            var response = try await next(request, context)
+            let status = response.status.code
+            if let stream = response.body.stream {
+                // A streamed answer is timed, and its outcome taken, when its stream ends.
+                response.body = .stream(
+                    stream.onEnd { [self] failure in
+                        record(
+                            context: context,
+                            outcome: failure?.code.rawValue ?? "success",
+                            status: status,
+                            elapsed: ContinuousClock.now - start
+                        )
+                    }
+                )
+                return response
+            }
+            record(context: context, outcome: "success", status: status, elapsed: ContinuousClock.now - start)
             return response
         } catch {
             let failure = SwitchyardError.wrapping(error)

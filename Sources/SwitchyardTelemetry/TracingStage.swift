@@ -11,6 +11,8 @@ public import W3CTraceContext
 ///   `http.request.method`, `server.address`, `url.path`, `http.response.status_code`,
 ///   `switchyard.service`, `switchyard.endpoint` and `switchyard.request_id`. A failure is recorded on
 ///   the span and sets its status to error, as does a 5xx answer.
+/// - A streamed answer's span lasts until its stream ends, and a stream that fails (a dropped
+///   connection, a cancellation) marks it as an error.
 /// - The rest of the pipeline runs inside the span's context, so a nested call a stage makes (a
 ///   token refresh) becomes a child span of this one.
 /// - The tracer's own propagation is applied first (`Tracer.inject`, which writes `traceparent` with
@@ -46,7 +48,9 @@ public struct TracingStage: Stage {
         span.attributes["switchyard.service"] = context.serviceID.rawValue
         if !context.endpointName.isEmpty { span.attributes["switchyard.endpoint"] = context.endpointName }
         span.attributes["switchyard.request_id"] = "\(context.requestID)"
-        defer { span.end() }
+        // A streamed answer's span ends with its stream; every other call's span here.
+        var streams = false
+        defer { if !streams { span.end() } }
 
         var traced = request
         tracer.inject(span.context, into: &traced.headerFields, using: HTTPFieldsInjector())
@@ -60,14 +64,28 @@ public struct TracingStage: Stage {
             }
             span.attributes["http.response.status_code"] = response.status.code
             if response.status.code >= 500 { span.setStatus(SpanStatus(code: .error, message: "HTTP \(response.status.code)")) }
-            return response
+            guard let stream = response.body.stream else { return response }
+            streams = true
+            var streamed = response
+            streamed.body = .stream(
+                stream.onEnd { failure in
+                    if let failure { Self.record(failure, on: span) }
+                    span.end()
+                }
+            )
+            return streamed
         } catch {
             let failure = SwitchyardError.wrapping(error)
             if let status = failure.status { span.attributes["http.response.status_code"] = status.code }
-            span.recordError(failure)
-            span.setStatus(SpanStatus(code: .error, message: "\(failure.code): \(failure.message)"))
+            Self.record(failure, on: span)
             throw error
         }
+    }
+
+    /// Marks the span failed with `failure`.
+    private static func record(_ failure: SwitchyardError, on span: any Span) {
+        span.recordError(failure)
+        span.setStatus(SpanStatus(code: .error, message: "\(failure.code): \(failure.message)"))
     }
 
     /// The W3C `traceparent` field name.

@@ -96,3 +96,73 @@ struct TracingStageTests {
         #expect(child.traceID == parent.traceID)
     }
 }
+
+/// An answer whose body streams two chunks, then ends or fails as a dropped connection does.
+private func streamed(failing: Bool) -> MockResponse {
+    MockResponse { _, context in
+        let stream = ResponseStream(control: context.control) { writer in
+            try await writer.write(Data("a".utf8))
+            try await writer.write(Data("b".utf8))
+            if failing { throw SwitchyardError(code: .transport, message: "the connection was reset") }
+        }
+        return Response(head: HTTPResponse(status: .ok), body: .stream(stream))
+    }
+}
+
+/// Reads a harness run's streamed body to its end; the error that ended it, if any.
+private func drain(_ run: HarnessRun) async throws -> SwitchyardError? {
+    let stream = try #require(run.response?.body.stream)
+    do {
+        for try await _ in stream {}
+        return nil
+    } catch {
+        return error
+    }
+}
+
+@Suite("Telemetry over a streamed answer")
+struct StreamedTelemetryTests {
+    @Test("the span of a streamed call stays open until its stream ends")
+    func spanLastsTheStream() async throws {
+        let tracer = InMemoryTracer()
+        let run = await StageHarness(TracingStage(tracer: tracer)).run(
+            try .fixture(.get, "https://api.test/feed"),
+            respond: streamed(failing: false)
+        )
+        #expect(tracer.popFinishedSpans().isEmpty)
+        #expect(try await drain(run) == nil)
+        let span = try #require(tracer.popFinishedSpans().first)
+        #expect(span.status == nil)
+        #expect(span.attributes["http.response.status_code"]?.toSpanAttribute() == 200)
+    }
+
+    @Test("a stream that fails mid-way marks its span as an error")
+    func failedStreamMarksSpan() async throws {
+        let tracer = InMemoryTracer()
+        let run = await StageHarness(TracingStage(tracer: tracer)).run(
+            try .fixture(.get, "https://api.test/feed"),
+            respond: streamed(failing: true)
+        )
+        #expect(try await drain(run)?.code == .transport)
+        let span = try #require(tracer.popFinishedSpans().first)
+        #expect(span.status?.code == .error)
+        #expect(span.errors.count == 1)
+    }
+
+    @Test("a streamed call is counted and timed when its stream ends, with the stream's outcome")
+    func metricsAtStreamEnd() async throws {
+        let metrics = TestMetrics()
+        let stage = MetricsStage(factory: metrics)
+        let context = CallContext(serviceID: ServiceID("feeds")!, endpointName: "Prices")
+        let run = await StageHarness(stage).run(
+            try .fixture(.get, "https://api.test/feed"),
+            context: context,
+            respond: streamed(failing: true)
+        )
+        #expect(metrics.counters.isEmpty)
+        #expect(try await drain(run)?.code == .transport)
+        let failed = [("service", "feeds"), ("endpoint", "Prices"), ("outcome", "transport"), ("status", "200")]
+        #expect(try metrics.expectCounter("switchyard_calls_total", failed).values == [1])
+        #expect(try metrics.expectTimer("switchyard_call_duration", failed).values.count == 1)
+    }
+}
