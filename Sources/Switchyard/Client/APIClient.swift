@@ -101,8 +101,9 @@ public struct APIClient: Sendable {
             )
             result.endpointName = context.endpointName
             result.tags = context.tags
-            result.sentRequest = control.lastSentRequest
-            result.rawBody = control.receivedBody?.bytes
+            let exchange = control.lastExchange
+            result.sentRequest = exchange.request
+            result.rawBody = exchange.body?.bytes
             result.redirectCount = response.redirectCount
             result.finalURL = response.url
             result.metadata = response.metadata

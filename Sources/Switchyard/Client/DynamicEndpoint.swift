@@ -135,7 +135,7 @@ extension DynamicEndpoint where Output == ResponseStream {
             encoding: encoding,
             options: options,
             name: name,
-            decode: { response, _ in response.body.stream ?? ResponseStream(chunks: [response.bytes]) }
+            decode: { response, _ in response.streamedBody }
         )
     }
 }

@@ -109,9 +109,12 @@ extension Endpoint where Output == Data {
 extension Endpoint where Output == ResponseStream {
     /// Returns the streamed body: the call returned at the head, and the body follows as it arrives.
     /// A transport that gives the whole body at once (a stub) gives it as one chunk.
-    public func decode(_ response: Response, decoder: JSONDecoder) throws -> Output {
-        response.body.stream ?? ResponseStream(chunks: [response.bytes])
-    }
+    public func decode(_ response: Response, decoder: JSONDecoder) throws -> Output { response.streamedBody }
+}
+
+extension Response {
+    /// The body as a streamed endpoint's output: the stream, or a whole body as one chunk.
+    var streamedBody: ResponseStream { body.stream ?? ResponseStream(chunks: [bytes]) }
 }
 
 extension Endpoint where Output == NoContent {
