@@ -1,3 +1,5 @@
+import Foundation
+
 /// Turns the lines of an event stream into events, as the WHATWG HTML standard's "event stream
 /// interpretation" says: fields `event`, `data`, `id` and `retry`, comments, and an event dispatched
 /// at each blank line when its data buffer is not empty.
@@ -39,7 +41,8 @@ struct ServerSentEventParser {
         if value.first == UInt8(ascii: " ") { value = value.dropFirst() }
         switch Field(name) {
         case .event:
-            type = Array(value)
+            type.removeAll(keepingCapacity: true)
+            type.append(contentsOf: value)
         case .data:
             // The data buffer holds each line and a LF; the dispatched data drops the last LF.
             guard data.count + value.count <= limit else {
@@ -90,12 +93,21 @@ struct ServerSentEventParser {
         case event, data, id, retry
 
         init?(_ name: ArraySlice<UInt8>) {
+            // Byte by byte: a name is matched once per line, so it must cost next to nothing.
+            let at = name.startIndex
             switch name.count {
-            case 2 where name.elementsEqual("id".utf8): self = .id
-            case 4 where name.elementsEqual("data".utf8): self = .data
-            case 5 where name.elementsEqual("event".utf8): self = .event
-            case 5 where name.elementsEqual("retry".utf8): self = .retry
+            case 2 where name[at] == 0x69 && name[at + 1] == 0x64: self = .id  // "id"
+            case 4 where Self.matches(name, "data"): self = .data
+            case 5 where Self.matches(name, "event"): self = .event
+            case 5 where Self.matches(name, "retry"): self = .retry
             default: return nil
+            }
+        }
+
+        /// Whether `name` is `field`'s bytes; both have the same count.
+        private static func matches(_ name: ArraySlice<UInt8>, _ field: StaticString) -> Bool {
+            name.withUnsafeBufferPointer { bytes in
+                memcmp(bytes.baseAddress!, field.utf8Start, bytes.count) == 0
             }
         }
     }

@@ -91,11 +91,8 @@ struct StreamFramer {
             afterCarriageReturn = false
             scanned = max(scanned, start)
         }
-        let end = buffer.withUnsafeBufferPointer { bytes in
-            var index = scanned
-            while index < bytes.count, bytes[index] != Self.lineFeed, bytes[index] != Self.carriageReturn { index += 1 }
-            return index
-        }
+        let lineFeed = find(Self.lineFeed, from: scanned, to: buffer.count)
+        let end = find(Self.carriageReturn, from: scanned, to: lineFeed)
         guard end < buffer.count else { return try wait() }
         try check(end - start)
         let line = buffer[start..<end]
@@ -114,11 +111,7 @@ struct StreamFramer {
     }
 
     private mutating func nextLineFeedLine() throws(SwitchyardError) -> ArraySlice<UInt8>? {
-        let end = buffer.withUnsafeBufferPointer { bytes in
-            var index = scanned
-            while index < bytes.count, bytes[index] != Self.lineFeed { index += 1 }
-            return index
-        }
+        let end = find(Self.lineFeed, from: scanned, to: buffer.count)
         guard end < buffer.count else { return try wait() }
         try check(end - start)
         let lineEnd = end > start && buffer[end - 1] == Self.carriageReturn ? end - 1 : end
@@ -157,6 +150,17 @@ struct StreamFramer {
     }
 
     /// No whole frame yet: the unfinished one must still fit the limit.
+    /// The index of the first `byte` in the buffer's `from..<to`, or `to`: libc's `memchr`, which
+    /// compares many bytes at a time.
+    private func find(_ byte: UInt8, from: Int, to: Int) -> Int {
+        guard from < to else { return to }
+        return buffer.withUnsafeBytes { bytes in
+            let base = bytes.baseAddress!
+            guard let found = memchr(base + from, Int32(byte), to - from) else { return to }
+            return base.distance(to: UnsafeRawPointer(found))
+        }
+    }
+
     private func wait() throws(SwitchyardError) -> ArraySlice<UInt8>? {
         try check(buffer.count - start)
         return nil
