@@ -111,6 +111,11 @@ public struct APIDescription: Sendable {
         case raw
         /// A decoded type.
         case decoded(TypeReference)
+        /// A body read as it arrives (`ResponseStream`) in a streaming media type — `text/event-stream`,
+        /// `application/jsonl`, `application/x-ndjson` or `application/json-seq` — whose values are of
+        /// `element`: for an event stream the JSON of each event's data, or `nil` for the events themselves
+        /// (`ServerSentEvent`).
+        case stream(mediaType: String, element: TypeReference?)
     }
 
     /// A parameter of an endpoint.

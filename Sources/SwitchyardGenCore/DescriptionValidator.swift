@@ -145,6 +145,7 @@ enum DescriptionValidator {
                 claim(endpoint.name, "endpoint", at: endpoint.location)
                 errors += check(endpoint)
                 if case .decoded(let type) = endpoint.response { checkType(type, at: endpoint.location) }
+                if case .stream(_, let element?) = endpoint.response { checkType(element, at: endpoint.location) }
                 if case .json(let type, _) = endpoint.body { checkType(type, at: endpoint.location) }
                 if case .multipart(let parts) = endpoint.body {
                     for part in parts { part.type.map { checkType($0, at: endpoint.location) } }

@@ -81,6 +81,10 @@ public enum MarkdownEmitter {
             case .none: "none"
             case .raw: "raw bytes"
             case .decoded(let type): typeLink(type)
+            case .stream(let mediaType, let element):
+                "streamed `\(mediaType)`, "
+                    + (element.map { "each value \(typeLink($0))" + (mediaType == "text/event-stream" ? " (an event's data)" : "") }
+                        ?? "each value a Server-Sent Event")
             }
         out += ["", "Response: \(response)."]
         switch endpoint.body {

@@ -6,7 +6,7 @@ extension SwiftEmitter {
         let endpoints = description.services.flatMap(\.endpoints)
         return endpoints.contains { endpoint in
             endpoint.response == .raw || bodyThrows(endpoint.body) || !endpoint.successResponses.isEmpty || !endpoint.errorResponses.isEmpty
-                || !endpoint.examples.isEmpty
+                || !endpoint.examples.isEmpty || decodesStream(endpoint.response)
                 || endpoint.parameters.contains { $0.type.mentions(.dateTime) || $0.type.mentions(.bytes) }
         } || description.usesDates || description.models.contains { model in model.fields.contains { $0.type.mentions(.bytes) } }
     }

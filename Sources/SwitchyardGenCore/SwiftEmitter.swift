@@ -197,8 +197,17 @@ public enum SwiftEmitter {
             case .none: "NoContent"
             case .raw: "Data"
             case .decoded(let type): type.swiftType
+            case .stream: "Switchyard.ResponseStream"
             }
-        if endpoint.successResponses.isEmpty {
+        if case .stream(let mediaType, let element) = endpoint.response {
+            emitStreamTypes(
+                mediaType: mediaType,
+                element: element,
+                namespace: description.namespaced ? namespace : nil,
+                access: access,
+                into: &out
+            )
+        } else if endpoint.successResponses.isEmpty {
             out.doc("What the endpoint answers.", indent: 1)
             out.line("    \(access) typealias Output = \(output)")
         } else {
@@ -247,6 +256,10 @@ public enum SwiftEmitter {
         emitExamples(endpoint.examples, access: access, into: &out)
         emitOptions(endpoint.options, serviceEncrypted: service.encrypted, access: access, into: &out)
         if !endpoint.successResponses.isEmpty { emitOutputDecoding(endpoint.successResponses, access: access, into: &out) }
+        if case .stream(let mediaType, let element) = endpoint.response {
+            let decoder = description.usesDates ? "\(namespace).makeDecoder()" : "JSONDecoder()"
+            emitStreamDecoding(mediaType: mediaType, element: element, decoder: decoder, access: access, into: &out)
+        }
         if !endpoint.errorResponses.isEmpty {
             let decoder = description.usesDates ? "\(namespace).makeDecoder()" : "JSONDecoder()"
             emitErrorBodies(endpoint.errorResponses, decoder: decoder, access: access, into: &out)

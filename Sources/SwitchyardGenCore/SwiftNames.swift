@@ -66,7 +66,7 @@ enum SwiftNames {
         "Error", "Decoder", "Encoder", "DecodingError", "Date", "URL", "JSONDecoder", "JSONEncoder", "Response", "Request",
         "Equatable", "Float", "Int32", "UInt8", "Set", "Dictionary", "Character", "Void", "Never", "Result", "Unicode", "Type",
         "MultipartBody", "FilePart", "QueryWriter", "IndirectBox", "ErrorBody", "Output", "Self", "Any", "Protocol", "AnyKey",
-        "DiscriminatorKey", "CodingKeys", "Hasher", "Switchyard", "HTTPTypes", "Foundation",
+        "DiscriminatorKey", "CodingKeys", "Hasher", "Switchyard", "HTTPTypes", "Foundation", "AsyncSequence",
     ]
 
     /// Names that even backticks cannot make a usable stored property and `init` argument of (`self`

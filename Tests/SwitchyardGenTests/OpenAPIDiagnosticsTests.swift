@@ -104,14 +104,14 @@ struct OpenAPIDiagnosticsTests {
         )
     }
 
-    @Test("only OpenAPI 3.0 and 3.1 are read; a Swagger 2.0 document is told what to do")
+    @Test("only OpenAPI 3.0, 3.1 and 3.2 are read; a Swagger 2.0 document is told what to do")
     func versions() {
         let errors = Self.errors("swagger: '2.0'\ninfo: {title: Old, version: '1'}\npaths: {}\n", file: "old.yaml")
         #expect(errors.count == 1 && errors.first?.hasPrefix("old.yaml:1:1: error: this is a Swagger 2.0 document;") == true, "\(errors)")
         #expect(errors.first?.contains("convert it first") == true)
         #expect(
             Self.errors("openapi: 4.0.0\ninfo: {title: New, version: '1'}\npaths: {}\n", file: "new.yaml") == [
-                "new.yaml:1:1: error: 'openapi' must be a 3.0.x or 3.1.x version, not '4.0.0'"
+                "new.yaml:1:1: error: 'openapi' must be a 3.0.x, 3.1.x or 3.2.x version, not '4.0.0'"
             ]
         )
         #expect(Self.errors("", file: "empty.openapi.yaml") == ["empty.openapi.yaml:1:1: error: the document is empty"])

@@ -4,8 +4,9 @@ import OpenAPIKit30
 import OpenAPIKitCompat
 import Yams
 
-/// Decodes an OpenAPI 3.0.x or 3.1.x document (YAML or JSON) with OpenAPIKit; a 3.0 document is
-/// converted to 3.1 by OpenAPIKitCompat, so the rest of the importer reads one model.
+/// Decodes an OpenAPI 3.0.x, 3.1.x or 3.2.x document (YAML or JSON) with OpenAPIKit; a 3.0 document is
+/// converted to 3.1 by OpenAPIKitCompat, so the rest of the importer reads one model (3.2's, a superset of
+/// 3.1's: its `itemSchema` types streamed answers).
 ///
 /// YAML is read by YAML 1.2's core schema (`yes`, `no`, `on`, `off`, `0b1`, `1_000` stay strings, `0755` is
 /// 755: ``repaired(_:path:warn:)``), and JSON as JSON: the text is scanned once for its places
@@ -29,17 +30,17 @@ enum OpenAPIDocumentLoader {
         if let swagger = locator.node(at: ["swagger"])?.string {
             throw DescriptionErrors([
                 DescriptionError(
-                    "this is a Swagger \(swagger) document; switchyard-gen reads OpenAPI 3.0 and 3.1: convert it first"
+                    "this is a Swagger \(swagger) document; switchyard-gen reads OpenAPI 3.0, 3.1 and 3.2: convert it first"
                         + " (for example with swagger2openapi, or the Swagger Editor's 'Convert to OpenAPI 3')",
                     at: locator.location(["swagger"])
                 )
             ])
         }
         let version = locator.node(at: ["openapi"])?.string ?? ""
-        guard version.hasPrefix("3.0.") || version.hasPrefix("3.1.") else {
+        guard version.hasPrefix("3.0.") || version.hasPrefix("3.1.") || version.hasPrefix("3.2.") else {
             throw DescriptionErrors([
                 DescriptionError(
-                    "'openapi' must be a 3.0.x or 3.1.x version, not '\(version)'",
+                    "'openapi' must be a 3.0.x, 3.1.x or 3.2.x version, not '\(version)'",
                     at: locator.location(locator.node(at: ["openapi"]) == nil ? [] : ["openapi"])
                 )
             ])

@@ -87,6 +87,10 @@ extension OpenAPIImporter {
     func responses(_ responses: OpenAPI.Response.Map, into endpoint: inout APIDescription.Endpoint, path: [String]) {
         var successes: [APIDescription.StatusResponse] = []
         var raw = false
+        // The first successful answer in a streaming media type (without JSON beside it): its media type,
+        // values and place; and the streams offered beside a JSON answer.
+        var stream: (mediaType: String, element: TypeReference?, path: [String])?
+        var alternatives: [(mediaType: String, path: [String])] = []
         for (status, either) in responses {
             let statusPath = path + [status.rawValue]
             let code: Int?
@@ -104,14 +108,26 @@ extension OpenAPIImporter {
             }
             endpoint.examples += examples(of: response, status: code, path: statusPath)
             var type: TypeReference?
-            let contents = response.content.map { ($0.key.typeAndSubtype.lowercased(), $0.value) }
-            if let (mediaType, either) = contents.first(where: { isJSON($0.0) }),
+            let contents = response.content.map { (self.mediaType($0.key), $0.key.rawValue, $0.value) }
+            let successful = code.map { (200..<300).contains($0) } ?? (range == 2)
+            if let (mediaType, _, either) = contents.first(where: { isJSON($0.0) }),
                 let content = either.b ?? (try? document.components.lookup(either)), let schema = content.schema
             {
                 let hint = endpoint.name + (code.map { "Response\($0)" } ?? range.map { "Response\($0)XX" } ?? "DefaultResponse")
                 type = self.type(of: schema, hint: hint, path: statusPath + ["content", mediaType, "schema"])
+            } else if successful, stream == nil,
+                let (mediaType, key, either) = contents.first(where: { Self.streamMediaTypes.contains($0.0) }),
+                let content = either.b ?? (try? document.components.lookup(either))
+            {
+                let contentPath = statusPath + ["content", key]
+                stream = (
+                    mediaType, streamElement(content, mediaType: mediaType, hint: endpoint.name + "Element", path: contentPath), contentPath
+                )
             } else if !contents.isEmpty, let code, (200..<300).contains(code) {
                 raw = true
+            }
+            if successful, type != nil, let (mediaType, key, _) = contents.first(where: { Self.streamMediaTypes.contains($0.0) }) {
+                alternatives.append((mediaType, statusPath + ["content", key]))
             }
             var entry = APIDescription.StatusResponse(status: code, type: type, summary: response.description)
             entry.range = range
@@ -131,6 +147,20 @@ extension OpenAPIImporter {
         }
         .map(\.element)
         let types = Set(successes.map { $0.type?.swiftType ?? "" })
+        // An operation that streams and answers no JSON streams, whatever its other successes; one that
+        // answers JSON or a stream is called for its JSON (as before streams were read), with a warning.
+        if let stream, !successes.contains(where: { $0.type != nil }) {
+            endpoint.response = .stream(mediaType: stream.mediaType, element: stream.element)
+            return
+        }
+        if let stream { alternatives.insert((stream.mediaType, stream.path), at: 0) }
+        for alternative in alternatives {
+            warn(
+                "operation '\(endpoint.name)' answers JSON or '\(alternative.mediaType)'; its endpoint decodes the JSON answer,"
+                    + " and the stream is not generated",
+                at: alternative.path
+            )
+        }
         if raw {
             endpoint.response = .raw
         } else if types.count > 1 {

@@ -14,7 +14,7 @@ extension OpenAPIImporter {
         guard let status else { return [] }
         var result: [APIDescription.Example] = []
         for (type, either) in response.content {
-            let mediaType = type.typeAndSubtype.lowercased()
+            let mediaType = self.mediaType(type)
             guard let content = either.b ?? (try? document.components.lookup(either)) else { continue }
             let contentPath = path + ["content", type.rawValue]
             var found: [(value: AnyCodable?, text: String?, path: [String])] = []
@@ -62,8 +62,15 @@ extension OpenAPIImporter {
     }
 
     /// The body an example answers with: compact JSON with sorted keys for a JSON media type (a
-    /// serialized value is parsed and written again), the text of a string for any other.
+    /// serialized value is parsed and written again), a JSON value as one line (JSON Lines) or one record
+    /// (a JSON text sequence) of a stream of them, the text of a string for any other.
     private func body(value: AnyCodable?, text: String?, mediaType: String) -> String? {
+        if mediaType != "text/event-stream", Self.streamMediaTypes.contains(mediaType), let value, !(value.value is String) {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            guard let line = (try? encoder.encode(value)).map({ String(decoding: $0, as: UTF8.self) }) else { return nil }
+            return mediaType == "application/json-seq" ? "\u{1E}" + line + "\n" : line + "\n"
+        }
         if isJSON(mediaType) {
             if let value {
                 let encoder = JSONEncoder()

@@ -2,7 +2,7 @@ import Foundation
 import OpenAPIKit
 import Yams
 
-/// Reads an OpenAPI 3.0 or 3.1 document (YAML or JSON) into an ``APIDescription``, which the same
+/// Reads an OpenAPI 3.0, 3.1 or 3.2 document (YAML or JSON) into an ``APIDescription``, which the same
 /// emitters turn into Swift and Markdown as a description file: one service per document, one endpoint
 /// per operation, one model per schema.
 ///

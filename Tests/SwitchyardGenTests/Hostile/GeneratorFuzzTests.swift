@@ -45,6 +45,7 @@ struct GeneratorFuzzTests {
     static func seeds() throws -> [Seed] {
         let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         var urls = try FileManager.default.contentsOfDirectory(at: tests.appendingPathComponent("OpenAPI"), includingPropertiesForKeys: nil)
+        urls += try FileManager.default.contentsOfDirectory(at: tests.appendingPathComponent("Streams"), includingPropertiesForKeys: nil)
         urls += try FileManager.default.contentsOfDirectory(at: tests, includingPropertiesForKeys: nil).filter {
             $0.lastPathComponent.hasSuffix(".switchyard.yaml")
         }
