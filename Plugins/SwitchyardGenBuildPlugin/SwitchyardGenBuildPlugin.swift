@@ -1,7 +1,7 @@
 import Foundation
 import PackagePlugin
 
-/// Generates Swift from every `*.switchyard.yaml` description and every OpenAPI 3.0/3.1 document
+/// Generates Swift from every `*.switchyard.yaml` description and every OpenAPI 3.0, 3.1 or 3.2 document
 /// (`openapi.yaml`, `openapi.json`, `*.openapi.yaml`, `*.openapi.json`, or any `.yaml`, `.yml` or `.json`
 /// file whose content has a top-level `openapi` key) in a target, at build time, with
 /// `switchyard-gen`. Add it to a target:

@@ -2,13 +2,13 @@ import ArgumentParser
 import Foundation
 import SwitchyardGenCore
 
-/// `switchyard-gen`: validates API description files and OpenAPI 3.0/3.1 documents and turns them into
+/// `switchyard-gen`: validates API description files and OpenAPI 3.0, 3.1 or 3.2 documents and turns them into
 /// Swift endpoints and a Markdown API reference.
 @main
 struct SwitchyardGen: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "switchyard-gen",
-        abstract: "Turns Switchyard API descriptions and OpenAPI 3.0/3.1 documents into Swift endpoints and a Markdown reference.",
+        abstract: "Turns Switchyard API descriptions and OpenAPI 3.0, 3.1 or 3.2 documents into Swift endpoints and a Markdown reference.",
         subcommands: [Generate.self, Validate.self]
     )
 
@@ -19,7 +19,8 @@ struct SwitchyardGen: ParsableCommand {
         )
 
         @Argument(
-            help: "The description file (.switchyard.yaml) or OpenAPI 3.0/3.1 document (YAML or JSON, recognised by its 'openapi' key)."
+            help:
+                "The description file (.switchyard.yaml) or OpenAPI 3.0, 3.1 or 3.2 document (YAML or JSON, recognised by its 'openapi' key)."
         )
         var file: String
         @Option(help: "Where to write the Swift source.") var swift: String?
