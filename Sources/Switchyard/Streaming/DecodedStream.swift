@@ -16,24 +16,30 @@ public struct DecodedStream<Base: AsyncSequence, Element>: AsyncSequence where B
     /// The error that ends the sequence early.
     public typealias Failure = SwitchyardError
 
+    @usableFromInline
     let base: Base
+    @usableFromInline
     let format: StreamFormat<Element>
 
     /// Starts reading the chunks.
+    @inlinable
     public func makeAsyncIterator() -> Iterator {
         Iterator(base: base.makeAsyncIterator(), format: format)
     }
 
     /// Reads chunks as the decoded values are asked for.
     public struct Iterator: AsyncIteratorProtocol {
-        private var base: Base.AsyncIterator
-        private let format: StreamFormat<Element>
-        private var framer: StreamFramer
-        private var events: ServerSentEventParser
-        private var index = 0
-        private var ended = false
-        private var finished = false
+        // Inlinable, so a caller's loop is specialized for its stream and element: generic, it
+        // looked up type metadata for every element.
+        @usableFromInline var base: Base.AsyncIterator
+        @usableFromInline let format: StreamFormat<Element>
+        @usableFromInline var framer: StreamFramer
+        @usableFromInline var events: ServerSentEventParser
+        @usableFromInline var index = 0
+        @usableFromInline var ended = false
+        @usableFromInline var finished = false
 
+        @inlinable
         init(base: Base.AsyncIterator, format: StreamFormat<Element>) {
             self.base = base
             self.format = format
@@ -44,6 +50,7 @@ public struct DecodedStream<Base: AsyncSequence, Element>: AsyncSequence where B
         /// The next value, or `nil` at the end of the stream.
         ///
         /// - Throws: ``SwitchyardError`` — the stream's own, a value too large, or one that does not decode.
+        @inlinable
         public mutating func next() async throws(SwitchyardError) -> Element? {
             try await next(isolation: nil)
         }
@@ -51,6 +58,7 @@ public struct DecodedStream<Base: AsyncSequence, Element>: AsyncSequence where B
         /// The next value, or `nil` at the end of the stream, read in the caller's isolation.
         ///
         /// - Throws: ``SwitchyardError`` — the stream's own, a value too large, or one that does not decode.
+        @inlinable
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(SwitchyardError) -> Element? {
             guard !finished else { return nil }
             do throws(SwitchyardError) {

@@ -3,11 +3,15 @@ import Foundation
 /// Turns the lines of an event stream into events, as the WHATWG HTML standard's "event stream
 /// interpretation" says: fields `event`, `data`, `id` and `retry`, comments, and an event dispatched
 /// at each blank line when its data buffer is not empty.
-struct ServerSentEventParser {
+@usableFromInline
+struct ServerSentEventParser: Sendable {
     /// The longest data an event may gather, in bytes.
     let limit: Int
     private var data: [UInt8] = []
     private var type: [UInt8] = []
+    /// The last event type dispatched, as bytes and as a string: a stream repeats its types, so the
+    /// string is made once for each run of one type.
+    private var lastType: (bytes: [UInt8], name: String) = ([], "message")
     private var lastEventID: String?
     private var retry: Duration?
     private var firstLine = true
@@ -17,6 +21,7 @@ struct ServerSentEventParser {
     ///   - lastEventID: the last event ID to start from: a reconnection's, carried over from the
     ///     connection before it, as the standard's `EventSource` keeps it.
     ///   - retry: the reconnection time to start from, carried over likewise.
+    @usableFromInline
     init(limit: Int, lastEventID: String? = nil, retry: Duration? = nil) {
         self.limit = max(1, limit)
         self.lastEventID = lastEventID
@@ -66,8 +71,10 @@ struct ServerSentEventParser {
             type.removeAll(keepingCapacity: true)
         }
         guard !data.isEmpty else { return nil }
+        // A copy of its own (from a slice), so the type buffer stays unshared and is reused.
+        if type != lastType.bytes { lastType = (Array(type[...]), type.isEmpty ? "message" : String(decoding: type, as: UTF8.self)) }
         return ServerSentEvent(
-            type: type.isEmpty ? "message" : String(decoding: type, as: UTF8.self),
+            type: lastType.name,
             data: String(decoding: data.dropLast(), as: UTF8.self),
             id: lastEventID,
             retry: retry

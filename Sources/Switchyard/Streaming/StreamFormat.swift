@@ -1,20 +1,28 @@
 import Foundation
 
 /// How a ``DecodedStream`` cuts its bytes and what it makes of each piece: one value per format.
+@usableFromInline
 struct StreamFormat<Element>: Sendable {
     /// The value a piece stands for, or `nil` when it stands for none (a blank line, a comment); the
     /// index is the position the value would have in the sequence.
+    @usableFromInline
     typealias Interpret = @Sendable (ArraySlice<UInt8>, inout ServerSentEventParser, Int) throws(SwitchyardError) -> Element?
 
+    @usableFromInline
     let delimiter: StreamFramer.Delimiter
+    @usableFromInline
     let limit: Int
     /// What a piece is, for error messages: "a line of the event stream".
+    @usableFromInline
     let unit: String
     /// Whether a last line without a line end still counts (not for events, which need a blank line).
+    @usableFromInline
     let decodesLastLine: Bool
+    @usableFromInline
     let interpret: Interpret
     /// The event parser a decoding starts with (the last event ID and reconnection time a
     /// reconnection carries over); a fresh one unless given.
+    @usableFromInline
     var events: ServerSentEventParser? = nil
 }
 

@@ -1,12 +1,14 @@
-import Foundation
+public import Foundation
 
 /// Cuts a stream of byte chunks into frames — lines, or the records of a JSON text sequence — holding
 /// at most one unfinished frame between chunks, never more than `limit` bytes of it.
 ///
 /// The frames it returns are slices of its buffer: use one before asking for the next.
+@usableFromInline
 struct StreamFramer {
     /// What ends a frame.
-    enum Delimiter {
+    @usableFromInline
+    enum Delimiter: Sendable {
         /// CR, LF or CRLF, as the event-stream format says; a CR at the end of one chunk and a LF at
         /// the start of the next are one line end.
         case lineEnd
@@ -38,6 +40,7 @@ struct StreamFramer {
     private var inRecord = false
     private var text = JSONTextScanner()
 
+    @usableFromInline
     init(delimiter: Delimiter, limit: Int, unit: String) {
         self.delimiter = delimiter
         self.limit = max(1, limit)
@@ -45,6 +48,7 @@ struct StreamFramer {
     }
 
     /// Adds the next chunk of the stream.
+    @usableFromInline
     mutating func append(_ chunk: Data) {
         if start == buffer.count {
             buffer.removeAll(keepingCapacity: true)
@@ -61,6 +65,7 @@ struct StreamFramer {
     /// The next whole frame in what was appended so far, or `nil` when more bytes are needed.
     ///
     /// - Throws: ``SwitchyardError/Code/limitExceeded`` for a frame longer than the limit.
+    @usableFromInline
     mutating func next() throws(SwitchyardError) -> ArraySlice<UInt8>? {
         switch delimiter {
         case .lineEnd: try nextLine()
@@ -73,6 +78,7 @@ struct StreamFramer {
     /// records, where such a piece is truncated).
     ///
     /// - Throws: ``SwitchyardError/Code/limitExceeded`` for a piece longer than the limit.
+    @usableFromInline
     mutating func finish() throws(SwitchyardError) -> ArraySlice<UInt8>? {
         defer { start = buffer.count }
         switch delimiter {
