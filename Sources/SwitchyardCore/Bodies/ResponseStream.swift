@@ -25,6 +25,9 @@ public struct ResponseStream: AsyncSequence, Sendable {
 
     /// The buffer between the transport's reading and the consumer.
     var source: StreamSource { owner.source }
+
+    /// The chunk slots the stream's buffer holds, read or not; for tests of its bound.
+    package var heldChunkSlots: Int { source.heldChunkSlots }
     /// Shared by this stream and every stream made from it: when the last of them goes away unread
     /// (a retried attempt, a refused status), the transport stops reading.
     let owner: StreamOwner

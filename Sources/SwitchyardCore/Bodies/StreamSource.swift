@@ -98,6 +98,9 @@ final class StreamSource: Sendable {
         finish(.failure(SwitchyardError(code: .cancelled, message: "The stream was dropped unread.")))
     }
 
+    /// The chunk slots the buffer holds, read or not: what a test checks stays bounded.
+    var heldChunkSlots: Int { state.withLock { $0.chunks.count } }
+
     /// Registers a handler for the close; runs it at once when the stream has closed.
     func addEndHandler(_ handler: @escaping @Sendable (SwitchyardError?) -> Void) {
         let closed: Result<Void, SwitchyardError>?? = state.withLock { state in
@@ -157,11 +160,18 @@ final class StreamSource: Sendable {
                     }
                     let step: Step = state.withLock { state in
                         if state.head < state.chunks.count {
+                            // Taken out of the array, so a consumed chunk is never kept.
                             let chunk = state.chunks[state.head]
+                            state.chunks[state.head] = Data()
                             state.head += 1
                             state.buffered -= chunk.count
                             if state.head == state.chunks.count {
                                 state.chunks.removeAll(keepingCapacity: true)
+                                state.head = 0
+                            } else if state.head >= 64, state.head * 2 >= state.chunks.count {
+                                // A consumer that never empties the buffer (the producer keeps ahead of it)
+                                // still leaves the array no longer than twice what is buffered.
+                                state.chunks.removeSubrange(0..<state.head)
                                 state.head = 0
                             }
                             var producer: CheckedContinuation<Void, any Error>?

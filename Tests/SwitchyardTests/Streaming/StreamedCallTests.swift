@@ -115,6 +115,27 @@ struct StreamedCallTests {
         #expect(total == 50)
     }
 
+    @Test("a consumer the producer always keeps ahead of holds only what is buffered, not what it read")
+    func consumedChunksAreLetGo() async throws {
+        let log = ProducerLog()
+        let client = try makeClient(transport: ChunkTransport(log: log, count: 2000, size: 100))
+        var options = CallOptions()
+        options.setContextValue(1000, for: ResponseStream.BufferLimit.self)
+        let stream = try await client.send(streamEndpoint(), options: options).value
+        var iterator = stream.makeAsyncIterator()
+        var read = 0
+        var mostHeld = 0
+        while try await iterator.next() != nil {
+            read += 1
+            // Let the producer fill the buffer again before each read, so it never empties.
+            if read % 5 == 0 { _ = await eventually(turns: 1000) { log.writes >= min(2000, read + 10) } }
+            mostHeld = max(mostHeld, stream.heldChunkSlots)
+        }
+        #expect(read == 2000)
+        // 10 chunks fill the buffer; the array may hold up to twice that, plus 64 read slots.
+        #expect(mostHeld <= 2 * 11 + 64)
+    }
+
     @Test("cancelling the call by tag after the head ends the stream with .cancelled and stops the producer")
     func cancelByTag() async throws {
         let log = ProducerLog()
