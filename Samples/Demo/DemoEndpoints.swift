@@ -14,6 +14,8 @@ extension ServiceID {
     static let files = ServiceID("files")!
     /// The shop's token service (plain JSON, envelope only).
     static let shopAuth = ServiceID("shop-auth")!
+    /// The streamed assistant module (step 14).
+    static let assistant = ServiceID("assistant")!
 }
 
 /// `GET /users/{id}` — the discrete style: one type per API with a typed output.
@@ -52,4 +54,30 @@ struct CreateNote: Endpoint {
     var method: HTTPRequest.Method { .post }
     var path: String { "/notes" }
     var parameters: Parameters { ["text": .string(text)] }
+}
+
+/// `GET /answer?q=` on the assistant module: the answer streamed word by word as Server-Sent Events.
+struct AskAssistant: Endpoint {
+    typealias Output = ResponseStream
+    let question: String
+    /// When set, the backend drops the first connection after this many words.
+    var dropAfter: Int?
+    var service: ServiceID { .assistant }
+    var method: HTTPRequest.Method { .get }
+    var path: String { "/answer" }
+    var parameters: Parameters {
+        var parameters: Parameters = ["q": .string(question)]
+        if let dropAfter { parameters["dropAfter"] = .int(dropAfter) }
+        return parameters
+    }
+}
+
+/// `GET /progress?steps=` on the assistant module: a job's progress as JSON Lines.
+struct JobProgressFeed: Endpoint {
+    typealias Output = ResponseStream
+    let steps: Int
+    var service: ServiceID { .assistant }
+    var method: HTTPRequest.Method { .get }
+    var path: String { "/progress" }
+    var parameters: Parameters { ["steps": .int(steps)] }
 }

@@ -53,3 +53,11 @@ struct ShopOrder: Decodable, Sendable {
         }
     }
 }
+
+/// One line of the assistant module's JSON Lines progress feed.
+struct JobProgress: Decodable, Sendable {
+    let step: Int
+    let steps: Int
+    let percent: Int
+    let state: String
+}

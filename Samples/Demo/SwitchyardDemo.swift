@@ -104,6 +104,9 @@ struct SwitchyardDemo {
         // Module 6 — files: uploads and downloads with a progress accessory (see TransferTour).
         try TransferTour.register(in: registry, backend: backend, transport: transport)
 
+        // Module 7 — assistant: streamed calls, Server-Sent Events and JSON Lines (see AssistantTour).
+        try AssistantTour.register(in: registry, backend: backend, transport: transport)
+
         print("Pipelines (registration order in, reverse order out):")
         for id in registry.serviceIDs { print("  " + (try registry.pipeline(for: id)).description) }
         print("Environment: \(registry.environment)\n")
@@ -235,6 +238,8 @@ struct SwitchyardDemo {
         await expectFailure { _ = try await slow.value }
         print("13. Files — a streamed multipart upload and a resumed, checksummed download, with progress:")
         try await TransferTour.run(client: client)
+        print("14. A streamed module — an answer word by word as Server-Sent Events, resumed after a dropped connection:")
+        try await AssistantTour.run(client: client)
         print("The sample backend served \(backend.requestCount) requests.")
     }
 

@@ -4,8 +4,9 @@ import NIOHTTP1
 /// The sample backend's routes answered in-process, with no socket: for benchmarks that measure the
 /// client's own work per call and must time the server's work apart (see `switchyard-bench fullmem`).
 ///
-/// It answers exactly what ``SampleBackend`` would for requests that get an immediate response; a
-/// route that would delay, stream or drop the connection answers `501`.
+/// It answers exactly what ``SampleBackend`` would for requests that get an immediate response, and
+/// a streamed module's answer (Server-Sent Events, JSON Lines) whole, without its pauses; a route
+/// that would delay, stream a large file or drop the connection answers `501`.
 public final class InProcessBackend: Sendable {
     /// One answer: the status, the header fields (content type first) and the body.
     public struct Answer: Sendable {
@@ -36,7 +37,13 @@ public final class InProcessBackend: Sendable {
         for field in headerFields { headers.add(name: field.name, value: field.value) }
         let head = HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: method), uri: target, headers: headers)
         let request = LoopbackRequest(head: head, body: ByteBuffer(bytes: body))
-        guard case .respond(let response) = LoopbackServer.route(request, routes: { SampleRoutes.route($0, state: self.state) }) else {
+        let response: LoopbackResponse
+        switch LoopbackServer.route(request, routes: { SampleRoutes.route($0, state: self.state) }) {
+        case .respond(let immediate):
+            response = immediate
+        case .paced(let stream):
+            return Answer(status: Int(stream.status.code), headerFields: stream.headers, body: Array(stream.body.readableBytesView))
+        default:
             return Answer(status: 501, headerFields: [], body: [])
         }
         var fields: [(name: String, value: String)] = [("content-type", response.contentType)]

@@ -13,6 +13,9 @@ import NIOPosix
 ///   `POST notes` and `GET notes/{id}`.
 /// - `/catalog-api/…` — the "catalog" module (envelope success code `100`, message `"success"`):
 ///   `GET articles?page=&size=` and `GET articles/{id}`.
+/// - `/assistant-api/…` — the streamed "assistant" module (expects `Authorization: Bearer demo-token`):
+///   `GET answer?q=` answers word by word as Server-Sent Events, resuming after `Last-Event-ID`;
+///   `GET progress?steps=` reports a job's progress as JSON Lines.
 /// - `/echo[/…]` (any method), `GET /status/{code}`, `GET /delay/{ms}`, `GET /bench`,
 ///   `GET /not-json` and `GET /close` (drops the connection without answering).
 /// - `GET /precompressed` — a text served as gzip, deflate or itself by `Accept-Encoding`, with

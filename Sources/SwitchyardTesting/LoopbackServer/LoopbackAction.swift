@@ -10,4 +10,6 @@ enum LoopbackAction {
     case closeConnection
     /// Write a large response chunk by chunk as the socket accepts it.
     case stream(BlobStream)
+    /// Write a response piece by piece, each flushed on its own, pausing between pieces.
+    case paced(PacedStream)
 }

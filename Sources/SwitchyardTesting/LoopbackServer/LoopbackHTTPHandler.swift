@@ -30,7 +30,8 @@ final class LoopbackHTTPHandler: ChannelInboundHandler, RemovableChannelHandler 
     }
 
     private var streaming: Streaming?
-    /// The wait before the next chunk of a paced stream (``BlobStream/pace``).
+    /// The wait before the next chunk of a paced stream (``BlobStream/pace``) or the next piece of a
+    /// ``PacedStream``.
     private var pacing: Scheduled<Void>?
 
     private var state = State.idle
@@ -173,7 +174,46 @@ final class LoopbackHTTPHandler: ChannelInboundHandler, RemovableChannelHandler 
             }
             self.streaming = Streaming(stream: stream, head: head, position: stream.start)
             self.pump(context: context)
+        case .paced(let stream):
+            var headers = HTTPHeaders(stream.headers)
+            if !head.isKeepAlive { headers.add(name: "connection", value: "close") }
+            context.write(
+                Self.wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: stream.status, headers: headers))),
+                promise: nil
+            )
+            if head.method == .HEAD {
+                self.finishResponse(for: head, context: context)
+                return
+            }
+            self.writePieces(from: 0, of: stream, for: head, context: context)
         }
+    }
+
+    /// Writes the pieces of a paced response from `index`, flushing each and waiting the stream's pace
+    /// before the next; then ends the response, or — a pace after the last piece it sends — closes the
+    /// connection where the stream breaks off.
+    private func writePieces(from index: Int, of stream: PacedStream, for head: HTTPRequestHead, context: ChannelHandlerContext) {
+        var index = index
+        while index < stream.stop {
+            context.write(Self.wrapOutboundOut(.body(.byteBuffer(stream.pieces[index]))), promise: nil)
+            index += 1
+            if stream.pace > .zero, index < stream.stop || stream.stop < stream.pieces.count {
+                let next = index
+                self.pacing = context.eventLoop.assumeIsolated().scheduleTask(in: stream.pace) {
+                    self.pacing = nil
+                    self.writePieces(from: next, of: stream, for: head, context: context)
+                }
+                context.flush()
+                return
+            }
+        }
+        guard stream.stop < stream.pieces.count else {
+            self.finishResponse(for: head, context: context)
+            return
+        }
+        // Asked to break off mid-way: send the pieces before the drop point, then close.
+        let channel = context.channel
+        context.writeAndFlush(Self.wrapOutboundOut(.body(.byteBuffer(ByteBuffer())))).whenComplete { _ in channel.close(promise: nil) }
     }
 
     /// Writes chunks of the streaming response while the channel is writable; resumes from

@@ -8,7 +8,8 @@ import Synchronization
 ///
 /// It runs on an event loop of its own, keeps connections alive, answers pipelined requests in order,
 /// collects request bodies up to 4 MiB (answering 413 above) unless the routes stream an upload
-/// through a ``LoopbackUpload``, writes large files as the socket accepts them, and serves the
+/// through a ``LoopbackUpload``, writes large files as the socket accepts them and paced streams
+/// (``PacedStream``) piece by piece, and serves the
 /// routes given to it first and ``LoopbackRoutes`` after them. Unknown routes answer 404 with
 /// `{"code":404,"msg":"no route for <METHOD> <path>","data":null}`.
 final class LoopbackServer: Sendable {
