@@ -5,8 +5,8 @@ import SwitchyardAsyncHTTPClient
 import SwitchyardCrypto
 import SwitchyardSampleBackend
 
-/// `swift run switchyard-demo`: starts the embedded sample backend, registers two modules with
-/// different pipelines, and makes discrete and intensive calls, printing a transcript.
+/// `swift run switchyard-demo`: starts the embedded sample backend, registers its modules with
+/// different pipelines, and makes discrete, intensive and streamed calls, printing a transcript.
 @main
 struct SwitchyardDemo {
     static func main() async {
