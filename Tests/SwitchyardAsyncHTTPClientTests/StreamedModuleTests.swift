@@ -105,17 +105,15 @@ struct StreamedModuleTests {
     @Test("each event is flushed as it is produced: the first word arrives long before the paced answer ends")
     func flushedAsProduced() async throws {
         try await Self.withAssistant { _, client, _ in
-            // 300 ms between words: the whole answer takes seconds, the first word none of them.
-            let start = ContinuousClock.now
-            let result = try await client.send(Self.answer(["q": "Why?", "pace": 300]))
-            var first: ServerSentEvent?
-            for try await event in result.value.serverSentEvents() {
-                first = event
-                break
-            }
-            let waited = ContinuousClock.now - start
-            #expect(first?.data == "You")
-            #expect(waited < .milliseconds(300) * (AssistantWords.answering("Why?").count - 1))
+            // 100 ms between words: each word leaves the server as a piece of its own, so the first
+            // chunk read holds the first event and not the answer's end. (Chunks, not the clock: a
+            // suite running beside CPU-bound tests may read late, but still piece by piece.)
+            let result = try await client.send(Self.answer(["q": "Why?", "pace": 100]))
+            var iterator = result.value.makeAsyncIterator()
+            let first = String(decoding: try #require(try await iterator.next()), as: UTF8.self)
+            #expect(first.contains("data: You\n"))
+            #expect(!first.contains("id: \(AssistantWords.answering("Why?").count)\n"))
+            result.value.cancel()
         }
     }
 
@@ -181,7 +179,10 @@ struct StreamedModuleTests {
             } catch let error as SwitchyardError {
                 #expect(error.code == .transport)
             }
-            #expect(words == Array(Self.words.prefix(3)))
+            // Words come in order and never past the drop. A client starved of CPU may see fewer:
+            // AsyncHTTPClient drops body parts it read but was not yet asked for when the
+            // connection breaks; the kernel's stream delivers everything it was given.
+            #expect(Array(Self.words.prefix(3)).starts(with: words))
             #expect(sent.lastEventIDs == [nil])
         }
     }
