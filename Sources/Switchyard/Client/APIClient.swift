@@ -101,9 +101,8 @@ public struct APIClient: Sendable {
             )
             result.endpointName = context.endpointName
             result.tags = context.tags
-            let exchange = control.lastExchange
-            result.sentRequest = exchange.request
-            result.rawBody = exchange.body?.bytes
+            result.sentRequest = control.lastSentRequest
+            result.rawBody = control.receivedBody?.bytes
             result.redirectCount = response.redirectCount
             result.finalURL = response.url
             result.metadata = response.metadata

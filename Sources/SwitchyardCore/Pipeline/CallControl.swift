@@ -43,18 +43,10 @@ public final class CallControl: Sendable {
     private let sends = Atomic<Int>(0)
     /// Whether a cache or a shared call watches the credentials sent (rarely: only they pay for it).
     private let watchesRequests = Atomic<Bool>(false)
-    /// What reached the transport and what it gave, under one lock.
-    private struct Exchange {
-        /// The last request that reached the transport.
-        var request: Request?
-        /// When ``keepsReceivedBody``: the body of the last answer the transport gave (after
-        /// redirects), before any stage rewrote it.
-        var body: Response.Body?
-        /// Every request that reached the transport since ``watchSentRequests()``.
-        var sent: [Request] = []
-    }
-
-    private let exchange = Mutex(Exchange())
+    private let sent = Mutex<[Request]>([])
+    /// The last request that reached the transport, and — when ``keepsReceivedBody`` — the body of
+    /// the last answer the transport gave (after redirects), before any stage rewrote it.
+    private let exchange = Mutex<(request: Request?, body: Response.Body?)>((nil, nil))
     /// The stage timings being recorded; `nil` unless the call asked for them.
     package let timings: StageTimingRecorder?
     /// Whether the body the transport received is kept (``receivedBody``); the call asks for it.
@@ -182,11 +174,9 @@ public final class CallControl: Sendable {
     func recordTransportSend(_ request: borrowing Request) {
         sends.add(1, ordering: .relaxed)
         let request = copy request
-        let watches = watchesRequests.load(ordering: .acquiring)
-        exchange.withLock { exchange in
-            exchange.request = request
-            if watches { exchange.sent.append(request) }
-        }
+        exchange.withLock { $0.request = request }
+        guard watchesRequests.load(ordering: .acquiring) else { return }
+        sent.withLock { $0.append(request) }
     }
 
     /// Keeps the body of an answer the transport gave, when the call asked for it.
@@ -194,17 +184,19 @@ public final class CallControl: Sendable {
         exchange.withLock { $0.body = body }
     }
 
-    /// The last request of the call that reached the transport, as every stage left it (`nil` when
-    /// none did: a stage answered, as a cache hit or a stub does), and the body of the last answer
-    /// the transport gave, as received (`nil` unless the call keeps it, ``keepsReceivedBody``, and
-    /// the transport answered) — read under one lock.
-    package var lastExchange: (request: Request?, body: Response.Body?) { exchange.withLock { ($0.request, $0.body) } }
+    /// The last request of the call that reached the transport, as every stage left it; `nil` when
+    /// none did (a stage answered: a cache hit, a stub).
+    package var lastSentRequest: Request? { exchange.withLock { $0.request } }
+
+    /// The body of the last answer the transport gave, as received; `nil` unless the call keeps it
+    /// (``keepsReceivedBody``) and the transport answered.
+    package var receivedBody: Response.Body? { exchange.withLock { $0.body } }
 
     /// From now on, keeps every request of the call that reaches the transport.
     package func watchSentRequests() { watchesRequests.store(true, ordering: .releasing) }
 
     /// The requests of the call that reached the transport since ``watchSentRequests()``.
-    package var sentRequests: [Request] { exchange.withLock { $0.sent } }
+    package var sentRequests: [Request] { sent.withLock { $0 } }
 
     /// How many requests reached the transport.
     package var transportSends: Int { sends.load(ordering: .relaxed) }
