@@ -102,7 +102,7 @@ public struct APIClient: Sendable {
             result.endpointName = context.endpointName
             result.tags = context.tags
             result.sentRequest = control.lastSentRequest
-            result.rawBody = control.receivedBody?.bytes
+            if control.keepsReceivedBody { result.rawBody = control.receivedBody?.bytes }
             result.redirectCount = response.redirectCount
             result.finalURL = response.url
             result.metadata = response.metadata
