@@ -19,9 +19,7 @@ import FoundationNetworking
 /// ``Switchyard/SwitchyardError/Code/limitExceeded`` rather than grow without bound.
 final class StreamBridge: Sendable {
     private struct State {
-        var chunks: [Data] = []
-        var head = 0
-        var queued = 0
+        var chunks = ChunkQueue()
         var end: Result<Void, any Error>?
         var waiter: CheckedContinuation<Data?, any Error>?
         var suspended = false
@@ -60,12 +58,11 @@ final class StreamBridge: Sendable {
                 return .handed(waiter)
             }
             state.chunks.append(chunk)
-            state.queued += chunk.count
-            guard state.queued <= hardLimit else { return .overflow(state.queued) }
+            guard state.chunks.byteCount <= hardLimit else { return .overflow(state.chunks.byteCount) }
             #if canImport(FoundationNetworking)
             return .queued(suspend: false)
             #else
-            let suspend = !state.suspended && state.queued > pauseAt
+            let suspend = !state.suspended && state.chunks.byteCount > pauseAt
             if suspend { state.suspended = true }
             return .queued(suspend: suspend)
             #endif
@@ -103,16 +100,8 @@ final class StreamBridge: Sendable {
                 case wait
             }
             let step: Step = state.withLock { state in
-                if state.head < state.chunks.count {
-                    let chunk = state.chunks[state.head]
-                    state.chunks[state.head] = Data()
-                    state.head += 1
-                    state.queued -= chunk.count
-                    if state.head == state.chunks.count {
-                        state.chunks.removeAll(keepingCapacity: true)
-                        state.head = 0
-                    }
-                    let resume = state.suspended && state.queued < pauseAt
+                if let chunk = state.chunks.popFirst() {
+                    let resume = state.suspended && state.chunks.byteCount < pauseAt
                     if resume { state.suspended = false }
                     return .chunk(chunk, resume: resume)
                 }
@@ -137,9 +126,7 @@ final class StreamBridge: Sendable {
             guard state.end == nil else { return nil }
             state.end = end
             if case .failure = end {
-                state.chunks = []
-                state.head = 0
-                state.queued = 0
+                state.chunks.removeAll()
             }
             defer { state.waiter = nil }
             return .some(state.waiter)

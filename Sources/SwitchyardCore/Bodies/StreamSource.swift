@@ -11,9 +11,7 @@ import Synchronization
 /// consumer is done.
 final class StreamSource: Sendable {
     private struct State {
-        var chunks: [Data] = []
-        var head = 0
-        var buffered = 0
+        var chunks = ChunkQueue()
         var end: Result<Void, SwitchyardError>?
         var closed = false
         var consumer: CheckedContinuation<Data?, any Error>?
@@ -99,7 +97,7 @@ final class StreamSource: Sendable {
     }
 
     /// The chunk slots the buffer holds, read or not: what a test checks stays bounded.
-    var heldChunkSlots: Int { state.withLock { $0.chunks.count } }
+    var heldChunkSlots: Int { state.withLock { $0.chunks.slotCount } }
 
     /// Registers a handler for the close; runs it at once when the stream has closed.
     func addEndHandler(_ handler: @escaping @Sendable (SwitchyardError?) -> Void) {
@@ -130,8 +128,7 @@ final class StreamSource: Sendable {
                     return .handed(consumer)
                 }
                 state.chunks.append(chunk)
-                state.buffered += chunk.count
-                guard state.buffered >= limit else { return .buffered }
+                guard state.chunks.byteCount >= limit else { return .buffered }
                 precondition(state.producer == nil, "a response stream has one writer at a time")
                 state.producer = continuation
                 return .wait
@@ -159,23 +156,9 @@ final class StreamSource: Sendable {
                         case wait
                     }
                     let step: Step = state.withLock { state in
-                        if state.head < state.chunks.count {
-                            // Taken out of the array, so a consumed chunk is never kept.
-                            let chunk = state.chunks[state.head]
-                            state.chunks[state.head] = Data()
-                            state.head += 1
-                            state.buffered -= chunk.count
-                            if state.head == state.chunks.count {
-                                state.chunks.removeAll(keepingCapacity: true)
-                                state.head = 0
-                            } else if state.head >= 64, state.head * 2 >= state.chunks.count {
-                                // A consumer that never empties the buffer (the producer keeps ahead of it)
-                                // still leaves the array no longer than twice what is buffered.
-                                state.chunks.removeSubrange(0..<state.head)
-                                state.head = 0
-                            }
+                        if let chunk = state.chunks.popFirst() {
                             var producer: CheckedContinuation<Void, any Error>?
-                            if state.buffered < limit {
+                            if state.chunks.byteCount < limit {
                                 producer = state.producer
                                 state.producer = nil
                             }
@@ -248,9 +231,7 @@ final class StreamSource: Sendable {
                 return Waiters(consumer: consumer, producer: nil, task: nil, closing: state.close())
             case .failure:
                 state.end = end
-                state.chunks = []
-                state.head = 0
-                state.buffered = 0
+                state.chunks.removeAll()
                 defer {
                     state.consumer = nil
                     state.producer = nil
