@@ -62,8 +62,7 @@ final class StreamSource: Sendable {
         }
         let registration = control.register { [weak self] in
             guard let self else { return }
-            let reason = control.cancellationError ?? SwitchyardError(code: .cancelled, message: "The call was cancelled.")
-            finish(.failure(reason))
+            finish(.failure(callCancellation))
         }
         let (closed, failed): (Bool, Bool) = state.withLock { state in
             guard state.closed else {
@@ -77,8 +76,13 @@ final class StreamSource: Sendable {
         if closed, let registration { control.unregister(registration) }
         if failed { task.cancel() }
         if registration == nil {
-            finish(.failure(control.cancellationError ?? SwitchyardError(code: .cancelled, message: "The call was cancelled.")))
+            finish(.failure(callCancellation))
         }
+    }
+
+    /// The error a cancellation of the call ends the stream with.
+    private var callCancellation: SwitchyardError {
+        control.cancellationError ?? SwitchyardError(code: .cancelled, message: "The call was cancelled.")
     }
 
     /// The reader of the one iterator; `nil` for every later one.

@@ -68,7 +68,7 @@ func readAll<S: AsyncSequence>(_ stream: S) async -> StreamOutcome<S.Element> wh
     return result
 }
 
-/// A seeded generator (SplitMix64), so that a failing split can be replayed.
+/// A seeded generator (SplitMix64), so that a failing run can be replayed; the target's one.
 struct SeededGenerator: RandomNumberGenerator {
     var state: UInt64
 

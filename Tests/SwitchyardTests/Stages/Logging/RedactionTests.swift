@@ -159,7 +159,7 @@ extension LoggingStageTests {
             "sid", "inside", "side", "user_sid", "userSid", "X-Api-Key", "access_token", "Authorization", "author", "shipping",
             "PIN", "pinCode", "otp2", "OTPcode", "jwtToken", "cvv", "x.auth.y", "oauth", "", "-", "a--sid--", "SessionID",
         ]
-        var generator = SplitMix64(seed: 31)
+        var generator = SeededGenerator(state: 31)
         let alphabet = Array("abcdeijknoprstuvwySIDPAUTHOK0129_-. ")
         let random = (0..<20_000).map { _ in
             String((0..<Int(generator.next() % 14)).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] })
@@ -179,18 +179,5 @@ extension LoggingStageTests {
             redaction.redactURLs(in: "(http://h.test?token=t1) and 'https://u:p@h.test/x'")
                 == "(http://h.test?token=<redacted>) and 'https://<redacted>@h.test/x'"
         )
-    }
-}
-
-/// A small seeded generator (SplitMix64), so a run's names can be replayed.
-private struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
     }
 }
