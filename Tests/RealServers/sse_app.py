@@ -9,6 +9,8 @@ lists the Last-Event-ID each request of that feed carried ("" for none), so a te
 reconnections sent. Started by serve.py on a free loopback port.
 """
 
+import asyncio
+
 from sse_starlette.sse import EventSourceResponse, ServerSentEvent
 from starlette.applications import Starlette
 from starlette.responses import JSONResponse, Response
@@ -36,6 +38,9 @@ async def feed(request):
         for number in range(start + 1, min(start + per, total) + 1):
             yield ServerSentEvent(data=f"event {number}", id=str(number), retry=20)
         if drop == "abort" and start + per < total:
+            # Let the events already yielded reach the socket first: when the generator raises,
+            # uvicorn drops what it had not yet written, and the client could not have read it.
+            await asyncio.sleep(0.05)
             raise Dropped("the connection drops here")
 
     return EventSourceResponse(events(), ping=600)
