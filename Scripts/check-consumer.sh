@@ -85,10 +85,12 @@ import SwitchyardURLSession
 import Foundation
 import Synchronization
 
-/// A transport of the consumer's own, outside the Switchyard package: it wraps the AsyncHTTPClient
+/// A transport of the consumer's own, outside the Switchyard package: it wraps the URLSession
 /// transport and counts what passes through it, as an app's own transport would wrap its stack.
+/// (Not the AsyncHTTPClient transport: AsyncHTTPClient drops the bytes of the read that ends a
+/// broken connection, and fails `stream-break-delivers-what-arrived`.)
 final class CountingTransport: Transport {
-    let inner = AsyncHTTPClientTransport(configuration: .init(maximumResponseBodySize: 4 << 20))
+    let inner = URLSessionTransport(maximumResponseBodySize: 4 << 20)
     let calls = Atomic(0)
     var observesCallCancellation: Bool { inner.observesCallCancellation }
 

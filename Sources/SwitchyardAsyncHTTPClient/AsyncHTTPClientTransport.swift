@@ -53,6 +53,12 @@ public import Switchyard
 /// so both cost constant memory whatever their size; both report progress to the call's
 /// observers (``Switchyard/CallContext/reportSent(_:)``). The timeout covers the whole transfer: give large transfers a
 /// timeout to match. ``Configuration/maximumResponseBodySize`` limits bodies held in memory, not files.
+///
+/// A streamed answer whose connection breaks mid-body ends with a typed error after the bytes that
+/// reached the stream. AsyncHTTPClient hands body parts on only when a socket read completes, so the
+/// bytes of the read in which the connection ended never reach it: a few KiB before a break can be
+/// missing here where the URLSession transport delivers them. An event stream resumed with
+/// `Last-Event-ID` asks for them again.
 public struct AsyncHTTPClientTransport: Transport {
     /// Limits and behaviour of the transport.
     public struct Configuration: Sendable {

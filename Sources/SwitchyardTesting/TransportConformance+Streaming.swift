@@ -21,6 +21,7 @@ extension TransportConformance {
         case "stream-chunks-arrive-before-the-end": return try await chunksBeforeTheEnd(transport)
         case "stream-whole-body-matches": return try await wholeStreamedBody(transport)
         case "stream-backpressure-bounds-buffered-bytes": return try await backpressure(transport)
+        case "stream-break-delivers-what-arrived": return try await brokenStreamDeliversWhatArrived(transport)
         case "stream-cancel-closes-connection": return try await cancelClosesConnection(transport)
         case "stream-early-exit-closes-connection": return try await earlyExitClosesConnection(transport)
         default: throw Failed(description: "unknown case")
@@ -158,6 +159,49 @@ extension TransportConformance {
         }
         return
             "unread for 1 s: the transport took in \(taken) bytes (buffer \(bufferLimit)), the server had written \(seen.sent) (\(seen.state)); \(ending)"
+    }
+
+    /// `stream-break-delivers-what-arrived`: a connection the server breaks off mid-body ends the
+    /// stream with a typed error only after every byte sent before the break was read — also by a
+    /// consumer that starts reading only after the break, with more bytes arrived than its buffer
+    /// holds.
+    private func brokenStreamDeliversWhatArrived(_ transport: any Transport) async throws -> String {
+        let size = 1 << 20
+        let dropAt = 300_000
+        let intake = Intake()
+        let observer = TransferObserver(started: {}, received: { progress in intake.most.withLock { $0 = max($0, progress.completed) } })
+        let stream = try await openStream(
+            transport,
+            "/files/blob/\(size)?dropAt=\(dropAt)",
+            context: streaming(64 << 10, observer: observer)
+        )
+        // The consumer reads only once the transport has taken in what it will before the break (all
+        // of it, or as much as its buffer lets it read ahead), so the break reaches the transport while
+        // those bytes wait unread.
+        var taken: Int64 = -1
+        var still = 0
+        while still < 20 {
+            let now = intake.most.withLock { $0 }
+            if now >= Int64(dropAt) { break }
+            still = now == taken ? still + 1 : 0
+            taken = now
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        var body = Data(capacity: dropAt)
+        var ending: SwitchyardError?
+        do throws(SwitchyardError) {
+            for try await chunk in stream { body.append(chunk) }
+        } catch {
+            ending = error
+        }
+        guard let ending else {
+            throw Failed(description: "a stream whose connection broke after \(body.count) bytes ended as if it were whole")
+        }
+        try expect(ending.code != .cancelled, "a broken stream ended as cancelled: \(ending.message)")
+        try expect(body.count == dropAt, "the stream delivered \(body.count) of the \(dropAt) bytes sent before the break")
+        try expect(body == BlobContent.bytes(0..<Int64(dropAt)), "the bytes delivered before the break differ from the served ones")
+        return "all \(dropAt) bytes sent before the break arrived, then \(ending.code)"
     }
 
     /// `stream-cancel-closes-connection`: cancelling the call mid-stream ends the stream with

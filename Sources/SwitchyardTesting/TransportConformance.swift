@@ -58,7 +58,8 @@ public struct TransportConformance: Sendable {
         "timeout-is-not-rounded", "download-deadline-ends-with-timeout", "unauthorized-challenge-is-a-response",
         "redirect-307-308-resend-method-and-body", "reason-phrase-is-kept", "no-user-agent-unless-given",
         "undecodable-coding-is-typed", "progress-is-intermediate", "stream-chunks-arrive-before-the-end", "stream-whole-body-matches",
-        "stream-backpressure-bounds-buffered-bytes", "stream-cancel-closes-connection", "stream-early-exit-closes-connection",
+        "stream-backpressure-bounds-buffered-bytes", "stream-break-delivers-what-arrived", "stream-cancel-closes-connection",
+        "stream-early-exit-closes-connection",
     ]
 
     /// The base URL of a server that serves the suite's routes, such as `http://127.0.0.1:8080`;

@@ -120,12 +120,14 @@ final class StreamBridge: Sendable {
         }
     }
 
-    /// Ends the queue: after what is queued for a success, at once for a failure. The first end wins.
+    /// Ends the queue. The reader gets what is queued first and then the end — the success, or the
+    /// failure that broke the transfer, so the chunks that arrived before a break are never lost — except
+    /// for a cancellation, which drops what is queued and ends the queue at once. The first end wins.
     func finish(_ end: Result<Void, any Error>) {
         let waiter: CheckedContinuation<Data?, any Error>?? = state.withLock { state in
             guard state.end == nil else { return nil }
             state.end = end
-            if case .failure = end {
+            if case .failure(let error) = end, Self.isCancellation(error) {
                 state.chunks.removeAll()
             }
             defer { state.waiter = nil }
@@ -136,5 +138,14 @@ final class StreamBridge: Sendable {
         case .success: waiter.resume(returning: nil)
         case .failure(let error): waiter.resume(throwing: error)
         }
+    }
+
+    /// Whether `error` ends the queue because the call or its reader was cancelled, rather than because
+    /// the transfer broke.
+    private static func isCancellation(_ error: any Error) -> Bool {
+        if error is CancellationError { return true }
+        if let error = error as? SwitchyardError { return error.code == .cancelled }
+        if let error = error as? URLError { return error.code == .cancelled }
+        return false
     }
 }
