@@ -9,7 +9,8 @@
 # `# file: Name.openapi.yaml`) is written into the file's target too, and the target then runs the
 # SwitchyardGenBuildPlugin, so generated endpoints can be used by the blocks that follow it.
 #
-# The generated package lives in $TMPDIR/switchyard-snippets and depends on this repository by path
+# The generated package lives in $TMPDIR/switchyard-snippets-<checksum of the checkout's path>, one per
+# checkout, so two checkouts can run this at once, and depends on this repository by path
 # (the repository is this script's directory's parent). Compiler errors point to the Markdown file
 # and line. Nothing is run: the blocks only have to compile.
 #
@@ -23,7 +24,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --scratch-path) scratch="$2"; shift 2 ;;
         --scratch-path=*) scratch="${1#*=}"; shift ;;
-        -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
         *) echo "unknown argument: $1" >&2; exit 2 ;;
     esac
 done
@@ -32,7 +33,7 @@ if ! command -v swift >/dev/null 2>&1 && [ -x /opt/swift/usr/bin/swift ]; then
     export PATH="/opt/swift/usr/bin:$PATH"
 fi
 
-package="${TMPDIR:-/tmp}/switchyard-snippets"
+package="${TMPDIR:-/tmp}/switchyard-snippets-$(printf %s "$root" | cksum | cut -d " " -f 1)"
 rm -rf "$package/Sources"
 mkdir -p "$package/Sources"
 
