@@ -36,18 +36,23 @@ final class StreamBridge: Sendable {
     private let box: TaskBox
 
     init(pauseAt: Int, hardLimit: Int, target: String, box: TaskBox) {
-        self.pauseAt = pauseAt
+        // Past the hard limit the stream fails, so the task is paused no later than that.
+        self.pauseAt = min(pauseAt, hardLimit)
         self.hardLimit = hardLimit
         self.target = target
         self.box = box
     }
+
+    /// Records that the answer's head arrived, so the attempt's time limit no longer stops the task
+    /// (see ``TaskBox/headArrived()``).
+    func headArrived() { box.headArrived() }
 
     /// Queues a chunk from the delegate; returns `false` when the task should stop (the queue passed
     /// its hard limit, or the stream has ended).
     func push(_ chunk: Data) -> Bool {
         enum Step {
             case handed(CheckedContinuation<Data?, any Error>)
-            case queued(suspend: Bool)
+            case queued
             case overflow(Int)
             case ended
         }
@@ -60,19 +65,22 @@ final class StreamBridge: Sendable {
             state.chunks.append(chunk)
             guard state.chunks.byteCount <= hardLimit else { return .overflow(state.chunks.byteCount) }
             #if canImport(FoundationNetworking)
-            return .queued(suspend: false)
+            return .queued
             #else
-            let suspend = !state.suspended && state.chunks.byteCount > pauseAt
-            if suspend { state.suspended = true }
-            return .queued(suspend: suspend)
+            // Suspended under the lock, so a reader's resume decided meanwhile cannot come first and
+            // leave the task suspended while the state says it runs (suspend and resume do not block).
+            if !state.suspended && state.chunks.byteCount > pauseAt {
+                state.suspended = true
+                box.pause()
+            }
+            return .queued
             #endif
         }
         switch step {
         case .handed(let waiter):
             waiter.resume(returning: chunk)
             return true
-        case .queued(let suspend):
-            if suspend { box.pause() }
+        case .queued:
             return true
         case .overflow(let observed):
             finish(
@@ -95,23 +103,25 @@ final class StreamBridge: Sendable {
     func next() async throws -> Data? {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data?, any Error>) in
             enum Step {
-                case chunk(Data, resume: Bool)
+                case chunk(Data)
                 case ended(Result<Void, any Error>)
                 case wait
             }
             let step: Step = state.withLock { state in
                 if let chunk = state.chunks.popFirst() {
-                    let resume = state.suspended && state.chunks.byteCount < pauseAt
-                    if resume { state.suspended = false }
-                    return .chunk(chunk, resume: resume)
+                    // Resumed under the lock, in the order the suspension was decided (see `push`).
+                    if state.suspended && state.chunks.byteCount < pauseAt {
+                        state.suspended = false
+                        box.unpause()
+                    }
+                    return .chunk(chunk)
                 }
                 if let end = state.end { return .ended(end) }
                 state.waiter = continuation
                 return .wait
             }
             switch step {
-            case .chunk(let chunk, let resume):
-                if resume { box.unpause() }
+            case .chunk(let chunk):
                 continuation.resume(returning: chunk)
             case .ended(.success): continuation.resume(returning: nil)
             case .ended(.failure(let error)): continuation.resume(throwing: error)

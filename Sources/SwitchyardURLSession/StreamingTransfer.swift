@@ -96,10 +96,15 @@ final class StreamingTransfer: @unchecked Sendable {
         if let bridge {
             // A streamed call returns at the head; its body follows through the bridge.
             let total = decoded ? nil : head.headerFields[.contentLength].flatMap { Int64($0) }
-            lock.withLock {
-                state.answered = true
-                state.memoryTotal = total
+            // Only the first head answers the call: a `multipart/x-mixed-replace` answer has a head per
+            // part, and the call's continuation must be resumed once.
+            let first = lock.withLock {
+                defer { state.answered = true }
+                if !state.answered { state.memoryTotal = total }
+                return !state.answered
             }
+            guard first else { return }
+            bridge.headArrived()
             if hasContent { observer?.received(TransferProgress(completed: 0, total: total)) }
             completion(.success((.stream(bridge), response)))
             return

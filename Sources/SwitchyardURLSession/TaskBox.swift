@@ -20,6 +20,8 @@ final class TaskBox: @unchecked Sendable {
     private let lock = NSLock()
     private var task: URLSessionTask?
     private var stopped: Stop?
+    /// Whether a streamed answer's head arrived: its time limit then no longer applies.
+    private var answered = false
 
     /// Starts `task`, or cancels it at once when the call was stopped before it started.
     func start(_ task: URLSessionTask) {
@@ -30,13 +32,25 @@ final class TaskBox: @unchecked Sendable {
         if stopped != nil { task.cancel() } else { task.resume() }
     }
 
-    /// Stops the task for `reason`; the first reason is the one reported.
+    /// Stops the task for `reason`; the first reason is the one reported. The time limit does not stop
+    /// a streamed answer whose head arrived, however late the waiting call gets to disarm it.
     func stop(_ reason: Stop) {
         lock.lock()
+        if reason == .expired, answered {
+            lock.unlock()
+            return
+        }
         if stopped == nil { stopped = reason }
         let task = self.task
         lock.unlock()
         task?.cancel()
+    }
+
+    /// Records that a streamed answer's head arrived, ending its time limit.
+    func headArrived() {
+        lock.lock()
+        answered = true
+        lock.unlock()
     }
 
     /// Suspends the running task, so that it stops reading (Apple platforms: see ``StreamBridge``).

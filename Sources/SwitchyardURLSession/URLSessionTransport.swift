@@ -88,6 +88,10 @@ public struct URLSessionTransport: Transport {
         return URLSession(configuration: configuration, delegate: RedirectRefusingDelegate(), delegateQueue: nil)
     }()
 
+    /// The session's time-between-bytes limit for a streamed call: a week, in effect none (a finite
+    /// value, as both Foundations convert it to whole milliseconds).
+    static let streamedIdleLimit: TimeInterval = 7 * 24 * 3600
+
     /// Creates a transport over `session`; ``sharedSession`` by default. A session of your own should
     /// have a delegate that refuses redirects (returns `nil` from
     /// `urlSession(_:task:willPerformHTTPRedirection:newRequest:completionHandler:)`), or it follows
@@ -149,7 +153,12 @@ public struct URLSessionTransport: Transport {
         urlRequest.httpMethod = request.method.rawValue
         urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
         let timeout = context.effectiveTimeout
-        if let timeout {
+        if context.streamBufferLimit != nil {
+            // A streamed answer's timeout ends at its head (the timer below), and its body may be
+            // quiet for as long as the server likes: the session's interval, which limits the time
+            // between bytes for the whole task, must not cut it off (nor its 60-second default).
+            urlRequest.timeoutInterval = Self.streamedIdleLimit
+        } else if let timeout {
             // A backstop only: the timer below ends the attempt on time. FoundationNetworking cuts
             // this interval to whole seconds (0.3 s would fail at once), so it is whole seconds, at
             // least one past the limit.

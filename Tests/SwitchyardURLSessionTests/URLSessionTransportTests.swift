@@ -37,6 +37,23 @@ struct URLSessionTransportTests {
         #expect(error?.message.contains("sharedSession") == true)
     }
 
+    @Test("a streamed answer quieter than the call's timeout between chunks is not cut off once its head arrived")
+    func quietStreamOutlivesTheTimeout() async throws {
+        let backend = try await SampleBackend.start()
+        var context = CallContext(serviceID: ServiceID("streams")!)
+        context.streamBufferLimit = 64 << 10
+        context.timeout = .seconds(2)
+        // Two 256 KiB chunks 4.5 s apart: longer than the timeout, and than the session's own idle
+        // limit the transport derives from it (whole seconds, 2 past the timeout).
+        let size = 512 << 10
+        let request = try #require(Request(method: .get, url: URL(string: "\(backend.baseURL)/files/blob/\(size)?pace=4500")!))
+        let response = try await URLSessionTransport().send(request, context: context)
+        var total = 0
+        for try await chunk in try #require(response.body.stream) { total += chunk.count }
+        #expect(total == size)
+        try await backend.shutdown()
+    }
+
     @Test("keeps at most 64 MiB in memory unless told otherwise")
     func defaultLimit() {
         #expect(URLSessionTransport().maximumResponseBodySize == 64 << 20)
