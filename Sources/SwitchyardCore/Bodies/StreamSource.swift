@@ -115,9 +115,23 @@ final class StreamSource: Sendable {
         if case .some(let end) = closed { handler(end.flatMap(Self.error(of:))) }
     }
 
-    /// Buffers a chunk or hands it to a waiting consumer; waits while the buffer is full.
+    /// Buffers a chunk or hands it to a waiting consumer; waits while the buffer is full, until the
+    /// consumer reads, the stream ends or the writing task is cancelled.
     func write(_ chunk: Data) async throws {
         try Task.checkCancellation()
+        try await withTaskCancellationHandler {
+            try await buffer(chunk)
+        } onCancel: {
+            // A producer of a transport of the user's own may be a task the stream does not cancel.
+            state.withLock { state in
+                defer { state.producer = nil }
+                return state.producer
+            }?.resume(throwing: CancellationError())
+        }
+    }
+
+    /// ``write(_:)`` without the cancellation handler.
+    private func buffer(_ chunk: Data) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             enum Step {
                 case handed(CheckedContinuation<Data?, any Error>)
@@ -133,6 +147,9 @@ final class StreamSource: Sendable {
                 }
                 state.chunks.append(chunk)
                 guard state.chunks.byteCount >= limit else { return .buffered }
+                // Checked under the lock the cancellation handler takes: either it finds the
+                // producer stored, or the producer sees the cancellation here.
+                guard !Task.isCancelled else { return .ended }
                 precondition(state.producer == nil, "a response stream has one writer at a time")
                 state.producer = continuation
                 return .wait

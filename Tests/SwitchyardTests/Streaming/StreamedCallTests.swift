@@ -115,6 +115,28 @@ struct StreamedCallTests {
         #expect(total == 50)
     }
 
+    @Test("a writer waiting on a full buffer in a task of its own ends with CancellationError when that task is cancelled")
+    func waitingWriterHonoursItsTaskCancellation() async throws {
+        let outcome = Mutex<Result<Void, any Error>?>(nil)
+        let cancelNow = Atomic<Bool>(false)
+        let stream = ResponseStream(control: CallControl(), bufferLimit: 10) { writer in
+            // A transport of the user's own writing from a child task: the stream does not know it.
+            let child = Task {
+                try await writer.write(Data(count: 10))  // fills the buffer: waits for a reader
+            }
+            while !cancelNow.load(ordering: .acquiring) { await Task.yield() }
+            child.cancel()
+            let result = await child.result
+            outcome.withLock { $0 = result }
+        }
+        // The chunk is buffered, so the writer waits; nothing reads, so only its cancellation can end it.
+        #expect(await eventually { stream.heldChunkSlots == 1 })
+        cancelNow.store(true, ordering: .releasing)
+        #expect(await eventually { outcome.withLock { $0 } != nil })
+        let result = outcome.withLock { $0 }
+        #expect(throws: CancellationError.self) { try result?.get() }
+    }
+
     @Test("a consumer the producer always keeps ahead of holds only what is buffered, not what it read")
     func consumedChunksAreLetGo() async throws {
         let log = ProducerLog()
