@@ -15,7 +15,8 @@ extension APIClient {
     /// endpoint again **through the pipeline**: a new call with a new request id, so request stages
     /// run again and a refreshed token is used. The reconnection sends `Last-Event-ID` (the last event
     /// ID the stream set, carried over as the standard says) and waits the stream's last `retry`
-    /// (at most the policy's ``RetryPolicy/maxDelay``), or else the policy's backoff with its jitter.
+    /// (at least the policy's ``RetryPolicy/baseDelay``, at most its ``RetryPolicy/maxDelay``), or
+    /// else the policy's backoff with its jitter.
     /// At most ``RetryPolicy/maxAttempts`` − 1 reconnections follow one another without an event in
     /// between; an event resets the count. A `204` answer ends the events; another answer the call
     /// refuses (a `401` the pipeline could not refresh, a `500`) ends them with its typed error, as

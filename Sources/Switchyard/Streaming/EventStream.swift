@@ -118,9 +118,14 @@ struct EventStream<E: Endpoint>: AsyncSequence, Sendable where E.Output == Respo
             }
         }
 
-        /// Waits the stream's `retry`, or the policy's backoff; a cancellation ends the wait.
+        /// Waits the stream's `retry` (no less than the policy's base delay), or the policy's backoff; a
+        /// cancellation ends the wait.
         private func wait(_ policy: RetryPolicy, isolation actor: isolated (any Actor)?) async throws(SwitchyardError) {
-            let delay = retry.map { Swift.min($0, policy.maxDelay) } ?? Self.jittered(policy.backoff(beforeRetry: failures), policy)
+            // The floor keeps a server that sends `retry: 0` and an event before each close from making
+            // the client reconnect in a tight loop: an event resets the count of reconnections in a row.
+            let delay =
+                retry.map { Swift.min(Swift.max($0, policy.baseDelay), policy.maxDelay) }
+                ?? Self.jittered(policy.backoff(beforeRetry: failures), policy)
             let sleep = stream.sleep
             do {
                 try await stream.life.control.runCancellable { try await sleep(delay) }

@@ -112,6 +112,19 @@ struct EventReconnectTests {
         #expect(sleeps.recorded == [.milliseconds(1500), .milliseconds(1500)])
     }
 
+    @Test("a server's retry below the policy's base delay waits the base delay: retry 0 is no tight loop")
+    func retryIsFlooredAtTheBaseDelay() async throws {
+        let log = ServerLog()
+        let sleeps = Sleeps()
+        // Each connection sends an event (which resets the count of reconnections in a row) and closes.
+        let script = (1...4).map { Connection(text: "retry: 0\nid: \($0)\ndata: e\($0)\n\n") }
+        let client = try makeClient(transport: ScriptedEventTransport(script: script, log: log))
+        let (data, _) = await read(try await client.events(feed, reconnect: policy(), sleep: sleeps.sleep).value)
+        #expect(data == ["e1", "e2", "e3", "e4"])
+        #expect(sleeps.recorded.count >= 3)
+        #expect(sleeps.recorded.allSatisfy { $0 == .milliseconds(100) })
+    }
+
     @Test("without the server's retry, the policy's backoff is waited, growing while reconnections fail")
     func backoffWithoutRetry() async throws {
         let log = ServerLog()
