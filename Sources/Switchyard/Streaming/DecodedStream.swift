@@ -34,7 +34,9 @@ public struct DecodedStream<Base: AsyncSequence, Element>: AsyncSequence where B
         @usableFromInline var base: Base.AsyncIterator
         @usableFromInline let format: StreamFormat<Element>
         @usableFromInline var framer: StreamFramer
+        /// Server-Sent Events: the parser and its next event (`format.events`), `nil` for frames.
         @usableFromInline var events: ServerSentEventParser
+        @usableFromInline let nextEvent: StreamFormat<Element>.NextEvent?
         @usableFromInline var index = 0
         @usableFromInline var ended = false
         @usableFromInline var finished = false
@@ -44,7 +46,8 @@ public struct DecodedStream<Base: AsyncSequence, Element>: AsyncSequence where B
             self.base = base
             self.format = format
             self.framer = StreamFramer(delimiter: format.delimiter, limit: format.limit, unit: format.unit)
-            self.events = format.events ?? ServerSentEventParser(limit: format.limit)
+            self.events = format.events?.parser ?? ServerSentEventParser(limit: format.limit)
+            self.nextEvent = format.events?.next
         }
 
         /// The next value, or `nil` at the end of the stream.
@@ -63,17 +66,14 @@ public struct DecodedStream<Base: AsyncSequence, Element>: AsyncSequence where B
             guard !finished else { return nil }
             do throws(SwitchyardError) {
                 while true {
-                    if let frame = try framer.next() {
-                        if let element = try format.interpret(frame, &events, index) {
-                            index += 1
-                            return element
-                        }
-                        continue
+                    if let element = try decoded() {
+                        index += 1
+                        return element
                     }
                     if ended {
                         finished = true
                         guard let last = try framer.finish(), format.decodesLastLine else { return nil }
-                        return try format.interpret(last, &events, index)
+                        return try format.interpret(last, index)
                     }
                     if Task.isCancelled { throw SwitchyardError.wrapping(CancellationError(), as: .cancelled) }
                     let chunk: Data?
@@ -82,12 +82,26 @@ public struct DecodedStream<Base: AsyncSequence, Element>: AsyncSequence where B
                     } catch {
                         throw SwitchyardError.wrapping(error, as: .transport)
                     }
-                    if let chunk { framer.append(chunk) } else { ended = true }
+                    if let chunk {
+                        if nextEvent != nil { events.append(chunk) } else { framer.append(chunk) }
+                    } else {
+                        ended = true
+                    }
                 }
             } catch {
                 finished = true
                 throw error
             }
+        }
+
+        /// The next value in the chunks read so far, or `nil` when the next chunk is needed.
+        @inlinable
+        mutating func decoded() throws(SwitchyardError) -> Element? {
+            if let nextEvent { return try nextEvent(&events) }
+            while let frame = try framer.next() {
+                if let element = try format.interpret(frame, index) { return element }
+            }
+            return nil
         }
     }
 }
