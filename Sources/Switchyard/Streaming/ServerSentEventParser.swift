@@ -4,8 +4,9 @@ public import Foundation
 /// interpretation" says: lines ending in CR, LF or CRLF; fields `event`, `data`, `id` and `retry`;
 /// comments; an event dispatched at each blank line when its data buffer is not empty.
 ///
-/// It reads each chunk where it lies, line by line through a pointer, and carries only the start of a
-/// line a chunk ends in the middle of to the next chunk. It makes only the strings an event needs:
+/// It reads each chunk where it lies, line by line through a pointer, as the chunk arrives, and
+/// carries only the start of a line the chunk ends in the middle of to the next one; the chunk's
+/// events are then handed out one by one. It makes only the strings an event needs:
 /// its data, its type when it differs from the last event's, its ID when it differs from the last one.
 @usableFromInline
 struct ServerSentEventParser: Sendable {
@@ -15,13 +16,11 @@ struct ServerSentEventParser: Sendable {
 
     /// The longest line, and the most data one event may gather, in bytes.
     let limit: Int
-    /// The chunk being read, from `offset` on.
-    private var chunk = Data()
-    private var offset = 0
-    /// The index in the chunk of the first LF (CR) at or after `offset`, or the chunk's count when it
-    /// has none; searched again only once `offset` has passed it, so each byte is searched once.
-    private var nextLineFeed = -1
-    private var nextCarriageReturn = -1
+    /// The events of the last chunk, handed out one by one (taken, so each is moved out, not copied)
+    /// from `position` on, and the error that ended it, thrown once they have been.
+    private var ready: [ServerSentEvent?] = []
+    private var position = 0
+    private var failure: SwitchyardError?
     /// The start of the line the last chunk ended in the middle of.
     private var tail: [UInt8] = []
     /// The last line ended with a CR that was its chunk's last byte: a LF starting the next is part of it.
@@ -55,38 +54,49 @@ struct ServerSentEventParser: Sendable {
         self.retry = retry
     }
 
-    /// Reads `chunk` next; the events it completes are read with ``next()``.
+    /// Reads the events `chunk` completes, to be handed out by ``next()``; the chunk is read in place,
+    /// and only its unfinished last line is kept.
     @usableFromInline
     mutating func append(_ chunk: Data) {
-        self.chunk = chunk
-        offset = 0
-        nextLineFeed = -1
-        nextCarriageReturn = -1
+        ready.removeAll(keepingCapacity: true)
+        position = 0
+        guard failure == nil else { return }
+        chunk.withUnsafeBytes { bytes in
+            do throws(SwitchyardError) {
+                try read(bytes)
+            } catch {
+                failure = error
+            }
+        }
     }
 
-    /// The next event in the chunks appended so far, or `nil` when the next chunk is needed.
+    /// The next event of the chunks appended so far, or `nil` when the next chunk is needed.
     ///
     /// - Throws: ``SwitchyardError/Code/limitExceeded`` for a line longer than the limit, or an event
-    ///   gathering more data than it.
+    ///   gathering more data than it — after the events before it.
     @usableFromInline
     mutating func next() throws(SwitchyardError) -> ServerSentEvent? {
-        guard offset < chunk.count else { return nil }
-        // Moved out while it is read, so reading it does not overlap the parser's changes.
-        var chunk = Data()
-        swap(&chunk, &self.chunk)
-        defer { swap(&chunk, &self.chunk) }
-        return try chunk.withUnsafeBytes { bytes in Result { () throws(SwitchyardError) in try read(bytes) } }.get()
+        if position < ready.count {
+            position += 1
+            return ready[position - 1].take()
+        }
+        if let failure { throw failure }
+        return nil
     }
 
-    /// Reads lines of the chunk (`bytes`) from `offset` until one dispatches an event or the chunk ends.
-    private mutating func read(_ bytes: UnsafeRawBufferPointer) throws(SwitchyardError) -> ServerSentEvent? {
+    /// Reads the lines of a chunk (`bytes`), adding the events they dispatch to `ready`.
+    private mutating func read(_ bytes: UnsafeRawBufferPointer) throws(SwitchyardError) {
         let count = bytes.count
-        var position = offset
-        defer { offset = position }
+        guard count > 0 else { return }
+        var position = 0
         if afterCarriageReturn {
             afterCarriageReturn = false
-            if bytes[position] == Self.lineFeed { position += 1 }
+            if bytes[0] == Self.lineFeed { position = 1 }
         }
+        // The first LF and CR at or after `position` (the count when there is none), each searched
+        // again only once passed, so each byte is searched once for each.
+        var nextLineFeed = -1
+        var nextCarriageReturn = -1
         while position < count {
             if nextLineFeed < position { nextLineFeed = Self.find(Self.lineFeed, in: bytes, from: position) }
             if nextCarriageReturn < position { nextCarriageReturn = Self.find(Self.carriageReturn, in: bytes, from: position) }
@@ -94,10 +104,8 @@ struct ServerSentEventParser: Sendable {
             guard end < count else {
                 // The chunk ends in the middle of a line: carry its start over.
                 tail.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[position...]))
-                position = count
                 try checkLine(tail.count)
-                keepChunkData(bytes)
-                return nil
+                break
             }
             let start = position
             if bytes[end] == Self.lineFeed {
@@ -115,10 +123,9 @@ struct ServerSentEventParser: Sendable {
             } else {
                 event = try interpretTail(completedBy: UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
             }
-            if let event { return event }
+            if let event { ready.append(event) }
         }
         keepChunkData(bytes)
-        return nil
     }
 
     /// Interprets the carried-over line, completed by the start of the chunk.
