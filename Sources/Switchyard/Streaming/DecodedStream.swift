@@ -7,9 +7,10 @@ public import Foundation
 /// `jsonLines(of:decoder:maximumSize:)`, `jsonSequence(of:decoder:maximumSize:)` or
 /// `lines(maximumSize:)`; the chunks themselves are the raw stream (see <doc:DecodeStreamedAnswers>).
 ///
-/// Memory stays bounded: the stream holds at most one unfinished line, event or record, and one
-/// longer than `maximumSize` ends the sequence with ``SwitchyardError/Code/limitExceeded``. How the
-/// bytes are cut into chunks never changes what the stream decodes to. Any error ends the sequence:
+/// Memory stays bounded: the stream holds at most one unfinished line, event or record (events also
+/// the decoded events of the chunk being read), and one longer than `maximumSize` ends the sequence
+/// with ``SwitchyardError/Code/limitExceeded``. How the bytes are cut into chunks never changes what
+/// the stream decodes to. Any error ends the sequence:
 /// a ``SwitchyardError`` from the chunks is rethrown as it is, another error becomes
 /// ``SwitchyardError/Code/transport`` (``SwitchyardError/Code/cancelled`` for a cancelled task).
 public struct DecodedStream<Base: AsyncSequence, Element>: AsyncSequence where Base.Element == Data {
