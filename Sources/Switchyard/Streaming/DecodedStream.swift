@@ -8,7 +8,7 @@ public import Foundation
 /// `lines(maximumSize:)`; the chunks themselves are the raw stream (see <doc:DecodeStreamedAnswers>).
 ///
 /// Memory stays bounded: the stream holds at most one unfinished line, event or record (events also
-/// the decoded events of the chunk being read), and one longer than `maximumSize` ends the sequence
+/// the chunk being read, decoded one event at a time), and one longer than `maximumSize` ends the sequence
 /// with ``SwitchyardError/Code/limitExceeded``. How the bytes are cut into chunks never changes what
 /// the stream decodes to. Any error ends the sequence:
 /// a ``SwitchyardError`` from the chunks is rethrown as it is, another error becomes
@@ -35,9 +35,9 @@ public struct DecodedStream<Base: AsyncSequence, Element>: AsyncSequence where B
         @usableFromInline var base: Base.AsyncIterator
         @usableFromInline let format: StreamFormat<Element>
         @usableFromInline var framer: StreamFramer
-        /// Server-Sent Events: the parser and its next event (`format.events`), `nil` for frames.
+        /// Server-Sent Events: the parser (`format.events`), which `readsEvents` tells are read, not frames.
         @usableFromInline var events: ServerSentEventParser
-        @usableFromInline let nextEvent: StreamFormat<Element>.NextEvent?
+        @usableFromInline let readsEvents: Bool
         @usableFromInline var index = 0
         @usableFromInline var ended = false
         @usableFromInline var finished = false
@@ -47,8 +47,8 @@ public struct DecodedStream<Base: AsyncSequence, Element>: AsyncSequence where B
             self.base = base
             self.format = format
             self.framer = StreamFramer(delimiter: format.delimiter, limit: format.limit, unit: format.unit)
-            self.events = format.events?.parser ?? ServerSentEventParser(limit: format.limit)
-            self.nextEvent = format.events?.next
+            self.events = format.events ?? ServerSentEventParser(limit: format.limit)
+            self.readsEvents = format.events != nil
         }
 
         /// The next value, or `nil` at the end of the stream.
@@ -84,7 +84,7 @@ public struct DecodedStream<Base: AsyncSequence, Element>: AsyncSequence where B
                         throw SwitchyardError.wrapping(error, as: .transport)
                     }
                     if let chunk {
-                        if nextEvent != nil { events.append(chunk) } else { framer.append(chunk) }
+                        if readsEvents { events.append(chunk) } else { framer.append(chunk) }
                     } else {
                         ended = true
                     }
@@ -98,7 +98,12 @@ public struct DecodedStream<Base: AsyncSequence, Element>: AsyncSequence where B
         /// The next value in the chunks read so far, or `nil` when the next chunk is needed.
         @inlinable
         mutating func decoded() throws(SwitchyardError) -> Element? {
-            if let nextEvent { return try nextEvent(&events) }
+            if readsEvents {
+                // Only a stream of `ServerSentEvent`s reads events: the cast is one to the same type,
+                // which a loop specialized for its element does not make (a closure returning the
+                // generic element copied and destroyed each event).
+                return try events.next().map { $0 as! Element }
+            }
             while let frame = try framer.next() {
                 if let element = try format.interpret(frame, index) { return element }
             }

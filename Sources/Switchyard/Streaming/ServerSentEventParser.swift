@@ -4,10 +4,11 @@ public import Foundation
 /// interpretation" says: lines ending in CR, LF or CRLF; fields `event`, `data`, `id` and `retry`;
 /// comments; an event dispatched at each blank line when its data buffer is not empty.
 ///
-/// It reads each chunk where it lies, line by line through a pointer, as the chunk arrives, and
-/// carries only the start of a line the chunk ends in the middle of to the next one; the chunk's
-/// events are then handed out one by one. It makes only the strings an event needs:
-/// its data, its type when it differs from the last event's, its ID when it differs from the last one.
+/// It reads each chunk where it lies, line by line through a pointer, one event at a time: ``next()``
+/// reads on from where the last event ended, so it holds the chunk and the event being gathered, never
+/// the chunk's other events. Only the start of a line the chunk ends in the middle of is carried to the
+/// next one. It makes only the strings an event needs: its data, its type when it differs from the last
+/// event's, its ID when it differs from the last one.
 @usableFromInline
 struct ServerSentEventParser: Sendable {
     static let lineFeed: UInt8 = 0x0A
@@ -16,11 +17,15 @@ struct ServerSentEventParser: Sendable {
 
     /// The longest line, and the most data one event may gather, in bytes.
     let limit: Int
-    /// The events of the last chunk, handed out one by one (taken, so each is moved out, not copied)
-    /// from `position` on, and the error that ended it, thrown once they have been.
-    private var ready: [ServerSentEvent?] = []
-    private var position = 0
-    private var failure: SwitchyardError?
+    /// The chunk being read (copied once, as one block: reading a `Data` in place costs a few hundred
+    /// instructions a time, too many to pay per event), its size, and where the next line starts in it.
+    private var chunk: [UInt8] = []
+    private var count = 0
+    private var offset = 0
+    /// The first LF and CR in the chunk at or after `offset` (`count` when there is none; -1: not yet
+    /// searched), each searched again only once passed, so each byte is searched once for each.
+    private var nextLineFeed = -1
+    private var nextCarriageReturn = -1
     /// The start of the line the last chunk ended in the middle of.
     private var tail: [UInt8] = []
     /// The last line ended with a CR that was its chunk's last byte: a LF starting the next is part of it.
@@ -36,10 +41,11 @@ struct ServerSentEventParser: Sendable {
     private var typeIsLast = false
     private var type: [UInt8] = []
     private var lastType: (bytes: [UInt8], name: String) = ([], "message")
-    /// The last event ID and its bytes: an `id` with the same bytes keeps the string.
+    /// The last event ID: an `id` with the same bytes keeps the string.
     private var lastEventID: String?
-    private var lastEventIDBytes: [UInt8]
     private var retry: Duration?
+    /// The error the last line read ended with.
+    private var failure: SwitchyardError?
 
     /// - Parameters:
     ///   - limit: the longest line, and the most data one event may gather, in bytes.
@@ -50,53 +56,57 @@ struct ServerSentEventParser: Sendable {
     init(limit: Int, lastEventID: String? = nil, retry: Duration? = nil) {
         self.limit = max(1, limit)
         self.lastEventID = lastEventID
-        self.lastEventIDBytes = Array((lastEventID ?? "").utf8)
         self.retry = retry
     }
 
-    /// Reads the events `chunk` completes, to be handed out by ``next()``; the chunk is read in place,
-    /// and only its unfinished last line is kept.
+    /// Starts reading the next chunk, once ``next()`` has returned `nil` for the one before; it is read
+    /// in place as its events are asked for.
     @usableFromInline
     mutating func append(_ chunk: Data) {
-        ready.removeAll(keepingCapacity: true)
-        position = 0
-        guard failure == nil else { return }
-        chunk.withUnsafeBytes { bytes in
-            do throws(SwitchyardError) {
-                try read(bytes)
-            } catch {
-                failure = error
-            }
-        }
+        self.chunk.removeAll(keepingCapacity: true)
+        chunk.withUnsafeBytes { self.chunk.append(contentsOf: $0) }
+        count = self.chunk.count
+        offset = 0
+        nextLineFeed = -1
+        nextCarriageReturn = -1
     }
 
     /// The next event of the chunks appended so far, or `nil` when the next chunk is needed.
     ///
     /// - Throws: ``SwitchyardError/Code/limitExceeded`` for a line longer than the limit, or an event
-    ///   gathering more data than it — after the events before it.
+    ///   gathering more data than it; the rest of the chunk is dropped.
     @usableFromInline
     mutating func next() throws(SwitchyardError) -> ServerSentEvent? {
-        if position < ready.count {
-            position += 1
-            return ready[position - 1].take()
+        guard offset < count else { return nil }
+        let chunk = self.chunk
+        // A flag, not an optional error, tells a failure: checking a `SwitchyardError?` for each event
+        // went through its type's generic witnesses.
+        var failed = false
+        let event = chunk.withUnsafeBytes { bytes -> ServerSentEvent? in
+            do throws(SwitchyardError) {
+                return try read(bytes)
+            } catch {
+                failure = error
+                failed = true
+                return nil
+            }
         }
-        if let failure { throw failure }
-        return nil
+        if failed, let failure {
+            offset = count
+            throw failure
+        }
+        return event
     }
 
-    /// Reads the lines of a chunk (`bytes`), adding the events they dispatch to `ready`.
-    private mutating func read(_ bytes: UnsafeRawBufferPointer) throws(SwitchyardError) {
+    /// Reads the chunk's lines (`bytes`) from `offset` on up to the first that dispatches an event,
+    /// and returns that event; `nil` once the chunk is read.
+    private mutating func read(_ bytes: UnsafeRawBufferPointer) throws(SwitchyardError) -> ServerSentEvent? {
         let count = bytes.count
-        guard count > 0 else { return }
-        var position = 0
-        if afterCarriageReturn {
+        var position = offset
+        if position == 0, afterCarriageReturn {
             afterCarriageReturn = false
             if bytes[0] == Self.lineFeed { position = 1 }
         }
-        // The first LF and CR at or after `position` (the count when there is none), each searched
-        // again only once passed, so each byte is searched once for each.
-        var nextLineFeed = -1
-        var nextCarriageReturn = -1
         while position < count {
             if nextLineFeed < position { nextLineFeed = Self.find(Self.lineFeed, in: bytes, from: position) }
             if nextCarriageReturn < position { nextCarriageReturn = Self.find(Self.carriageReturn, in: bytes, from: position) }
@@ -123,9 +133,14 @@ struct ServerSentEventParser: Sendable {
             } else {
                 event = try interpretTail(completedBy: UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
             }
-            if let event { ready.append(event) }
+            if let event {
+                offset = position
+                return event
+            }
         }
+        offset = count
         keepChunkData(bytes)
+        return nil
     }
 
     /// Interprets the carried-over line, completed by the start of the chunk.
@@ -160,13 +175,15 @@ struct ServerSentEventParser: Sendable {
             if end - start >= 3, bytes[start] == 0xEF, bytes[start + 1] == 0xBB, bytes[start + 2] == 0xBF { start += 3 }
         }
         guard start < end else { return dispatch(bytes) }
-        if bytes[start] == Self.colon { return nil }
-        // The known names are at most 5 bytes: a line without a colon in its first 6 is another field.
-        var colon = start
-        while colon < end, colon - start < 6, bytes[colon] != Self.colon { colon += 1 }
-        guard let field = Field(bytes, start, colon) else { return nil }
-        var valueStart = Swift.min(colon + 1, end)
-        if valueStart < end, bytes[valueStart] == UInt8(ascii: " ") { valueStart += 1 }
+        // The field's name runs to the first colon: a known name (at most 5 bytes) is followed by the
+        // colon or the line's end; anything else is a comment or a field to ignore.
+        guard let (field, nameLength) = Field.starting(bytes, start, end) else { return nil }
+        var valueStart = start + nameLength
+        if valueStart < end {
+            guard bytes[valueStart] == Self.colon else { return nil }
+            valueStart += 1
+            if valueStart < end, bytes[valueStart] == UInt8(ascii: " ") { valueStart += 1 }
+        }
         let value = valueStart..<end
         switch field {
         case .data: try gather(bytes, value, chunk: chunk)
@@ -212,16 +229,18 @@ struct ServerSentEventParser: Sendable {
 
     private mutating func setID(_ value: UnsafeRawBufferPointer) {
         // An ID containing NUL is ignored; an empty one resets the last event ID.
-        guard !value.isEmpty else {
+        guard let base = value.baseAddress, !value.isEmpty else {
             lastEventID = nil
-            lastEventIDBytes.removeAll(keepingCapacity: true)
             return
         }
-        guard memchr(value.baseAddress!, 0, value.count) == nil else { return }
-        if lastEventID != nil, lastEventIDBytes.withUnsafeBytes({ Self.equal($0, value) }) { return }
-        lastEventIDBytes.removeAll(keepingCapacity: true)
-        lastEventIDBytes.append(contentsOf: value)
-        lastEventID = String(decoding: value.assumingMemoryBound(to: UInt8.self), as: UTF8.self)
+        guard memchr(base, 0, value.count) == nil else { return }
+        // The same bytes as the last ID's (compared in the string itself, inline when short): kept.
+        if let last = lastEventID, last.utf8.count == value.count,
+            last.utf8.withContiguousStorageIfAvailable({ memcmp($0.baseAddress!, base, value.count) == 0 }) == true
+        {
+            return
+        }
+        lastEventID = Self.string(value)
     }
 
     /// Ends the event at a blank line: the event when its data buffer is not empty. `bytes`: the chunk.
@@ -285,19 +304,32 @@ struct ServerSentEventParser: Sendable {
         return result
     }
 
+    /// A string of UTF-8 `bytes`, ill-formed sequences replaced as `String(decoding:as:)` does.
+    private static func string(_ bytes: UnsafeRawBufferPointer) -> String {
+        // Copied into the string's own storage (inline when short) and checked there.
+        String(unsafeUninitializedCapacity: bytes.count) { buffer in
+            UnsafeMutableRawBufferPointer(buffer).copyMemory(from: bytes)
+            return bytes.count
+        }
+    }
+
     /// The fields the standard knows; any other name is ignored.
     private enum Field {
         case event, data, id, retry
 
-        /// The field named by `bytes[start..<end]`.
-        init?(_ bytes: UnsafeRawBufferPointer, _ start: Int, _ end: Int) {
+        /// The field a line (`bytes[start..<end]`, not empty) starts with, and its name's length; `nil`
+        /// when it starts with none — the caller checks that the name ends there.
+        static func starting(_ bytes: UnsafeRawBufferPointer, _ start: Int, _ end: Int) -> (Field, Int)? {
             // Byte by byte: a name is matched once per line, so it must cost next to nothing.
+            let length = end - start
             func byte(_ index: Int) -> UInt8 { bytes[start + index] }
-            switch end - start {
-            case 2 where byte(0) == 0x69 && byte(1) == 0x64: self = .id  // "id"
-            case 4 where byte(0) == 0x64 && byte(1) == 0x61 && byte(2) == 0x74 && byte(3) == 0x61: self = .data  // "data"
-            case 5 where byte(0) == 0x65 && byte(1) == 0x76 && byte(2) == 0x65 && byte(3) == 0x6E && byte(4) == 0x74: self = .event
-            case 5 where byte(0) == 0x72 && byte(1) == 0x65 && byte(2) == 0x74 && byte(3) == 0x72 && byte(4) == 0x79: self = .retry
+            switch byte(0) {
+            case 0x64 where length >= 4 && byte(1) == 0x61 && byte(2) == 0x74 && byte(3) == 0x61: return (.data, 4)  // "data"
+            case 0x69 where length >= 2 && byte(1) == 0x64: return (.id, 2)  // "id"
+            case 0x65 where length >= 5 && byte(1) == 0x76 && byte(2) == 0x65 && byte(3) == 0x6E && byte(4) == 0x74:
+                return (.event, 5)  // "event"
+            case 0x72 where length >= 5 && byte(1) == 0x65 && byte(2) == 0x74 && byte(3) == 0x72 && byte(4) == 0x79:
+                return (.retry, 5)  // "retry"
             default: return nil
             }
         }

@@ -7,9 +7,6 @@ struct StreamFormat<Element>: Sendable {
     /// the position the value would have in the sequence.
     @usableFromInline
     typealias Interpret = @Sendable (ArraySlice<UInt8>, Int) throws(SwitchyardError) -> Element?
-    /// The next event the parser reads in place from its chunks, or `nil` when it needs the next chunk.
-    @usableFromInline
-    typealias NextEvent = @Sendable (inout ServerSentEventParser) throws(SwitchyardError) -> Element?
 
     @usableFromInline
     let delimiter: StreamFramer.Delimiter
@@ -24,10 +21,10 @@ struct StreamFormat<Element>: Sendable {
     @usableFromInline
     let interpret: Interpret
     /// Server-Sent Events, which are not cut into frames: the parser a decoding starts with (with the
-    /// last event ID and reconnection time a reconnection carries over) and its next event. `nil` for
-    /// the framed formats.
+    /// last event ID and reconnection time a reconnection carries over); set only when `Element` is
+    /// ``ServerSentEvent``. `nil` for the framed formats.
     @usableFromInline
-    var events: (parser: ServerSentEventParser, next: NextEvent)? = nil
+    var events: ServerSentEventParser? = nil
 }
 
 extension StreamFormat<ServerSentEvent> {
@@ -39,10 +36,7 @@ extension StreamFormat<ServerSentEvent> {
             unit: "a line of the event stream",
             decodesLastLine: false,
             interpret: { (_, _) throws(SwitchyardError) in nil },
-            events: (
-                ServerSentEventParser(limit: limit, lastEventID: lastEventID, retry: retry),
-                { (parser) throws(SwitchyardError) in try parser.next() }
-            )
+            events: ServerSentEventParser(limit: limit, lastEventID: lastEventID, retry: retry)
         )
     }
 }

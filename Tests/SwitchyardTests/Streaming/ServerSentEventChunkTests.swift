@@ -100,4 +100,29 @@ struct ServerSentEventChunkTests {
         #expect(result == StreamOutcome(values: [], error: .limitExceeded))
         #expect(result.message?.contains("the data of an event") == true)
     }
+
+    @Test("a name that only starts like a known field is another field, ignored; a bare name is an empty value")
+    func namesStartingLikeFields() async {
+        let text =
+            "id: 1\nevent: e\nretry: 5\n"
+            + "dat: x\ndatax: x\ndata : x\nidx: 2\nid : 2\neventful: f\nevent : f\nretryx: 9\nretry : 9\nd\ne\n:data: x\n"
+            + "data: a\ndata\nevent\n\nid\ndata: b\n\n"
+        let expected = StreamOutcome(values: [
+            ServerSentEvent(type: "message", data: "a\n", id: "1", retry: .milliseconds(5)),
+            ServerSentEvent(data: "b", retry: .milliseconds(5)),
+        ])
+        #expect(await Self.events([text]) == expected)
+        // Cut anywhere, the same.
+        for cut in 1..<text.utf8.count {
+            #expect(await readAll(ChunkFeed(Array(text.utf8), cuts: [cut]).serverSentEvents()) == expected, "cut at \(cut)")
+        }
+    }
+
+    @Test("the events of one chunk, read one at a time, are followed by a later line's error")
+    func eventsOfAChunkBeforeItsError() async {
+        let events = (0..<200).map { "id: \($0)\ndata: \($0)\n\n" }.joined()
+        let result = await Self.events([events + "data: 0123456789012345678901234567890123456789\n\n"], maximumSize: 32)
+        #expect(result.values.map(\.data) == (0..<200).map(String.init))
+        #expect(result.error == .limitExceeded)
+    }
 }
