@@ -78,7 +78,11 @@ struct ServerSentEventParser: Sendable {
     @usableFromInline
     mutating func next() throws(SwitchyardError) -> ServerSentEvent? {
         guard offset < count else { return nil }
-        let chunk = self.chunk
+        // Moved out while it is read (and back after), so reading it neither retains it nor overlaps
+        // the parser's own access.
+        var chunk: [UInt8] = []
+        swap(&chunk, &self.chunk)
+        defer { swap(&chunk, &self.chunk) }
         // A flag, not an optional error, tells a failure: checking a `SwitchyardError?` for each event
         // went through its type's generic witnesses.
         var failed = false
