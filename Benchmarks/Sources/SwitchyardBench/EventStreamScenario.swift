@@ -107,6 +107,9 @@ struct EventStreamScenario: AsyncParsableCommand {
     }
 
     private func runChild(url: String) async throws {
+        // Read once: an `@Option`'s value is looked up through ArgumentParser's generic storage on each
+        // read, which cost the events contender ~330 instructions per event in its loop.
+        let eventSize = self.eventSize
         let expected = megabytes * 1_000_000 / eventSize * eventSize
         var consumer = Consumer(pauses: slow)
         let baseline: Int

@@ -7,9 +7,10 @@ public import Foundation
 /// `jsonLines(of:decoder:maximumSize:)`, `jsonSequence(of:decoder:maximumSize:)` or
 /// `lines(maximumSize:)`; the chunks themselves are the raw stream (see <doc:DecodeStreamedAnswers>).
 ///
-/// Memory stays bounded: the stream holds at most one unfinished line, event or record, and one
-/// longer than `maximumSize` ends the sequence with ``SwitchyardError/Code/limitExceeded``. How the
-/// bytes are cut into chunks never changes what the stream decodes to. Any error ends the sequence:
+/// Memory stays bounded: the stream holds at most one unfinished line, event or record (events also
+/// the chunk being read, decoded one event at a time), and one longer than `maximumSize` ends the sequence
+/// with ``SwitchyardError/Code/limitExceeded``. How the bytes are cut into chunks never changes what
+/// the stream decodes to. Any error ends the sequence:
 /// a ``SwitchyardError`` from the chunks is rethrown as it is, another error becomes
 /// ``SwitchyardError/Code/transport`` (``SwitchyardError/Code/cancelled`` for a cancelled task).
 public struct DecodedStream<Base: AsyncSequence, Element>: AsyncSequence where Base.Element == Data {
@@ -34,7 +35,9 @@ public struct DecodedStream<Base: AsyncSequence, Element>: AsyncSequence where B
         @usableFromInline var base: Base.AsyncIterator
         @usableFromInline let format: StreamFormat<Element>
         @usableFromInline var framer: StreamFramer
+        /// Server-Sent Events: the parser (`format.events`), which `readsEvents` tells are read, not frames.
         @usableFromInline var events: ServerSentEventParser
+        @usableFromInline let readsEvents: Bool
         @usableFromInline var index = 0
         @usableFromInline var ended = false
         @usableFromInline var finished = false
@@ -45,6 +48,7 @@ public struct DecodedStream<Base: AsyncSequence, Element>: AsyncSequence where B
             self.format = format
             self.framer = StreamFramer(delimiter: format.delimiter, limit: format.limit, unit: format.unit)
             self.events = format.events ?? ServerSentEventParser(limit: format.limit)
+            self.readsEvents = format.events != nil
         }
 
         /// The next value, or `nil` at the end of the stream.
@@ -63,17 +67,14 @@ public struct DecodedStream<Base: AsyncSequence, Element>: AsyncSequence where B
             guard !finished else { return nil }
             do throws(SwitchyardError) {
                 while true {
-                    if let frame = try framer.next() {
-                        if let element = try format.interpret(frame, &events, index) {
-                            index += 1
-                            return element
-                        }
-                        continue
+                    if let element = try decoded() {
+                        index += 1
+                        return element
                     }
                     if ended {
                         finished = true
                         guard let last = try framer.finish(), format.decodesLastLine else { return nil }
-                        return try format.interpret(last, &events, index)
+                        return try format.interpret(last, index)
                     }
                     if Task.isCancelled { throw SwitchyardError.wrapping(CancellationError(), as: .cancelled) }
                     let chunk: Data?
@@ -82,12 +83,31 @@ public struct DecodedStream<Base: AsyncSequence, Element>: AsyncSequence where B
                     } catch {
                         throw SwitchyardError.wrapping(error, as: .transport)
                     }
-                    if let chunk { framer.append(chunk) } else { ended = true }
+                    if let chunk {
+                        if readsEvents { events.append(chunk) } else { framer.append(chunk) }
+                    } else {
+                        ended = true
+                    }
                 }
             } catch {
                 finished = true
                 throw error
             }
+        }
+
+        /// The next value in the chunks read so far, or `nil` when the next chunk is needed.
+        @inlinable
+        mutating func decoded() throws(SwitchyardError) -> Element? {
+            if readsEvents {
+                // Only a stream of `ServerSentEvent`s reads events: the cast is one to the same type,
+                // which a loop specialized for its element does not make (a closure returning the
+                // generic element copied and destroyed each event).
+                return try events.next().map { $0 as! Element }
+            }
+            while let frame = try framer.next() {
+                if let element = try format.interpret(frame, index) { return element }
+            }
+            return nil
         }
     }
 }

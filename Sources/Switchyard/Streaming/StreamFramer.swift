@@ -9,9 +9,6 @@ struct StreamFramer {
     /// What ends a frame.
     @usableFromInline
     enum Delimiter: Sendable {
-        /// CR, LF or CRLF, as the event-stream format says; a CR at the end of one chunk and a LF at
-        /// the start of the next are one line end.
-        case lineEnd
         /// LF; a CR right before it is not part of the line (CRLF is tolerated).
         case lineFeed
         /// RFC 7464: a record starts after RS (0x1E) and ends at the first LF after which its JSON
@@ -34,8 +31,6 @@ struct StreamFramer {
     private var start = 0
     /// The bytes before this index have been looked at.
     private var scanned = 0
-    /// `lineEnd`: the last line ended with a CR that was the buffer's last byte.
-    private var afterCarriageReturn = false
     /// `recordSeparator`: an RS opened a record that has not ended yet.
     private var inRecord = false
     private var text = JSONTextScanner()
@@ -68,7 +63,6 @@ struct StreamFramer {
     @usableFromInline
     mutating func next() throws(SwitchyardError) -> ArraySlice<UInt8>? {
         switch delimiter {
-        case .lineEnd: try nextLine()
         case .lineFeed: try nextLineFeedLine()
         case .recordSeparator: try nextRecord()
         }
@@ -82,38 +76,12 @@ struct StreamFramer {
     mutating func finish() throws(SwitchyardError) -> ArraySlice<UInt8>? {
         defer { start = buffer.count }
         switch delimiter {
-        case .lineEnd, .lineFeed:
+        case .lineFeed:
             guard start < buffer.count else { return nil }
             return buffer[start...]
         case .recordSeparator:
             return nil
         }
-    }
-
-    private mutating func nextLine() throws(SwitchyardError) -> ArraySlice<UInt8>? {
-        if afterCarriageReturn {
-            guard start < buffer.count else { return nil }
-            if buffer[start] == Self.lineFeed { start += 1 }
-            afterCarriageReturn = false
-            scanned = max(scanned, start)
-        }
-        let lineFeed = find(Self.lineFeed, from: scanned, to: buffer.count)
-        let end = find(Self.carriageReturn, from: scanned, to: lineFeed)
-        guard end < buffer.count else { return try wait() }
-        try check(end - start)
-        let line = buffer[start..<end]
-        if buffer[end] == Self.carriageReturn {
-            if end + 1 < buffer.count {
-                start = buffer[end + 1] == Self.lineFeed ? end + 2 : end + 1
-            } else {
-                start = end + 1
-                afterCarriageReturn = true
-            }
-        } else {
-            start = end + 1
-        }
-        scanned = start
-        return line
     }
 
     private mutating func nextLineFeedLine() throws(SwitchyardError) -> ArraySlice<UInt8>? {
@@ -155,7 +123,6 @@ struct StreamFramer {
         return try wait()
     }
 
-    /// No whole frame yet: the unfinished one must still fit the limit.
     /// The index of the first `byte` in the buffer's `from..<to`, or `to`: libc's `memchr`, which
     /// compares many bytes at a time.
     private func find(_ byte: UInt8, from: Int, to: Int) -> Int {
@@ -167,6 +134,7 @@ struct StreamFramer {
         }
     }
 
+    /// No whole frame yet: the unfinished one must still fit the limit.
     private func wait() throws(SwitchyardError) -> ArraySlice<UInt8>? {
         try check(buffer.count - start)
         return nil

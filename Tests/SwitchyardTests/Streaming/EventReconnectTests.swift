@@ -125,6 +125,23 @@ struct EventReconnectTests {
         #expect(sleeps.recorded.allSatisfy { $0 == .milliseconds(100) })
     }
 
+    @Test("a reconnection's repeated id keeps the carried-over last event ID; an empty id resets it")
+    func carriedIDRepeatedAndReset() async throws {
+        let log = ServerLog()
+        let sleeps = Sleeps()
+        let script = [
+            Connection(text: "id: 1\ndata: a\n\n", end: .drop),
+            Connection(text: "id: 1\ndata: b\n\nid:\ndata: c\n\nid: 1\ndata: d\n\n"),
+        ]
+        let client = try makeClient(transport: ScriptedEventTransport(script: script, log: log))
+        let events = try await client.events(feed, reconnect: policy(), sleep: sleeps.sleep)
+        var seen: [ServerSentEvent] = []
+        for try await event in events.value { seen.append(event) }
+        #expect(seen.map(\.data) == ["a", "b", "c", "d"])
+        #expect(seen.map(\.id) == ["1", "1", nil, "1"])
+        #expect(log.lastEventIDs == [nil, "1", "1"])
+    }
+
     @Test("without the server's retry, the policy's backoff is waited, growing while reconnections fail")
     func backoffWithoutRetry() async throws {
         let log = ServerLog()
