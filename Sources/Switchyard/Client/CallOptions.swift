@@ -66,6 +66,11 @@ public struct CallOptions: Sendable {
         }
         return required
     }
+    /// The stage each option this call sets needs, one per option (a stage may come more than once):
+    /// what ``requiredStages`` gathers, without building it.
+    var optionStages: LazyMapSequence<Dictionary<ObjectIdentifier, StoredOption>.Values, StageID> {
+        storage.value.options.values.lazy.map(\.stage)
+    }
     /// Whether this call sets any stage option: cheaper to ask than ``requiredStages``, which it
     /// builds.
     var setsStageOptions: Bool { !storage.value.options.isEmpty }
