@@ -56,8 +56,6 @@ struct StoredOption: Sendable {
     let value: any Sendable
     /// Merges a later option of the same key into this one.
     let merge: @Sendable (_ earlier: StoredOption, _ later: StoredOption) -> StoredOption
-    /// Writes the value into a call's context under its key.
-    let write: @Sendable (_ value: any Sendable, _ context: inout CallContext) -> Void
     /// The value's contribution to the call's identity.
     let identity: @Sendable (_ value: any Sendable) -> String?
 
@@ -73,7 +71,6 @@ struct StoredOption: Sendable {
             }
             return StoredOption(Key.self, Key.merge(first, second))
         }
-        self.write = { value, context in context[Key.self] = value as? Key.Value }
         self.identity = { value in (value as? Key.Value).flatMap(Key.identity) }
     }
 }

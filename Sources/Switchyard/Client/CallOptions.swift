@@ -307,7 +307,8 @@ public struct CallOptions: Sendable {
     func writeValues(into context: inout CallContext) {
         // Stage options first: a value set with setContextValue under an option's key still wins,
         // as it did before options had a store.
-        for option in options.values { option.write(option.value, &context) }
+        // Each value is stored as it is boxed, under its key's identifier (the options' own key).
+        for (key, option) in options { context.setValue(option.value, forKey: key) }
         for write in contextWriters { write(&context) }
         if uploadProgress != nil || downloadProgress != nil {
             context.transferObserver = TransferObserver(
