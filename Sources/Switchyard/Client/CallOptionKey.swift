@@ -46,8 +46,9 @@ extension CallOptionKey {
 }
 
 /// One option set on a ``CallOptions``, with what its key knows, behind closures so that options of
-/// any key live in one store.
-struct StoredOption: Sendable {
+/// any key live in one store. Immutable, and a class so that reading a call's options (checking
+/// their stages, writing their values into the context) retains one reference, not every field.
+final class StoredOption: Sendable {
     /// The key's ``CallOptionKey/name``.
     let name: String
     /// The key's ``CallOptionKey/stage``.

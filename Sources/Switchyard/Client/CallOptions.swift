@@ -66,10 +66,13 @@ public struct CallOptions: Sendable {
         }
         return required
     }
-    /// The stage each option this call sets needs, one per option (a stage may come more than once):
-    /// what ``requiredStages`` gathers, without building it.
-    var optionStages: LazyMapSequence<Dictionary<ObjectIdentifier, StoredOption>.Values, StageID> {
-        storage.value.options.values.lazy.map(\.stage)
+    /// Whether `predicate` holds for the stage each option this call sets needs (a stage may come more
+    /// than once): what ``requiredStages`` gathers, without building it. Each stage is read in place,
+    /// not out of a copy of its option.
+    func allOptionStages(satisfy predicate: (StageID) -> Bool) -> Bool {
+        let options = storage.value.options
+        for index in options.values.indices where !predicate(options.values[index].stage) { return false }
+        return true
     }
     /// Whether this call sets any stage option: cheaper to ask than ``requiredStages``, which it
     /// builds.

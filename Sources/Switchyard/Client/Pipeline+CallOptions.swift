@@ -28,7 +28,7 @@ extension Pipeline {
         // The common call passes: each option's stage is checked in place, and the options are
         // gathered by stage and sorted (so that the error names the same stage every time) only to
         // say which one fails.
-        if options.optionStages.allSatisfy({ runsRequired($0, options: options, isAdded: isAdded($0)) }) { return }
+        if options.allOptionStages(satisfy: { runsRequired($0, options: options, isAdded: isAdded($0)) }) { return }
         let requiredStages = options.requiredStages
         if requiredStages.count == 1, let (id, option) = requiredStages.first {
             try checkRequired(id, for: option, options: options, isAdded: isAdded(id))
