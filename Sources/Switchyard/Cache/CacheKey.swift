@@ -13,8 +13,8 @@ public struct CacheKey: Sendable, Hashable, Codable, CustomStringConvertible {
     public let identity: String
     /// Whose response it is.
     public let partition: CredentialPartition
-    /// The four parts hashed once, when the key is made: a hit looks its key up in more than one
-    /// table, and each lookup would otherwise hash every part again.
+    /// The identity and the partition hashed once, when the key is made: a hit looks its key up in
+    /// more than one table, and each lookup would otherwise hash them again.
     private let precomputedHash: Int
 
     private enum CodingKeys: String, CodingKey {
@@ -31,9 +31,9 @@ public struct CacheKey: Sendable, Hashable, Codable, CustomStringConvertible {
         self.endpoint = endpoint
         self.identity = identity
         self.partition = partition
+        // The identity (environment, method, authority, path, query…) and the partition tell keys
+        // apart well enough for a table; equality still compares all four parts.
         var hasher = Hasher()
-        hasher.combine(serviceID)
-        hasher.combine(endpoint)
         hasher.combine(identity)
         hasher.combine(partition)
         self.precomputedHash = hasher.finalize()
@@ -92,18 +92,41 @@ public struct CacheKey: Sendable, Hashable, Codable, CustomStringConvertible {
         excluding excluded: Set<String>,
         version: String? = nil
     ) -> CacheKey {
-        // Substrings, so that the path is not copied out of the request's target first.
-        var lines: [Substring] = [
-            Substring(context.environment.description), Substring(request.method.rawValue), Substring(request.head.authority ?? ""),
-            request.pathWithoutQuery, Substring(request.canonicalQuery(excluding: excluded)),
-        ]
+        var environment = context.environment.description
+        var method = request.method.rawValue
+        var authority = request.head.authority ?? ""
+        // A substring, so that the path is not copied out of the request's target first.
+        var path = request.pathWithoutQuery
+        var query = request.canonicalQuery(excluding: excluded)
+        var tail = ""
         // A POST read (``CallOptions/cacheReadsWithPOST()``) is told apart by its body.
         if request.method == .post, let body = request.body?.bytes {
-            lines.append(Substring("body:\(body.count):\(String(FNV1a.hash(body), radix: 16))"))
+            tail += "\nbody:\(body.count):\(String(FNV1a.hash(body), radix: 16))"
         }
-        if let version { lines.append(Substring("version:\(version)")) }
-        let identity = String(unsafeUninitializedCapacity: UTF8Join.count(lines)) {
-            UTF8Join.write(lines, separator: UInt8(ascii: "\n"), into: $0)
+        if let version { tail += "\nversion:\(version)" }
+        // The lines joined by newlines, written straight into a string of the final size (`withUTF8`
+        // is why the parts are variables): no array of parts and no intermediate strings on a hit.
+        let count =
+            environment.utf8.count + method.utf8.count + authority.utf8.count + path.utf8.count + query.utf8.count
+            + tail.utf8.count + 4
+        let identity = String(unsafeUninitializedCapacity: count) { buffer in
+            var offset = 0
+            func put(_ bytes: UnsafeBufferPointer<UInt8>) { offset = buffer[offset...].initialize(fromContentsOf: bytes) }
+            func newline() {
+                buffer[offset] = UInt8(ascii: "\n")
+                offset += 1
+            }
+            environment.withUTF8(put)
+            newline()
+            method.withUTF8(put)
+            newline()
+            authority.withUTF8(put)
+            newline()
+            path.withUTF8(put)
+            newline()
+            query.withUTF8(put)
+            tail.withUTF8(put)
+            return offset
         }
         return CacheKey(
             canonicalServiceID: context.serviceID.canonicalName,

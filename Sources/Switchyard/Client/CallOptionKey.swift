@@ -46,8 +46,9 @@ extension CallOptionKey {
 }
 
 /// One option set on a ``CallOptions``, with what its key knows, behind closures so that options of
-/// any key live in one store.
-struct StoredOption: Sendable {
+/// any key live in one store. Immutable, and a class so that reading a call's options (checking
+/// their stages, writing their values into the context) retains one reference, not every field.
+final class StoredOption: Sendable {
     /// The key's ``CallOptionKey/name``.
     let name: String
     /// The key's ``CallOptionKey/stage``.
@@ -56,8 +57,6 @@ struct StoredOption: Sendable {
     let value: any Sendable
     /// Merges a later option of the same key into this one.
     let merge: @Sendable (_ earlier: StoredOption, _ later: StoredOption) -> StoredOption
-    /// Writes the value into a call's context under its key.
-    let write: @Sendable (_ value: any Sendable, _ context: inout CallContext) -> Void
     /// The value's contribution to the call's identity.
     let identity: @Sendable (_ value: any Sendable) -> String?
 
@@ -73,7 +72,6 @@ struct StoredOption: Sendable {
             }
             return StoredOption(Key.self, Key.merge(first, second))
         }
-        self.write = { value, context in context[Key.self] = value as? Key.Value }
         self.identity = { value in (value as? Key.Value).flatMap(Key.identity) }
     }
 }

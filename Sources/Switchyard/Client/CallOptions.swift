@@ -66,6 +66,14 @@ public struct CallOptions: Sendable {
         }
         return required
     }
+    /// Whether `predicate` holds for the stage each option this call sets needs (a stage may come more
+    /// than once): what ``requiredStages`` gathers, without building it. Each stage is read in place,
+    /// not out of a copy of its option.
+    func allOptionStages(satisfy predicate: (StageID) -> Bool) -> Bool {
+        let options = storage.value.options
+        for index in options.values.indices where !predicate(options.values[index].stage) { return false }
+        return true
+    }
     /// Whether this call sets any stage option: cheaper to ask than ``requiredStages``, which it
     /// builds.
     var setsStageOptions: Bool { !storage.value.options.isEmpty }
@@ -302,7 +310,8 @@ public struct CallOptions: Sendable {
     func writeValues(into context: inout CallContext) {
         // Stage options first: a value set with setContextValue under an option's key still wins,
         // as it did before options had a store.
-        for option in options.values { option.write(option.value, &context) }
+        // Each value is stored as it is boxed, under its key's identifier (the options' own key).
+        for (key, option) in options { context.setValue(option.value, forKey: key) }
         for write in contextWriters { write(&context) }
         if uploadProgress != nil || downloadProgress != nil {
             context.transferObserver = TransferObserver(

@@ -65,12 +65,25 @@ public struct DynamicEndpoint<Output: Sendable>: Endpoint {
     /// `GET /users/{id}`: the method and the path template without its query, the name a call
     /// made at the call site goes by.
     static func defaultName(method: HTTPRequest.Method, path: String) -> String {
-        let template = Request.split(target: path).path
-        var name = method.rawValue
-        name.reserveCapacity(name.utf8.count + 1 + template.utf8.count)
-        name += " "
-        name += template
-        return name
+        // Made on every call of the intensive style: the bytes are copied once into a string of the
+        // final size (a short one stays inline), the path cut at its first `?` byte as
+        // `Request.split(target:)` cuts it.
+        var method = method.rawValue
+        var path = path
+        return method.withUTF8 { methodBytes in
+            path.withUTF8 { pathBytes in
+                let template = UnsafeBufferPointer(
+                    rebasing: pathBytes[..<(pathBytes.firstIndex(of: UInt8(ascii: "?")) ?? pathBytes.endIndex)]
+                )
+                return String(unsafeUninitializedCapacity: methodBytes.count + 1 + template.count) { name in
+                    var end = name.initialize(fromContentsOf: methodBytes)
+                    name[end] = UInt8(ascii: " ")
+                    end += 1
+                    end = name[end...].initialize(fromContentsOf: template)
+                    return end
+                }
+            }
+        }
     }
 
     /// Runs the decoding closure.

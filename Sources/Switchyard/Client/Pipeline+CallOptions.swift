@@ -25,7 +25,10 @@ extension Pipeline {
                 throw invalid("the call enables stage '\(id)', but service '\(serviceID)' has no such stage; its stages are \(listing)")
             }
         }
-        // Sorted only when there is more than one, so that the error names the same stage every time.
+        // The common call passes: each option's stage is checked in place, and the options are
+        // gathered by stage and sorted (so that the error names the same stage every time) only to
+        // say which one fails.
+        if options.allOptionStages(satisfy: { runsRequired($0, options: options, isAdded: isAdded($0)) }) { return }
         let requiredStages = options.requiredStages
         if requiredStages.count == 1, let (id, option) = requiredStages.first {
             try checkRequired(id, for: option, options: options, isAdded: isAdded(id))
@@ -34,6 +37,14 @@ extension Pipeline {
         for (id, option) in requiredStages.sorted(by: { $0.key < $1.key }) {
             try checkRequired(id, for: option, options: options, isAdded: isAdded(id))
         }
+    }
+
+    /// Whether the call runs stage `id`, which one of its options needs: what ``checkRequired(_:for:options:isAdded:)``
+    /// refuses otherwise.
+    private func runsRequired(_ id: StageID, options: CallOptions, isAdded: Bool) -> Bool {
+        isAdded
+            || (stageIDs.contains(id) && !options.skippedStages.contains(id)
+                && (optInStageIDs.isEmpty || !optInStageIDs.contains(id) || options.enabledStages.contains(id)))
     }
 
     /// Refuses a call whose option needs stage `id` when the call cannot run it.

@@ -95,13 +95,12 @@ public struct Request: Sendable {
     /// names, redaction, signing and sealing.
     package static func split(target: String) -> (path: Substring, query: Substring?) {
         let utf8 = target.utf8
-        let question = UInt8(ascii: "?")
-        // A native string's bytes are scanned as a buffer (the generic view's search is several times
-        // slower); any other string walks its view.
-        let found = utf8.withContiguousStorageIfAvailable { bytes in
-            bytes.firstIndex(of: question).map { utf8.index(utf8.startIndex, offsetBy: $0) }
-        }
-        guard let mark = found ?? utf8.firstIndex(of: question) else { return (target[...], nil) }
+        // The bytes are scanned as a buffer (the generic view's search is several times slower): a
+        // native string's in place, a short (inline) one's from a copy on the stack, any other
+        // string's from a native copy.
+        var bytes = target
+        guard let offset = bytes.withUTF8({ $0.firstIndex(of: UInt8(ascii: "?")) }) else { return (target[...], nil) }
+        let mark = utf8.index(utf8.startIndex, offsetBy: offset)
         return (target[..<mark], target[utf8.index(after: mark)...])
     }
 

@@ -189,6 +189,17 @@ public struct CallContext: Sendable {
         }
     }
 
+    /// Stores `value`, already boxed, under the ``CallContextKey`` type whose identifier is `key`, as
+    /// the subscript stores a value of that key's type: how the client writes a call's options without
+    /// unboxing each and boxing it again. `value` must be of the key's `Value` type.
+    package mutating func setValue(_ value: any Sendable, forKey key: ObjectIdentifier) {
+        if let index = storage.value.values.firstIndex(where: { $0.key == key }) {
+            storage.value.values[index].value = value
+        } else {
+            storage.value.values.append((key, value))
+        }
+    }
+
     /// A copy with ``attempt`` incremented: what a stage passes to `next` when it sends again.
     public func nextAttempt() -> CallContext {
         var copy = self

@@ -382,31 +382,41 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     /// The innermost link: counts the send, calls the transport, and lets `follower` take an answer
     /// further (a redirect) — only when it asks to, so that the common answer costs one check.
     ///
-    /// The common call — no timings, no kept body — stays in this closure, whose frame holds little;
-    /// timing and keeping the body are handled in a function of their own.
+    /// The common call — no timings, no kept body — calls the transport from this closure's own
+    /// frame, with no asynchronous frame between them; timing and keeping the body are handled in a
+    /// function of their own.
     fileprivate static func terminal(_ transport: any Transport, follower: (any ExchangeFollower)?) -> NextStage {
         let observes = transport.observesCallCancellation
         let send: NextStage = { (request: consuming Request, context: CallContext) in
             try await sendOnce(request, transport: transport, observes: observes, context: context)
         }
-        let inner: NextStage
-        if let follower {
-            inner = { (request: consuming Request, context: CallContext) in
-                let request = copy request
-                let response = try await sendOnce(request, transport: transport, observes: observes, context: context)
-                guard follower.follows(response) else { return response }
-                return try await follower.follow(response, for: request, context: context, send: send)
+        guard let follower else {
+            return { (request: consuming Request, context: CallContext) in
+                let control = context.control
+                control.recordTransportSend(request)  // one attempt
+                if control.timings != nil || control.keepsReceivedBody {
+                    return try await observedExchange(request, inner: send, context: context)
+                }
+                return try await sendOnce(request, transport: transport, observes: observes, context: context)
             }
-        } else {
-            inner = send
+        }
+        // What the observed exchange runs: the same exchange, taken further when the follower asks.
+        let followed: NextStage = { (request: consuming Request, context: CallContext) in
+            let request = copy request
+            let response = try await sendOnce(request, transport: transport, observes: observes, context: context)
+            guard follower.follows(response) else { return response }
+            return try await follower.follow(response, for: request, context: context, send: send)
         }
         return { (request: consuming Request, context: CallContext) in
             let control = context.control
             control.recordTransportSend(request)  // one attempt, however often the follower sends
             if control.timings != nil || control.keepsReceivedBody {
-                return try await observedExchange(request, inner: inner, context: context)
+                return try await observedExchange(request, inner: followed, context: context)
             }
-            return try await inner(request, context)
+            let request = copy request
+            let response = try await sendOnce(request, transport: transport, observes: observes, context: context)
+            guard follower.follows(response) else { return response }
+            return try await follower.follow(response, for: request, context: context, send: send)
         }
     }
 
