@@ -157,7 +157,7 @@ struct EventStreamScenario: AsyncParsableCommand {
             start = .now
             let stream = try await client.send(endpoint(query)).value
             if child == "switchyard-events" {
-                for try await event in stream.serverSentEvents() {
+                for try await _ in stream.serverSentEvents() {
                     consumer.count(event: eventSize)
                     try await consumer.pauseIfDue()
                 }
