@@ -163,30 +163,31 @@ final class LoopbackHTTPHandler: ChannelInboundHandler, RemovableChannelHandler 
         case .stream(let stream):
             var headers = HTTPHeaders(stream.headers)
             headers.add(name: "content-length", value: String(stream.end - stream.start))
-            if !head.isKeepAlive { headers.add(name: "connection", value: "close") }
-            context.write(
-                Self.wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: stream.status, headers: headers))),
-                promise: nil
-            )
-            if head.method == .HEAD {
-                self.finishResponse(for: head, context: context)
-                return
-            }
+            guard self.writeStreamHead(stream.status, headers, for: head, context: context) else { return }
             self.streaming = Streaming(stream: stream, head: head, position: stream.start)
             self.pump(context: context)
         case .paced(let stream):
-            var headers = HTTPHeaders(stream.headers)
-            if !head.isKeepAlive { headers.add(name: "connection", value: "close") }
-            context.write(
-                Self.wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: stream.status, headers: headers))),
-                promise: nil
-            )
-            if head.method == .HEAD {
-                self.finishResponse(for: head, context: context)
-                return
-            }
+            guard self.writeStreamHead(stream.status, HTTPHeaders(stream.headers), for: head, context: context) else { return }
             self.writePieces(from: 0, of: stream, for: head, context: context)
         }
+    }
+
+    /// Writes the head of a streamed answer; `false` when the request was a `HEAD`, whose response is
+    /// then finished, with no body to stream.
+    private func writeStreamHead(
+        _ status: HTTPResponseStatus,
+        _ headers: HTTPHeaders,
+        for head: HTTPRequestHead,
+        context: ChannelHandlerContext
+    ) -> Bool {
+        var headers = headers
+        if !head.isKeepAlive { headers.add(name: "connection", value: "close") }
+        context.write(Self.wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: status, headers: headers))), promise: nil)
+        guard head.method != .HEAD else {
+            self.finishResponse(for: head, context: context)
+            return false
+        }
+        return true
     }
 
     /// Writes the pieces of a paced response from `index`, flushing each and waiting the stream's pace
