@@ -206,16 +206,29 @@ struct EventStreamScenario: AsyncParsableCommand {
 
         init(pauses: Bool) { self.pauses = pauses }
 
+        /// Counts the events ending in `bytes` by their blank lines (a LF right after a LF, the pair
+        /// perhaps split between two reads), finding each LF with libc's `memchr`, as a careful raw
+        /// reader would: a loop over every byte cost the byte contenders 5 to 9 instructions a byte,
+        /// more than all else they did, and flattered the events contender beside them. Not inlined,
+        /// so both byte contenders run this one compiled loop.
+        @inline(never)
         mutating func take(_ bytes: UnsafeRawBufferPointer) {
-            var previous = previous
-            var events = 0
-            for byte in bytes {
-                if byte == 0x0A, previous == 0x0A { events += 1 }
-                previous = byte
+            guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+            let count = bytes.count
+            var events = previous == 0x0A && bytes[0] == 0x0A ? 1 : 0
+            var offset = 0
+            while offset < count, let found = memchr(base + offset, 0x0A, count - offset) {
+                let index = base.distance(to: UnsafeRawPointer(found))
+                if index + 1 < count, bytes[index + 1] == 0x0A {
+                    events += 1
+                    offset = index + 2
+                } else {
+                    offset = index + 1
+                }
             }
-            self.previous = previous
+            previous = bytes[count - 1]
             self.events += events
-            sinceLastPause += bytes.count
+            sinceLastPause += count
         }
 
         mutating func count(event bytes: Int) {
