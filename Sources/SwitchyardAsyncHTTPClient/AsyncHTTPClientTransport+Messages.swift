@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import HTTPTypes
 import NIOCore
+import NIOFoundationCompat
 import NIOHTTP1
 import NIOHTTPCompression
 import Switchyard
@@ -33,9 +34,17 @@ extension AsyncHTTPClientTransport {
         observer?.received(TransferProgress(completed: 0, total: total))
         for try await chunk in response.body {
             received += Int64(chunk.readableBytes)
-            try await writer.write(data(chunk))
+            try await writer.write(streamedData(chunk))
             observer?.received(TransferProgress(completed: received, total: total))
         }
+    }
+
+    /// A streamed chunk as `Data`: a large one over the buffer's own storage, not copied (the bytes
+    /// of a fast stream arrive in reads of tens of KiB); a small one copied, so that a stream of
+    /// small reads never keeps a larger read buffer alive for each chunk it holds.
+    static func streamedData(_ chunk: ByteBuffer) -> Data {
+        guard chunk.readableBytes >= 16 << 10 else { return data(chunk) }
+        return Data(buffer: chunk, byteTransferStrategy: .noCopy)
     }
 
     /// Collects the body, checking the deadline as each chunk arrives. Stopping the iteration
