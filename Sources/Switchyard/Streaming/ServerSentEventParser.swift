@@ -250,7 +250,7 @@ struct ServerSentEventParser: Sendable {
     /// Ends the event at a blank line: the event when its data buffer is not empty. `bytes`: the chunk.
     private mutating func dispatch(_ bytes: UnsafeRawBufferPointer) -> ServerSentEvent? {
         defer {
-            data.removeAll(keepingCapacity: true)
+            if !data.isEmpty { data.removeAll(keepingCapacity: true) }
             chunkData = nil
             typeSet = false
         }
@@ -323,6 +323,7 @@ struct ServerSentEventParser: Sendable {
 
         /// The field a line (`bytes[start..<end]`, not empty) starts with, and its name's length; `nil`
         /// when it starts with none — the caller checks that the name ends there.
+        @inline(__always)
         static func starting(_ bytes: UnsafeRawBufferPointer, _ start: Int, _ end: Int) -> (Field, Int)? {
             // Byte by byte: a name is matched once per line, so it must cost next to nothing.
             let length = end - start

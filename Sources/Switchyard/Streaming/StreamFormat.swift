@@ -22,7 +22,8 @@ struct StreamFormat<Element>: Sendable {
     let interpret: Interpret
     /// Server-Sent Events, which are not cut into frames: the parser a decoding starts with (with the
     /// last event ID and reconnection time a reconnection carries over); set only when `Element` is
-    /// ``ServerSentEvent``. `nil` for the framed formats.
+    /// ``ServerSentEvent`` (only `serverSentEvents` sets it: ``DecodedStream`` relies on that to hand
+    /// the parser's events on as its elements without a cast). `nil` for the framed formats.
     @usableFromInline
     var events: ServerSentEventParser? = nil
 }
