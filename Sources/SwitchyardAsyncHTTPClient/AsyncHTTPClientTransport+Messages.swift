@@ -39,11 +39,12 @@ extension AsyncHTTPClientTransport {
         }
     }
 
-    /// A streamed chunk as `Data`: a large one over the buffer's own storage, not copied (the bytes
-    /// of a fast stream arrive in reads of tens of KiB); a small one copied, so that a stream of
-    /// small reads never keeps a larger read buffer alive for each chunk it holds.
+    /// A streamed chunk as `Data`: one of 16 KiB or more that fills at least half of the read buffer
+    /// it is a slice of, over that buffer's storage, not copied (the bytes of a fast stream arrive in
+    /// reads of tens of KiB); any other copied, so that a chunk never keeps alive more than twice its
+    /// own bytes (the stream's read-ahead limit counts chunks' bytes).
     static func streamedData(_ chunk: ByteBuffer) -> Data {
-        guard chunk.readableBytes >= 16 << 10 else { return data(chunk) }
+        guard chunk.readableBytes >= 16 << 10, chunk.readableBytes * 2 >= chunk.storageCapacity else { return data(chunk) }
         return Data(buffer: chunk, byteTransferStrategy: .noCopy)
     }
 

@@ -49,6 +49,8 @@ public struct DecodedStream<Base: AsyncSequence, Element>: AsyncSequence where B
             self.framer = StreamFramer(delimiter: format.delimiter, limit: format.limit, unit: format.unit)
             self.events = format.events ?? ServerSentEventParser(limit: format.limit)
             self.readsEvents = format.events != nil
+            // `decoded()` hands the parser's events on as elements without a cast.
+            precondition(!readsEvents || Element.self == ServerSentEvent.self, "only a stream of ServerSentEvent reads events")
         }
 
         /// The next value, or `nil` at the end of the stream.
@@ -100,8 +102,8 @@ public struct DecodedStream<Base: AsyncSequence, Element>: AsyncSequence where B
         mutating func decoded() throws(SwitchyardError) -> Element? {
             if readsEvents {
                 // Only a stream of `ServerSentEvent`s reads events (`readsEvents`), so `Element` is
-                // `ServerSentEvent` here: the event is moved, not cast (`as!` copied it and destroyed
-                // the original, about 160 instructions an event).
+                // `ServerSentEvent` here (checked once, in `init`): the event is handed on as it is,
+                // not cast (`as!` copied it and destroyed the original, ~160 instructions an event).
                 guard let event = try events.next() else { return nil }
                 return unsafeBitCast(event, to: Element.self)
             }

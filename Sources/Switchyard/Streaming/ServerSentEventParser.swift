@@ -251,6 +251,8 @@ struct ServerSentEventParser: Sendable {
     private mutating func dispatch(_ bytes: UnsafeRawBufferPointer) -> ServerSentEvent? {
         let text: String
         if let range = chunkData {
+            // The only data line stays in the chunk only while the data buffer is empty (`gather`).
+            assert(data.isEmpty)
             text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]).assumingMemoryBound(to: UInt8.self), as: UTF8.self)
             chunkData = nil
         } else if !data.isEmpty {
