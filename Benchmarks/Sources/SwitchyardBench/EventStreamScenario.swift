@@ -12,6 +12,8 @@ import SwitchyardAsyncHTTPClient
 /// The events come from `Benchmarks/Scripts/event_feed.py`, a separate process (so neither its CPU
 /// nor its memory is the client's), as fast as the loopback carries them. The contenders:
 /// `raw-ahc` reads `HTTPClient.execute`'s body and counts the events by their blank lines;
+/// `raw-ahc-decode` decodes that body with `HandWrittenEventParser`, the least an app reading events
+/// with AsyncHTTPClient alone would write (each event's data, id and type made strings);
 /// `switchyard-bytes` does the same with the chunks of a streamed call through a service's pipeline
 /// (`client.send` of an endpoint whose output is `ResponseStream`); `switchyard-events` decodes the
 /// same call's body with `serverSentEvents()` into `ServerSentEvent`s (every field parsed, the data
@@ -23,11 +25,11 @@ struct EventStreamScenario: AsyncParsableCommand {
         abstract: "Events per second and memory of a large event stream."
     )
 
-    static let contenders = ["raw-ahc", "switchyard-bytes", "switchyard-events"]
+    static let contenders = ["raw-ahc", "raw-ahc-decode", "switchyard-bytes", "switchyard-events"]
 
     @Option(help: "Sizes in MB (10^6 bytes), comma-separated.") var sizes = "10,100,1000"
-    @Option(help: "Contenders, comma-separated: raw-ahc, switchyard-bytes, switchyard-events.") var contenders =
-        "raw-ahc,switchyard-bytes,switchyard-events"
+    @Option(help: "Contenders, comma-separated: raw-ahc, raw-ahc-decode, switchyard-bytes, switchyard-events.")
+    var contenders = "raw-ahc,raw-ahc-decode,switchyard-bytes,switchyard-events"
     @Option(help: "Rounds: each contender runs once per round, in turn; the median is reported.") var rounds = 3
     @Option(help: "Bytes per event (64...4096).") var eventSize = 128
     @Flag(help: "A slow consumer: sleep 2 ms after each 256 KiB read.") var slow = false
@@ -116,7 +118,7 @@ struct EventStreamScenario: AsyncParsableCommand {
         let cpuBefore: Double
         let start: ContinuousClock.Instant
         switch child {
-        case "raw-ahc":
+        case "raw-ahc", "raw-ahc-decode":
             let client = HTTPClient(eventLoopGroupProvider: .singleton)
             // A warm-up request on the same client; then the measured one.
             _ = try await client.execute(
@@ -128,9 +130,19 @@ struct EventStreamScenario: AsyncParsableCommand {
             cpuBefore = Self.cpuSeconds()
             start = .now
             let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(3600))
-            for try await buffer in response.body {
-                buffer.withUnsafeReadableBytes { consumer.take($0) }
-                try await consumer.pauseIfDue()
+            if child == "raw-ahc-decode" {
+                var parser = HandWrittenEventParser()
+                for try await buffer in response.body {
+                    buffer.withUnsafeReadableBytes { bytes in
+                        parser.take(bytes) { consumer.count(event: eventSize, data: $0.data.utf8.count) }
+                    }
+                    try await consumer.pauseIfDue()
+                }
+            } else {
+                for try await buffer in response.body {
+                    buffer.withUnsafeReadableBytes { consumer.take($0) }
+                    try await consumer.pauseIfDue()
+                }
             }
             try await client.shutdown()
         default:
@@ -157,8 +169,8 @@ struct EventStreamScenario: AsyncParsableCommand {
             start = .now
             let stream = try await client.send(endpoint(query)).value
             if child == "switchyard-events" {
-                for try await _ in stream.serverSentEvents() {
-                    consumer.count(event: eventSize)
+                for try await event in stream.serverSentEvents() {
+                    consumer.count(event: eventSize, data: event.data.utf8.count)
                     try await consumer.pauseIfDue()
                 }
             } else {
@@ -173,6 +185,9 @@ struct EventStreamScenario: AsyncParsableCommand {
         let peak = TransferScenario.peakResidentKiB()
         guard consumer.events == expected / eventSize else {
             throw ValidationError("\(child) read \(consumer.events) events; the feed sent \(expected / eventSize)")
+        }
+        if child == "raw-ahc-decode" || child == "switchyard-events", consumer.dataBytes == 0 {
+            throw ValidationError("\(child) decoded events without data")
         }
         let line = [
             "stream ",
@@ -201,6 +216,7 @@ struct EventStreamScenario: AsyncParsableCommand {
     struct Consumer {
         let pauses: Bool
         var events = 0
+        private(set) var dataBytes = 0
         private var previous: UInt8 = 0
         private var sinceLastPause = 0
 
@@ -219,20 +235,19 @@ struct EventStreamScenario: AsyncParsableCommand {
             var offset = 0
             while offset < count, let found = memchr(base + offset, 0x0A, count - offset) {
                 let index = base.distance(to: UnsafeRawPointer(found))
-                if index + 1 < count, bytes[index + 1] == 0x0A {
-                    events += 1
-                    offset = index + 2
-                } else {
-                    offset = index + 1
-                }
+                if index + 1 < count, bytes[index + 1] == 0x0A { events += 1 }
+                offset = index + 1
             }
             previous = bytes[count - 1]
             self.events += events
             sinceLastPause += count
         }
 
-        mutating func count(event bytes: Int) {
+        /// Counts a decoded event of `bytes` bytes on the wire whose data has `data` bytes (summed, so
+        /// that no decoder's strings can be optimized away).
+        mutating func count(event bytes: Int, data: Int) {
             events += 1
+            dataBytes &+= data
             sinceLastPause += bytes
         }
 
