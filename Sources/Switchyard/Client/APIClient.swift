@@ -63,7 +63,13 @@ public struct APIClient: Sendable {
     func send<E: Endpoint>(_ endpoint: E, options: CallOptions?, requestID: RequestID) async throws(SwitchyardError) -> CallResult<E.Output>
     {
         // Only reading the endpoint and decoding depend on its type; the rest is shared, non-generic code.
-        let exchange = try await perform(CallSpec(endpoint), options: options, requestID: requestID)
+        let spec = CallSpec(endpoint)
+        let exchange: Exchange
+        if let download = spec.download {
+            exchange = try await performDownload(spec, download, options: options, requestID: requestID)
+        } else {
+            exchange = try await perform(spec, options: options, requestID: requestID)
+        }
         let value: E.Output
         do {
             // The response is lent to the decoder, not copied out of the exchange first.
@@ -219,7 +225,9 @@ public struct APIClient: Sendable {
             )
             throw error.filling(from: context)
         }
-        return Exchange(response: response, context: context, control: control, decoder: entry.decoder, start: start)
+        var answer = response
+        answer.requestID = requestID  // for a reformer's context
+        return Exchange(response: answer, context: context, control: control, decoder: entry.decoder, start: start)
     }
 
     /// Sends a call named at the call site (the intensive style) and returns the raw response.
