@@ -16,8 +16,6 @@ struct CallSpec: Sendable {
     let acceptedMediaType: String?
     /// Whether the endpoint's output is a ``ResponseStream``: the call returns at the head.
     let streams: Bool
-    /// The file a ``DownloadEndpoint`` downloads to; `nil` for any other call.
-    let download: DownloadRequest?
 
     init(_ endpoint: borrowing some Endpoint) {
         service = endpoint.service
@@ -32,11 +30,5 @@ struct CallSpec: Sendable {
         options = endpoint.options
         acceptedMediaType = endpoint.acceptedMediaType
         streams = type(of: endpoint).Output.self == ResponseStream.self
-        // A metadata compare first: an ordinary call never pays for the cast.
-        if type(of: endpoint).Output.self == DownloadedFile.self, let describing = copy endpoint as? any DownloadDescribing {
-            download = describing.request
-        } else {
-            download = nil
-        }
     }
 }

@@ -48,7 +48,7 @@ public struct ReformedEndpoint<Base: Endpoint, Reforming: Reformer>: Endpoint {
     ///   reformer as the failing stage.
     public func decode(_ response: Response, decoder: JSONDecoder) throws -> Reforming.Output {
         let context = ReformContext(
-            requestID: response.requestID ?? .next(),
+            requestID: response.metadata[ReformedCallID.self] ?? .next(),
             serviceID: base.service,
             endpointName: base.name,
             decoder: decoder
@@ -74,5 +74,47 @@ extension Endpoint {
     /// - Returns: the reformed endpoint.
     public func reformed<Reforming: Reformer>(by reformer: Reforming) -> ReformedEndpoint<Self, Reforming> {
         ReformedEndpoint(base: self, reformer: reformer)
+    }
+}
+
+/// The call's id on the response a ``ReformedEndpoint`` decodes, so that its reformer's context
+/// names the call; ``APIClient`` stamps it on the reformed call's response only.
+enum ReformedCallID: ResponseMetadataKey {
+    typealias Value = RequestID
+}
+
+extension APIClient {
+    /// Decodes a ``ReformedEndpoint``'s output from a copy of the response that carries the call's
+    /// id, so its reformer's context names the call. Out of line, so an ordinary call's frame is not
+    /// made larger by it.
+    @inline(never)
+    static func decodeReformed<E: Endpoint>(
+        _ endpoint: E,
+        _ response: Response,
+        requestID: RequestID,
+        decoder: JSONDecoder
+    ) throws -> E.Output {
+        var response = response
+        response.metadata[ReformedCallID.self] = requestID
+        return try endpoint.decode(response, decoder: decoder)
+    }
+}
+
+/// Recognises a ``ReformedEndpoint`` type by its nominal type descriptor — the word after the kind in
+/// a struct's metadata, shared by every specialisation — so an ordinary call pays a load and a
+/// compare, no dynamic cast. Any other metadata (an enum's, a class's) holds another value there.
+enum ReformedEndpointType {
+    /// Whether `type` is a specialisation of ``ReformedEndpoint``.
+    static func matches(_ type: Any.Type) -> Bool { descriptor(of: type) == reformed }
+
+    private static let reformed = descriptor(of: ReformedEndpoint<DynamicEndpoint<Response>, Sample>.self)
+
+    private static func descriptor(of type: Any.Type) -> UInt {
+        unsafeBitCast(type, to: UnsafeRawPointer.self).load(fromByteOffset: MemoryLayout<Int>.size, as: UInt.self)
+    }
+
+    /// A reformer to name one specialisation by.
+    private struct Sample: Reformer {
+        func reform(_ response: Response, context: ReformContext) -> Int { 0 }
     }
 }

@@ -2,6 +2,32 @@ import Foundation
 import HTTPTypes
 
 extension APIClient {
+    /// Sends an endpoint whose output is a ``DownloadedFile``: a ``DownloadEndpoint`` through the
+    /// download loop, any other as an ordinary call; then the endpoint decodes the output. Out of
+    /// line from `send`, so an ordinary call's frame is not made larger by it.
+    @inline(never)
+    func sendDownload<E: Endpoint>(
+        _ endpoint: E,
+        options: CallOptions?,
+        requestID: RequestID
+    ) async throws(SwitchyardError) -> CallResult<E.Output> {
+        let spec = CallSpec(endpoint)
+        let exchange =
+            if let request = (endpoint as? any DownloadDescribing)?.request {
+                try await performDownload(spec, request, options: options, requestID: requestID)
+            } else {
+                try await perform(spec, options: options, requestID: requestID)
+            }
+        let value: E.Output
+        do {
+            value = try endpoint.decode(exchange.response, decoder: exchange.decoder)
+        } catch {
+            throw DecodingFailureMessage.error(for: error, output: E.Output.self, response: exchange.response)
+                .filling(from: exchange.context)
+        }
+        return exchange.result(value)
+    }
+
     /// Sends a ``DownloadEndpoint``'s call (see there): resume what is on disk, send, resume after
     /// interruptions, verify, rename. Every attempt goes under `requestID`. The exchange's body is
     /// the published file.

@@ -112,8 +112,8 @@ extension Endpoint {
     }
 }
 
-/// A download's destination and options, carried from a ``DownloadEndpoint`` into the call's
-/// ``CallSpec``: one reference, so an ordinary call's spec only carries an empty one.
+/// A download's destination and options, read by ``APIClient`` from a ``DownloadEndpoint`` before
+/// the call.
 final class DownloadRequest: Sendable {
     let destination: URL
     let options: DownloadOptions
@@ -124,7 +124,8 @@ final class DownloadRequest: Sendable {
     }
 }
 
-/// What ``CallSpec`` asks of an endpoint whose output is a ``DownloadedFile``.
+/// What ``APIClient`` asks of an endpoint whose output is a ``DownloadedFile``: whether it is a
+/// download, and where to.
 protocol DownloadDescribing {
     /// Where the file goes and how the download is made.
     var request: DownloadRequest { get }

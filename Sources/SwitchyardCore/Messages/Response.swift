@@ -66,9 +66,6 @@ public struct Response: Sendable {
     /// opening it: a non-2xx answer that was not signed or not sealed (a gateway's 503 page, a 401
     /// from an auth proxy). Treat its body as coming from anyone on the path.
     public var isUnverified = false
-    /// The id of the call that received the response, set by the client before the output is
-    /// decoded (a reformer's context names it); `nil` until then.
-    package var requestID: RequestID?
 
     /// Creates a response.
     ///

@@ -37,7 +37,11 @@ extension APIClient {
         let id = RequestID.next()
         return CallHandle(id: id, tracker: tracker, finished: finished) { progress in
             do throws(SwitchyardError) {
-                return .success(try await send(endpoint, options: (options ?? CallOptions()).applying(progress), requestID: id))
+                let options = (options ?? CallOptions()).applying(progress)
+                if E.Output.self == DownloadedFile.self {
+                    return .success(try await sendDownload(endpoint, options: options, requestID: id))
+                }
+                return .success(try await send(endpoint, options: options, requestID: id))
             } catch {
                 return .failure(error)
             }
