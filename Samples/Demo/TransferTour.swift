@@ -54,12 +54,9 @@ enum TransferTour {
         )
         print("\n   downloading 24 MB to a file; the backend drops the connection at 10 MB:")
         let destination = directory.appendingPathComponent("installer.bin")
-        let file = try await client.download(
-            .files,
-            "/files/blob/\(size)",
-            parameters: ["dropAt": 10_000_000],
-            to: destination,
-            download: DownloadOptions(checksum: .sha256(hex: expected))
+        let file = try await client.send(
+            DynamicEndpoint<Response>(service: .files, method: .get, path: "/files/blob/\(size)", parameters: ["dropAt": 10_000_000])
+                .downloading(to: destination, options: DownloadOptions(checksum: .sha256(hex: expected)))
         )
         try await Task.sleep(for: .milliseconds(50))  // let the accessory's last lines print first
         print(

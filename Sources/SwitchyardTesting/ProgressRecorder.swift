@@ -8,7 +8,7 @@ import Synchronization
 /// let progress = ProgressRecorder()
 /// var options = CallOptions()
 /// options.attach([progress])
-/// _ = try await client.download(.files, "/big.bin", to: target, options: options)
+/// _ = try await client.send(DynamicEndpoint<Response>(service: .files, method: .get, path: "/big.bin").downloading(to: target), options: options)
 /// await progress.waitForFinishes(1)
 /// #expect(ProgressRecorder.isMonotonic(progress.received) && progress.received.last?.isComplete == true)
 /// ```

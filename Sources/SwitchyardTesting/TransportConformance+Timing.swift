@@ -45,11 +45,14 @@ extension TransportConformance {
             let started = ContinuousClock.now
             try await expectError(.timeout) {
                 // 8 MiB in 32 chunks 120 ms apart: about 4 s, with 3 resumes allowed.
-                _ = try await client.download(
-                    service,
-                    "/files/blob/8388608",
-                    headerFields: [HTTPField.Name("X-Blob-Pace")!: "120"],
-                    to: destination,
+                let blob = DynamicEndpoint<Response>(
+                    service: service,
+                    method: .get,
+                    path: "/files/blob/8388608",
+                    headerFields: [HTTPField.Name("X-Blob-Pace")!: "120"]
+                )
+                _ = try await client.send(
+                    blob.downloading(to: destination),
                     options: CallOptions(timeout: .seconds(30), deadline: deadline)
                 )
             }

@@ -43,17 +43,26 @@ struct ContentCodingOverTheWireTests {
             let defaults = ServiceDefaults(headerFields: [.acceptEncoding: "gzip"])
             try await withClient(name, defaults: defaults) { _, client in
                 let echoed = directory.appendingPathComponent("echo.json")
-                _ = try await client.download(.utility, "/echo", to: echoed)
+                _ = try await client.send(DynamicEndpoint<Response>(service: .utility, method: .get, path: "/echo").downloading(to: echoed))
                 let report = try JSONDecoder().decode(EchoReport.self, from: Data(contentsOf: echoed))
                 #expect(report.headers["accept-encoding"] == "identity")
 
                 let text = directory.appendingPathComponent("text.txt")
-                let plain = try await client.download(.utility, "/precompressed", to: text)
+                let plain = try await client.send(
+                    DynamicEndpoint<Response>(service: .utility, method: .get, path: "/precompressed").downloading(to: text)
+                )
                 #expect(plain.headerFields[.contentEncoding] == nil && plain.headerFields[.eTag] == "\"precompressed-identity\"")
                 let expected = try Data(contentsOf: text)
                 #expect(expected.count == 226_000)
 
-                let gzipped = try await client.download(.utility, "/precompressed", headerFields: [.acceptEncoding: "gzip"], to: text)
+                let gzipped = try await client.send(
+                    DynamicEndpoint<Response>(
+                        service: .utility,
+                        method: .get,
+                        path: "/precompressed",
+                        headerFields: [.acceptEncoding: "gzip"]
+                    ).downloading(to: text)
+                )
                 #expect(gzipped.headerFields[.contentEncoding] == nil && gzipped.headerFields[.eTag] == "\"precompressed-gzip\"")
                 #expect(gzipped.headerFields[.contentLength] == "226000" && gzipped.value.byteCount == 226_000)
                 #expect(try Data(contentsOf: text) == expected)

@@ -66,11 +66,10 @@ struct DownloadDeadlineTests {
             try await Self.withIsolatedBackend { client in
                 let path = "/files/blob/\(size)"
                 let (error, elapsed) = await Self.failure {
-                    _ = try await client.download(
-                        .utility,
-                        path,
-                        headerFields: Self.slow,
-                        to: destination,
+                    _ = try await client.send(
+                        DynamicEndpoint<Response>(service: .utility, method: .get, path: path, headerFields: Self.slow).downloading(
+                            to: destination
+                        ),
                         options: CallOptions(timeout: .seconds(30), deadline: .seconds(6))
                     )
                 }
@@ -82,11 +81,11 @@ struct DownloadDeadlineTests {
                 #expect(FileManager.default.fileExists(atPath: Self.record(destination).path))
 
                 // Without a deadline (and at full speed) the next call takes it from there.
-                let result = try await client.download(
-                    .utility,
-                    path,
-                    to: destination,
-                    download: DownloadOptions(checksum: .sha256(hex: TransferTests.blobSHA256(size: size)))
+                let result = try await client.send(
+                    DynamicEndpoint<Response>(service: .utility, method: .get, path: path).downloading(
+                        to: destination,
+                        options: DownloadOptions(checksum: .sha256(hex: TransferTests.blobSHA256(size: size)))
+                    )
                 )
                 #expect(result.value.resumedFrom > 0 && result.value.resumedFrom <= Int64(kept.count + (1 << 20)))
                 #expect(result.status.code == 206)
@@ -112,13 +111,14 @@ struct DownloadDeadlineTests {
                 ]
                 let (error, elapsed) = await Self.failure {
                     // Broken off after the first 256 KiB, then resumed at the slow pace.
-                    _ = try await client.download(
-                        .utility,
-                        "/files/blob/\(8 << 20)",
-                        parameters: ["dropAt": 262_144],
-                        headerFields: Self.slow,
-                        to: destination,
-                        download: DownloadOptions(maximumResumes: 5),
+                    _ = try await client.send(
+                        DynamicEndpoint<Response>(
+                            service: .utility,
+                            method: .get,
+                            path: "/files/blob/\(8 << 20)",
+                            parameters: ["dropAt": 262_144],
+                            headerFields: Self.slow
+                        ).downloading(to: destination, options: DownloadOptions(maximumResumes: 5)),
                         options: options
                     )
                 }
@@ -146,12 +146,9 @@ struct DownloadDeadlineTests {
             let destination = directory.appendingPathComponent("blob.bin")
             try await Self.withIsolatedBackend { client in
                 let (error, _) = await Self.failure {
-                    _ = try await client.download(
-                        .utility,
-                        "/files/blob/\(8 << 20)",
-                        headerFields: Self.slow,
-                        to: destination,
-                        download: DownloadOptions(resume: false),
+                    _ = try await client.send(
+                        DynamicEndpoint<Response>(service: .utility, method: .get, path: "/files/blob/\(8 << 20)", headerFields: Self.slow)
+                            .downloading(to: destination, options: DownloadOptions(resume: false)),
                         options: CallOptions(deadline: .seconds(1))
                     )
                 }

@@ -122,7 +122,10 @@ struct TransferTests {
             let progress = ProgressRecorder()
             let size: Int64 = 8_000_000
             let result = try await withBackend { _, client in
-                try await client.download(.utility, "/files/blob/\(size)", to: destination, options: Self.options([progress]))
+                try await client.send(
+                    DynamicEndpoint<Response>(service: .utility, method: .get, path: "/files/blob/\(size)").downloading(to: destination),
+                    options: Self.options([progress])
+                )
             }
             await progress.waitForFinishes(1)
             #expect(result.value.url == destination && result.value.byteCount == size && result.value.resumedFrom == 0)
@@ -142,12 +145,13 @@ struct TransferTests {
             let expected = Self.blobSHA256(size: size)
             let progress = ProgressRecorder()
             let result = try await withBackend { _, client in
-                try await client.download(
-                    .utility,
-                    "/files/blob/\(size)",
-                    parameters: ["dropAt": 2_100_003],
-                    to: destination,
-                    download: DownloadOptions(checksum: .sha256(hex: expected)),
+                try await client.send(
+                    DynamicEndpoint<Response>(
+                        service: .utility,
+                        method: .get,
+                        path: "/files/blob/\(size)",
+                        parameters: ["dropAt": 2_100_003]
+                    ).downloading(to: destination, options: DownloadOptions(checksum: .sha256(hex: expected))),
                     options: Self.options([progress])
                 )
             }
@@ -168,12 +172,9 @@ struct TransferTests {
             try await withBackend { _, client in
                 let path = "/files/blob/\(size)"
                 await #expect(throws: SwitchyardError.self) {
-                    _ = try await client.download(
-                        .utility,
-                        path,
-                        parameters: ["dropAt": 1_500_000],
-                        to: destination,
-                        download: DownloadOptions(maximumResumes: 0)
+                    _ = try await client.send(
+                        DynamicEndpoint<Response>(service: .utility, method: .get, path: path, parameters: ["dropAt": 1_500_000])
+                            .downloading(to: destination, options: DownloadOptions(maximumResumes: 0))
                     )
                 }
                 #expect(!FileManager.default.fileExists(atPath: destination.path))
@@ -187,12 +188,11 @@ struct TransferTests {
                         recorder.record("\(request.headerFields[.range] ?? "-") \(request.headerFields[.ifRange] ?? "-")")
                     }
                 ]
-                let result = try await client.download(
-                    .utility,
-                    path,
-                    parameters: ["dropAt": 1_500_000],
-                    to: destination,
-                    download: DownloadOptions(checksum: .sha256(hex: Self.blobSHA256(size: size))),
+                let result = try await client.send(
+                    DynamicEndpoint<Response>(service: .utility, method: .get, path: path, parameters: ["dropAt": 1_500_000]).downloading(
+                        to: destination,
+                        options: DownloadOptions(checksum: .sha256(hex: Self.blobSHA256(size: size)))
+                    ),
                     options: options
                 )
                 #expect(result.value.resumedFrom == Int64(partial.count) && result.status.code == 206)
@@ -209,21 +209,22 @@ struct TransferTests {
             try await withBackend { _, client in
                 let path = "/files/blob/\(size)"
                 await #expect(throws: SwitchyardError.self) {
-                    _ = try await client.download(
-                        .utility,
-                        path,
-                        parameters: ["dropAt": 1_000_000],
-                        to: destination,
-                        download: DownloadOptions(maximumResumes: 0)
+                    _ = try await client.send(
+                        DynamicEndpoint<Response>(service: .utility, method: .get, path: path, parameters: ["dropAt": 1_000_000])
+                            .downloading(to: destination, options: DownloadOptions(maximumResumes: 0))
                     )
                 }
-                let result = try await client.download(
-                    .utility,
-                    path,
-                    parameters: ["dropAt": 1_000_000],
-                    headerFields: [HTTPField.Name("X-Blob-Version")!: "2"],
-                    to: destination,
-                    download: DownloadOptions(checksum: .sha256(hex: Self.blobSHA256(size: size, version: 2)))
+                let result = try await client.send(
+                    DynamicEndpoint<Response>(
+                        service: .utility,
+                        method: .get,
+                        path: path,
+                        parameters: ["dropAt": 1_000_000],
+                        headerFields: [HTTPField.Name("X-Blob-Version")!: "2"]
+                    ).downloading(
+                        to: destination,
+                        options: DownloadOptions(checksum: .sha256(hex: Self.blobSHA256(size: size, version: 2)))
+                    )
                 )
                 // v2 comes whole (200) from the first byte, is broken off again, and is resumed once.
                 #expect(result.value.resumedFrom == 0 && result.value.resumes == 1 && result.status.code == 206)
@@ -239,17 +240,19 @@ struct TransferTests {
             try await withBackend { _, client in
                 let wrong = DownloadChecksum.sha256(hex: String(repeating: "0", count: 64))
                 await #expect {
-                    _ = try await client.download(
-                        .utility,
-                        "/files/blob/100000",
-                        to: destination,
-                        download: DownloadOptions(checksum: wrong)
+                    _ = try await client.send(
+                        DynamicEndpoint<Response>(service: .utility, method: .get, path: "/files/blob/100000").downloading(
+                            to: destination,
+                            options: DownloadOptions(checksum: wrong)
+                        )
                     )
                 } throws: { error in
                     (error as? SwitchyardError)?.code == .integrity
                 }
                 await #expect {
-                    _ = try await client.download(.utility, "/status/404", to: destination)
+                    _ = try await client.send(
+                        DynamicEndpoint<Response>(service: .utility, method: .get, path: "/status/404").downloading(to: destination)
+                    )
                 } throws: { error in
                     (error as? SwitchyardError)?.code == .httpStatus && (error as? SwitchyardError)?.status?.code == 404
                 }

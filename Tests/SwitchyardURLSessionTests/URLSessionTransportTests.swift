@@ -89,7 +89,9 @@ struct URLSessionTransportTests {
         let report = try await client.send(.utility, .post, "/files/upload", body: try form.streamedRequestBody(), as: UploadReport.self)
             .value
         #expect(report.parts?.map(\.name) == ["note", "photo"] && report.parts?.last?.sha256 == Digest.hex(Digest.sha256(bytes)))
-        let result = try await client.download(.utility, "/files/blob/2000000", to: destination)
+        let result = try await client.send(
+            DynamicEndpoint<Response>(service: .utility, method: .get, path: "/files/blob/2000000").downloading(to: destination)
+        )
         #expect(result.value.byteCount == 2_000_000)
         #expect(try Data(contentsOf: destination) == SampleBlob.bytes(0..<2_000_000))
     }

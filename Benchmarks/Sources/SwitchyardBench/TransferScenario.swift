@@ -86,10 +86,10 @@ struct TransferScenario: AsyncParsableCommand {
             guard result.status == .ok else { throw ValidationError("upload answered \(result.status.code)") }
         default:
             if streamed {
-                let result = try await client.download(
-                    service,
-                    "/files/blob/\(size)",
-                    to: directory.appendingPathComponent("download.bin"),
+                let result = try await client.send(
+                    DynamicEndpoint<Response>(service: service, method: .get, path: "/files/blob/\(size)").downloading(
+                        to: directory.appendingPathComponent("download.bin")
+                    ),
                     options: options
                 )
                 guard result.value.byteCount == size else { throw ValidationError("downloaded \(result.value.byteCount) bytes") }

@@ -56,18 +56,33 @@ public struct APIClient: Sendable {
         _ endpoint: E,
         options: CallOptions? = nil
     ) async throws(SwitchyardError) -> CallResult<E.Output> {
-        try await send(endpoint, options: options, requestID: .next())
+        // A download endpoint takes the download loop. The metadata compare comes first, so an ordinary
+        // call never pays for the cast.
+        if E.Output.self == DownloadedFile.self {
+            return try await sendDownload(endpoint, options: options, requestID: .next())
+        }
+        return try await send(endpoint, options: options, requestID: .next())
     }
 
-    /// Sends a call under an id chosen before it starts (a ``CallHandle``'s).
+    /// Sends a call under an id chosen before it starts (a ``CallHandle``'s); the caller sends an
+    /// endpoint whose output is a ``DownloadedFile`` through `sendDownload` instead.
     func send<E: Endpoint>(_ endpoint: E, options: CallOptions?, requestID: RequestID) async throws(SwitchyardError) -> CallResult<E.Output>
     {
         // Only reading the endpoint and decoding depend on its type; the rest is shared, non-generic code.
         let exchange = try await perform(CallSpec(endpoint), options: options, requestID: requestID)
         let value: E.Output
         do {
-            // The response is lent to the decoder, not copied out of the exchange first.
-            value = try endpoint.decode(exchange.response, decoder: exchange.decoder)
+            if ReformedEndpointType.matches(E.self) {
+                value = try Self.decodeReformed(
+                    endpoint,
+                    exchange.response,
+                    requestID: exchange.context.requestID,
+                    decoder: exchange.decoder
+                )
+            } else {
+                // The response is lent to the decoder, not copied out of the exchange first.
+                value = try endpoint.decode(exchange.response, decoder: exchange.decoder)
+            }
         } catch {
             throw DecodingFailureMessage.error(for: error, output: E.Output.self, response: exchange.response)
                 .filling(from: exchange.context)

@@ -4,7 +4,7 @@ public import Foundation
 /// reported in ``LossyArray/dropped`` instead of failing the call.
 ///
 /// ```swift
-/// let list = try await client.send(ListArticles(), reformer: LossyListReformer<Article>()).value
+/// let list = try await client.send(ListArticles().reformed(by: LossyListReformer<Article>())).value
 /// if !list.dropped.isEmpty { logger.warning("dropped \(list.dropped.count) articles: \(list.dropped)") }
 /// ```
 public struct LossyListReformer<Element: Decodable & Sendable>: Reformer, @unchecked Sendable {

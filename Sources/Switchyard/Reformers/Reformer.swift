@@ -4,8 +4,8 @@ public import Foundation
 /// the app's names — chosen per call, so one endpoint can feed several screens:
 ///
 /// ```swift
-/// let user = try await client.send(GetUser(id: 7), reformer: DecodableReformer<User>()).value
-/// let line = try await client.send(GetUser(id: 7), reformer: DecodableReformer<User>().map { "\($0.name), \($0.age)" }).value
+/// let user = try await client.send(GetUser(id: 7).reformed(by: DecodableReformer<User>())).value
+/// let line = try await client.send(GetUser(id: 7).reformed(by: DecodableReformer<User>().map { "\($0.name), \($0.age)" })).value
 /// ```
 ///
 /// A reformer sees the response after every stage — decrypted, with the envelope's payload cut out
@@ -31,7 +31,7 @@ public struct ReformContext: @unchecked Sendable {
     /// The service's JSON decoder (``ServiceDefaults/makeDecoder``), for reformers that decode.
     public let decoder: JSONDecoder
 
-    /// Creates a context; ``APIClient`` makes one for every reformed call, and tests may make their own.
+    /// Creates a context; a ``ReformedEndpoint`` makes one for every call, and tests may make their own.
     public init(requestID: RequestID = .next(), serviceID: ServiceID, endpointName: String = "", decoder: JSONDecoder = JSONDecoder()) {
         self.requestID = requestID
         self.serviceID = serviceID

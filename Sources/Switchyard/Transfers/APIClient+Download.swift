@@ -1,114 +1,44 @@
-public import Foundation
-public import HTTPTypes
+import Foundation
+import HTTPTypes
 
 extension APIClient {
-    /// Downloads an endpoint's response body to a file, with progress, resumption and an optional checksum.
-    ///
-    /// The call goes through the service's pipeline like any other (header fields, authorization,
-    /// logging, accessories, retries); the transport writes a `200` or `206` body straight to
-    /// `destination` + `.partial` instead of memory, so a download of any size costs a constant amount
-    /// of memory. Stages that transform bodies pass such a response on untouched; the encryption and
-    /// signing stages refuse it (skip them for the call, and use a checksum, where a download needs
-    /// no decryption).
-    ///
-    /// - An interrupted transfer is resumed with `Range: bytes=N-` and `If-Range` (the `ETag`, or the
-    ///   `Last-Modified` date), up to ``DownloadOptions/maximumResumes`` times in the call; a partial
-    ///   file left by an earlier call for the same resource is resumed the same way. A server that
-    ///   answers the `If-Range` with the whole resource (it changed) restarts the file; a `416` restarts it once.
-    /// - The destination appears only once the file is complete and its checksum (when asked) matches:
-    ///   a partial file is never presented as complete. A mismatch discards the file and fails with
-    ///   ``SwitchyardError/Code/integrity``.
-    /// - Progress (through accessories) counts the whole resource, continuing where an earlier attempt stopped.
-    /// - The request asks for the identity coding (`Accept-Encoding: identity`, unless the endpoint or
-    ///   the call names a coding), so lengths, ranges and the checksum are those of the file. A body a
-    ///   server encodes anyway is decoded by the transport and never resumed by offset (see
-    ///   ``DownloadSink``): an interrupted one starts over.
-    /// - The call's ``CallOptions/deadline`` (or the service's) bounds the whole download, every resume
-    ///   included: when it passes, the download stops with ``SwitchyardError/Code/timeout`` and keeps the
-    ///   partial file and its resume record (when ``DownloadOptions/resume`` is on) for a later call.
-    /// - A failed download keeps its partial file only for a later call to resume: when
-    ///   ``DownloadOptions/resume`` is on, the transfer was interrupted (the connection broke, time ran
-    ///   out, the call was cancelled) and the bytes on disk can be resumed (their resume record names
-    ///   the resource and a validator). Any other failure — a body refused for its size, a response
-    ///   that is not the resource, a checksum mismatch — removes the partial file and its record.
-    ///
-    /// ```swift
-    /// var download = DownloadOptions(checksum: .sha256(hex: expected))
-    /// let file = try await client.download(GetInstaller(version: "2.1"), to: target, download: download).value
-    /// print(file.url.path, file.byteCount, file.resumedFrom)
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - endpoint: what to download (its `Output` is not used).
-    ///   - destination: the file to create; replaced when it exists.
-    ///   - download: resumption and checksum.
-    ///   - options: adjustments for this call, applied on top of the endpoint's own options.
-    /// - Returns: the downloaded file with the call's metadata.
-    /// - Throws: ``SwitchyardError``.
-    public func download<E: Endpoint>(
+    /// Sends an endpoint whose output is a ``DownloadedFile``: a ``DownloadEndpoint`` through the
+    /// download loop, any other as an ordinary call; then the endpoint decodes the output. Out of
+    /// line from `send`, so an ordinary call's frame is not made larger by it.
+    @inline(never)
+    func sendDownload<E: Endpoint>(
         _ endpoint: E,
-        to destination: URL,
-        download: DownloadOptions = DownloadOptions(),
-        options: CallOptions? = nil
-    ) async throws(SwitchyardError) -> CallResult<DownloadedFile> {
-        try await performDownload(CallSpec(endpoint), to: destination, download: download, options: options)
-    }
-
-    /// Downloads under an id chosen before the call starts (a ``CallHandle``'s), used by every attempt.
-    func download<E: Endpoint>(
-        _ endpoint: E,
-        to destination: URL,
-        download: DownloadOptions,
         options: CallOptions?,
         requestID: RequestID
-    ) async throws(SwitchyardError) -> CallResult<DownloadedFile> {
-        try await performDownload(CallSpec(endpoint), to: destination, download: download, options: options, requestID: requestID)
+    ) async throws(SwitchyardError) -> CallResult<E.Output> {
+        let spec = CallSpec(endpoint)
+        let exchange =
+            if let request = (endpoint as? any DownloadDescribing)?.request {
+                try await performDownload(spec, request, options: options, requestID: requestID)
+            } else {
+                try await perform(spec, options: options, requestID: requestID)
+            }
+        let value: E.Output
+        do {
+            value = try endpoint.decode(exchange.response, decoder: exchange.decoder)
+        } catch {
+            throw DecodingFailureMessage.error(for: error, output: E.Output.self, response: exchange.response)
+                .filling(from: exchange.context)
+        }
+        return exchange.result(value)
     }
 
-    /// Downloads a resource named at the call site (the intensive style) to a file; see
-    /// ``download(_:to:download:options:)``.
-    ///
-    /// - Parameters:
-    ///   - service: the service.
-    ///   - path: the path template, such as `/files/{id}`.
-    ///   - pathParameters: values for the placeholders.
-    ///   - parameters: query parameters.
-    ///   - headerFields: header fields for this call.
-    ///   - destination: the file to create; replaced when it exists.
-    ///   - download: resumption and checksum.
-    ///   - options: further adjustments.
-    /// - Returns: the downloaded file with the call's metadata.
-    /// - Throws: ``SwitchyardError``.
-    public func download(
-        _ service: ServiceID,
-        _ path: String,
-        pathParameters: [String: String] = [:],
-        parameters: Parameters = [:],
-        headerFields: HTTPFields = [:],
-        to destination: URL,
-        download: DownloadOptions = DownloadOptions(),
-        options: CallOptions? = nil
-    ) async throws(SwitchyardError) -> CallResult<DownloadedFile> {
-        let endpoint = DynamicEndpoint<Response>(
-            service: service,
-            method: .get,
-            path: path,
-            pathParameters: pathParameters,
-            parameters: parameters,
-            headerFields: headerFields,
-            encoding: .query
-        )
-        return try await performDownload(CallSpec(endpoint), to: destination, download: download, options: options)
-    }
-
-    /// The download loop: resume what is on disk, send, resume after interruptions, verify, rename.
-    @concurrent private func performDownload(
+    /// Sends a ``DownloadEndpoint``'s call (see there): resume what is on disk, send, resume after
+    /// interruptions, verify, rename. Every attempt goes under `requestID`. The exchange's body is
+    /// the published file.
+    func performDownload(
         _ spec: CallSpec,
-        to destination: URL,
-        download: DownloadOptions,
+        _ request: DownloadRequest,
         options: CallOptions?,
-        requestID: RequestID? = nil
-    ) async throws(SwitchyardError) -> CallResult<DownloadedFile> {
+        requestID: RequestID
+    ) async throws(SwitchyardError) -> Exchange {
+        let destination = request.destination
+        let download = request.options
         let files = DownloadFiles(destination: destination)
         var parameterText: [UInt8] = []
         try? JSONValueWriter.append(.object(spec.parameters), name: "", sortingKeys: true, to: &parameterText)
@@ -151,7 +81,7 @@ extension APIClient {
             callOptions.acceptableStatusCodes = callOptions.acceptableStatusCodes ?? 200...299
             let exchange: Exchange
             do {
-                exchange = try await perform(spec, options: callOptions, requestID: requestID ?? .next())
+                exchange = try await perform(spec, options: callOptions, requestID: requestID)
             } catch {
                 if files.record?.start == 0 { reused = 0 }  // the server sent the whole resource again
                 // Past the deadline nothing restarts: the partial file waits for a later call.
@@ -195,7 +125,15 @@ extension APIClient {
             file.url = destination
             file.resumedFrom = reused ?? 0
             file.resumes = resumes
-            return exchange.result(file)
+            var response = exchange.response
+            response.body = .file(file)
+            return Exchange(
+                response: response,
+                context: exchange.context,
+                control: exchange.control,
+                decoder: exchange.decoder,
+                start: exchange.start
+            )
         }
     }
 

@@ -1,4 +1,4 @@
-/// How ``APIClient/download(_:to:download:options:)`` treats interruptions and checks the result.
+/// How a ``DownloadEndpoint`` (``Endpoint/downloading(to:options:)``) treats interruptions and checks the result.
 ///
 /// ```swift
 /// var download = DownloadOptions()

@@ -1,7 +1,7 @@
 public import Foundation
 
 /// Where a transport writes a response body instead of holding it in memory: set by
-/// ``APIClient/download(_:to:download:options:)`` on the call's context.
+/// a ``DownloadEndpoint``'s call on its context.
 ///
 /// Transports that support downloads to a file check ``CallContext/downloadTarget``; when it is set
 /// and the response is a `200` or `206`, they feed the body to a ``DownloadSink`` chunk by chunk,

@@ -282,10 +282,8 @@ struct EncryptionStageTests {
             return response
         }
         let download = await #expect(throws: SwitchyardError.self) {
-            _ = try await client(stage: EncryptionStage(keyRing: ring), transport: encryptedFile).download(
-                serviceID,
-                "/vault/file",
-                to: destination
+            _ = try await client(stage: EncryptionStage(keyRing: ring), transport: encryptedFile).send(
+                DynamicEndpoint<Response>(service: serviceID, method: .get, path: "/vault/file").downloading(to: destination)
             )
         }
         #expect(download?.code == .unsupportedBody)

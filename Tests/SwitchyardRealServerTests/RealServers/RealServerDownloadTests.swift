@@ -25,11 +25,8 @@ struct RealServerDownloadTests {
         let target = destination()
         defer { try? FileManager.default.removeItem(at: target) }
         let download = DownloadOptions(maximumResumes: 5, checksum: .sha256(hex: servers.blobSHA256))
-        let file = try await client.download(
-            .utility,
-            "/blob.bin",
-            to: target,
-            download: download,
+        let file = try await client.send(
+            DynamicEndpoint<Response>(service: .utility, method: .get, path: "/blob.bin").downloading(to: target, options: download),
             options: CallOptions(timeout: .seconds(60))
         )
         #expect(file.value.byteCount == Int64(servers.blobSize))
@@ -45,7 +42,9 @@ struct RealServerDownloadTests {
             let target = destination()
             defer { try? FileManager.default.removeItem(at: target) }
             let download = DownloadOptions(maximumResumes: 8, checksum: .sha256(hex: servers.assetSHA256))
-            let file = try await client.download(.utility, path, to: target, download: download)
+            let file = try await client.send(
+                DynamicEndpoint<Response>(service: .utility, method: .get, path: path).downloading(to: target, options: download)
+            )
             #expect(file.value.byteCount == Int64(servers.assetSize), "\(path)")
             #expect(file.value.checksum == servers.assetSHA256, "\(path)")
         }
@@ -62,11 +61,11 @@ struct RealServerDownloadTests {
         defer { try? FileManager.default.removeItem(at: target) }
         let start = ContinuousClock.now
         let error = await #expect(throws: SwitchyardError.self) {
-            _ = try await client.download(
-                .utility,
-                "/slow/blob.bin",
-                to: target,
-                download: DownloadOptions(maximumResumes: 10),
+            _ = try await client.send(
+                DynamicEndpoint<Response>(service: .utility, method: .get, path: "/slow/blob.bin").downloading(
+                    to: target,
+                    options: DownloadOptions(maximumResumes: 10)
+                ),
                 options: CallOptions(deadline: .seconds(2))
             )
         }
@@ -89,7 +88,11 @@ struct RealServerDownloadTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let error = await #expect(throws: SwitchyardError.self) {
-            _ = try await client.download(.utility, "/bomb/zeros.bin", to: directory.appendingPathComponent("zeros.bin"))
+            _ = try await client.send(
+                DynamicEndpoint<Response>(service: .utility, method: .get, path: "/bomb/zeros.bin").downloading(
+                    to: directory.appendingPathComponent("zeros.bin")
+                )
+            )
         }
         #expect(error?.code == .limitExceeded)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [])
@@ -108,7 +111,11 @@ struct RealServerDownloadTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let download = await #expect(throws: SwitchyardError.self) {
-            _ = try await client.download(.utility, "/bomb/corrupt.txt", to: directory.appendingPathComponent("corrupt.txt"))
+            _ = try await client.send(
+                DynamicEndpoint<Response>(service: .utility, method: .get, path: "/bomb/corrupt.txt").downloading(
+                    to: directory.appendingPathComponent("corrupt.txt")
+                )
+            )
         }
         #expect(download?.code == .invalidResponse, "\(String(describing: download))")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [])

@@ -25,7 +25,9 @@ struct LossyArrayTests {
     @Test("through the reformer on a call")
     func reformer() async throws {
         let client = try makeClient(transport: MockTransport(.json(body)))
-        let list = try await client.send(.users, .get, "/articles", reformer: LossyListReformer<Article>()).value
+        let list = try await client.send(
+            DynamicEndpoint<Response>(service: .users, method: .get, path: "/articles").reformed(by: LossyListReformer<Article>())
+        ).value
         #expect(list.elements.count == 2)
         #expect(list.dropped.count == 4)
     }
@@ -34,7 +36,9 @@ struct LossyArrayTests {
     func notAnArray() async throws {
         let client = try makeClient(transport: MockTransport(.json(#"{"items":[]}"#)))
         let error = await #expect(throws: SwitchyardError.self) {
-            _ = try await client.send(.users, .get, "/articles", reformer: LossyListReformer<Article>())
+            _ = try await client.send(
+                DynamicEndpoint<Response>(service: .users, method: .get, path: "/articles").reformed(by: LossyListReformer<Article>())
+            )
         }
         #expect(error?.code == .decoding)
     }

@@ -29,9 +29,9 @@ struct ReformerTests {
     @Test("chosen per call: decodable, key-map and two-step entity → display text, through the client")
     func perCall() async throws {
         let client = try makeClient(transport: MockTransport(.json(#"{"id":7,"name":"Ada","joined_at":"2026-01-02"}"#)))
-        let user = try await client.send(GetUser(id: "7"), reformer: DecodableReformer<User>()).value
+        let user = try await client.send(GetUser(id: "7").reformed(by: DecodableReformer<User>())).value
         #expect(user == User(id: 7, name: "Ada"))
-        let text = try await client.send(GetUser(id: "7"), reformer: DecodableReformer<User>().map { "\($0.name) (#\($0.id))" })
+        let text = try await client.send(GetUser(id: "7").reformed(by: DecodableReformer<User>().map { "\($0.name) (#\($0.id))" }))
         #expect(text.value == "Ada (#7)")
         #expect(text.status == .ok)
         struct Member: Decodable, Sendable {
@@ -39,23 +39,24 @@ struct ReformerTests {
             let joinedAt: String
         }
         let member = try await client.send(
-            .users,
-            .get,
-            "/users/7",
-            reformer: KeyMapReformer<Member>(["name": "memberName", "joined_at": "joinedAt"])
+            DynamicEndpoint<Response>(service: .users, method: .get, path: "/users/7").reformed(
+                by: KeyMapReformer<Member>(["name": "memberName", "joined_at": "joinedAt"])
+            )
         )
         #expect(member.value.memberName == "Ada" && member.value.joinedAt == "2026-01-02")
         let snake = JSONDecoder()
         snake.keyDecodingStrategy = .convertFromSnakeCase
         struct Joined: Decodable, Sendable { let joinedAt: String }
-        #expect(try await client.send(GetUser(id: "7"), reformer: DecodableReformer<Joined>(decoder: snake)).value.joinedAt == "2026-01-02")
+        #expect(
+            try await client.send(GetUser(id: "7").reformed(by: DecodableReformer<Joined>(decoder: snake))).value.joinedAt == "2026-01-02"
+        )
     }
 
     @Test("a reformer's failure is a decoding error naming the reformer, with the status and body")
     func failure() async throws {
         let client = try makeClient(transport: MockTransport(.json(#"{"id":"seven"}"#)))
         do {
-            _ = try await client.send(GetUser(id: "7"), reformer: DecodableReformer<User>().map { $0.name })
+            _ = try await client.send(GetUser(id: "7").reformed(by: DecodableReformer<User>().map { $0.name }))
             Issue.record("expected a failure")
         } catch {
             #expect(error.code == .decoding)
@@ -66,7 +67,7 @@ struct ReformerTests {
         struct Empty: Error {}
         let refusing = DecodableReformer<User>().map { user -> String in throw Empty() }
         await #expect(throws: SwitchyardError.self) {
-            try await makeClient(transport: MockTransport(.json(#"{"id":1,"name":"A"}"#))).send(GetUser(id: "1"), reformer: refusing)
+            try await makeClient(transport: MockTransport(.json(#"{"id":1,"name":"A"}"#))).send(GetUser(id: "1").reformed(by: refusing))
         }
     }
 }

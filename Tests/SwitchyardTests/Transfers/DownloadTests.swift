@@ -90,7 +90,9 @@ struct DownloadTests {
             let transport = MockTransport(.status(.ok, body: "file contents", headerFields: [.eTag: "\"e1\""]))
             let client = try makeClient(transport: transport)
             let destination = directory.appendingPathComponent("out.txt")
-            let result = try await client.download(.users, "/files/1", to: destination)
+            let result = try await client.send(
+                DynamicEndpoint<Response>(service: .users, method: .get, path: "/files/1").downloading(to: destination)
+            )
             #expect(result.value.url == destination && result.value.byteCount == 13)
             #expect(try String(contentsOf: destination, encoding: .utf8) == "file contents")
             #expect(transport.contexts.first?.downloadTarget?.fileURL.path == destination.path + ".partial")
@@ -116,13 +118,20 @@ struct DownloadTests {
             }
             let client = try makeClient(transport: broken)
             await #expect {
-                _ = try await client.download(.users, "/f", to: destination, download: DownloadOptions(maximumResumes: 0))
+                _ = try await client.send(
+                    DynamicEndpoint<Response>(service: .users, method: .get, path: "/f").downloading(
+                        to: destination,
+                        options: DownloadOptions(maximumResumes: 0)
+                    )
+                )
             } throws: { ($0 as? SwitchyardError)?.code == .transport }
             #expect(!FileManager.default.fileExists(atPath: destination.path))
 
             // Second call, another resource: starts over without Range.
             let fresh = MockTransport(.status(.ok, body: "abcdefghij"))
-            _ = try await makeClient(transport: fresh).download(.users, "/other", to: destination)
+            _ = try await makeClient(transport: fresh).send(
+                DynamicEndpoint<Response>(service: .users, method: .get, path: "/other").downloading(to: destination)
+            )
             #expect(fresh.requests.first?.headerFields[.range] == nil)
 
             // A weak validator is never resumed: the record is not written.
@@ -137,11 +146,11 @@ struct DownloadTests {
                 return Response(status: .ok)
             }
             await #expect(throws: SwitchyardError.self) {
-                _ = try await makeClient(transport: weak).download(
-                    .users,
-                    "/f",
-                    to: destination,
-                    download: DownloadOptions(maximumResumes: 0)
+                _ = try await makeClient(transport: weak).send(
+                    DynamicEndpoint<Response>(service: .users, method: .get, path: "/f").downloading(
+                        to: destination,
+                        options: DownloadOptions(maximumResumes: 0)
+                    )
                 )
             }
             #expect(!FileManager.default.fileExists(atPath: destination.path + ".partial.resume"))
@@ -163,11 +172,11 @@ struct DownloadTests {
                 return Response(status: .ok)
             }
             await #expect(throws: SwitchyardError.self) {
-                _ = try await makeClient(transport: broken).download(
-                    .users,
-                    "/f",
-                    to: destination,
-                    download: DownloadOptions(resume: false)
+                _ = try await makeClient(transport: broken).send(
+                    DynamicEndpoint<Response>(service: .users, method: .get, path: "/f").downloading(
+                        to: destination,
+                        options: DownloadOptions(resume: false)
+                    )
                 )
             }
             let left = try FileManager.default.contentsOfDirectory(atPath: directory.path)
@@ -191,7 +200,9 @@ struct DownloadTests {
                 while true { try sink.write(chunk) }
             }
             let error = await #expect(throws: SwitchyardError.self) {
-                _ = try await makeClient(transport: bomb).download(.users, "/f", to: destination)
+                _ = try await makeClient(transport: bomb).send(
+                    DynamicEndpoint<Response>(service: .users, method: .get, path: "/f").downloading(to: destination)
+                )
             }
             #expect(error?.code == .limitExceeded)
             let left = try FileManager.default.contentsOfDirectory(atPath: directory.path)
@@ -221,11 +232,11 @@ struct DownloadTests {
                 throw SwitchyardError(code: code, message: "failed after 4 bytes")
             }
             await #expect(throws: SwitchyardError.self) {
-                _ = try await makeClient(transport: failing).download(
-                    .users,
-                    "/f",
-                    to: destination,
-                    download: DownloadOptions(maximumResumes: 0)
+                _ = try await makeClient(transport: failing).send(
+                    DynamicEndpoint<Response>(service: .users, method: .get, path: "/f").downloading(
+                        to: destination,
+                        options: DownloadOptions(maximumResumes: 0)
+                    )
                 )
             }
             let left = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
@@ -249,11 +260,11 @@ struct DownloadTests {
                 return Response(status: .ok)
             }
             await #expect(throws: SwitchyardError.self) {
-                _ = try await makeClient(transport: broken).download(
-                    .users,
-                    "/f",
-                    to: destination,
-                    download: DownloadOptions(maximumResumes: 0)
+                _ = try await makeClient(transport: broken).send(
+                    DynamicEndpoint<Response>(service: .users, method: .get, path: "/f").downloading(
+                        to: destination,
+                        options: DownloadOptions(maximumResumes: 0)
+                    )
                 )
             }
             let partial = try permissions(of: URL(fileURLWithPath: destination.path + ".partial"))

@@ -1,5 +1,5 @@
 public import Dispatch
-public import Foundation
+import Foundation
 
 extension APIClient {
     /// Where completion blocks are called when the caller names no queue: the main queue on Apple
@@ -26,7 +26,8 @@ extension APIClient {
     /// happens — success, failure, or cancellation through the returned handle, `client.cancel(.id(id))`,
     /// a tag or a scope (then with ``SwitchyardError/Code/cancelled``). The ``CallOptions/uploadProgress``
     /// and ``CallOptions/downloadProgress`` blocks of `options` are called on `queue` too, so on a
-    /// serial queue every progress call comes before the completion.
+    /// serial queue every progress call comes before the completion. A download
+    /// (``Endpoint/downloading(to:options:)``) is sent the same way.
     ///
     /// ```swift
     /// client.send(GetUser(id: 7)) { result in
@@ -36,6 +37,12 @@ extension APIClient {
     ///         case .failure(let error): profile.show(error)
     ///         }
     ///     }
+    /// }
+    ///
+    /// var options = CallOptions()
+    /// options.downloadProgress = { bar.update($0) }      // on the queue, like the completion
+    /// client.send(GetInstaller(version: "2.1").downloading(to: target), options: options) { result in
+    ///     print(result.map(\.value.url))
     /// }
     /// ```
     ///
@@ -54,43 +61,6 @@ extension APIClient {
         completion: @escaping @Sendable (Result<CallResult<E.Output>, SwitchyardError>) -> Void
     ) -> CallHandle<E.Output> {
         start(endpoint, options: Self.progress(of: options, on: queue)) { outcome in
-            queue.async { completion(outcome) }
-        }
-    }
-
-    /// Downloads to a file and calls `completion` with the result on `queue` — the completion-handler
-    /// form of ``download(_:to:download:options:)``, built on it.
-    ///
-    /// `completion` is called exactly once, on `queue`, as with ``send(_:options:queue:completion:)``;
-    /// so are the progress blocks of `options`.
-    ///
-    /// ```swift
-    /// var options = CallOptions()
-    /// options.downloadProgress = { bar.update($0) }      // on the main queue, like the completion
-    /// let handle = client.download(GetInstaller(version: "2.1"), to: target, options: options) { result in
-    ///     print(result.map(\.value.url))
-    /// }
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - endpoint: what to download (its `Output` is not used).
-    ///   - destination: the file to create; replaced when it exists.
-    ///   - download: resumption and checksum.
-    ///   - options: adjustments for this call, applied on top of the endpoint's own options.
-    ///   - queue: where `completion` and the progress blocks are called; ``defaultCompletionQueue``
-    ///     unless given.
-    ///   - completion: told the download's result, once.
-    /// - Returns: the running download's handle, to cancel it or read its id.
-    @discardableResult
-    public func download<E: Endpoint>(
-        _ endpoint: E,
-        to destination: URL,
-        download: DownloadOptions = DownloadOptions(),
-        options: CallOptions? = nil,
-        queue: DispatchQueue = APIClient.defaultCompletionQueue,
-        completion: @escaping @Sendable (Result<CallResult<DownloadedFile>, SwitchyardError>) -> Void
-    ) -> CallHandle<DownloadedFile> {
-        startDownload(endpoint, to: destination, download: download, options: Self.progress(of: options, on: queue)) { outcome in
             queue.async { completion(outcome) }
         }
     }

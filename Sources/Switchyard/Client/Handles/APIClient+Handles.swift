@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 extension APIClient {
     /// Starts a call and returns its handle at once: the ``CallHandle/id`` before the call ends, a
@@ -13,6 +13,11 @@ extension APIClient {
     /// let handle = client.start(UploadAvatar(image: file))
     /// cancelButton.action = { client.cancel(.id(handle.id)) }
     /// let avatar = try await handle.value
+    ///
+    /// // A download: resumptions included, under the handle's one id.
+    /// let installer = client.start(GetInstaller(version: "2.1").downloading(to: target))
+    /// for await progress in installer.progress { print(progress.download?.fraction ?? 0) }
+    /// let file = try await installer.value
     /// ```
     ///
     /// - Parameters:
@@ -21,30 +26,6 @@ extension APIClient {
     /// - Returns: the running call's handle.
     public func start<E: Endpoint>(_ endpoint: E, options: CallOptions? = nil) -> CallHandle<E.Output> {
         start(endpoint, options: options, finished: nil)
-    }
-
-    /// Starts a download to a file and returns its handle at once; the call is the one
-    /// ``download(_:to:download:options:)`` makes, resumptions included, under one id.
-    ///
-    /// ```swift
-    /// let installer = client.startDownload(GetInstaller(version: "2.1"), to: target)
-    /// for await progress in installer.progress { print(progress.download?.fraction ?? 0) }
-    /// let file = try await installer.value
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - endpoint: what to download (its `Output` is not used).
-    ///   - destination: the file to create; replaced when it exists.
-    ///   - download: resumption and checksum.
-    ///   - options: adjustments for this call, applied on top of the endpoint's own options.
-    /// - Returns: the running download's handle.
-    public func startDownload<E: Endpoint>(
-        _ endpoint: E,
-        to destination: URL,
-        download: DownloadOptions = DownloadOptions(),
-        options: CallOptions? = nil
-    ) -> CallHandle<DownloadedFile> {
-        startDownload(endpoint, to: destination, download: download, options: options, finished: nil)
     }
 
     /// ``start(_:options:)`` with a block told the outcome before any awaiter of the handle.
@@ -56,26 +37,11 @@ extension APIClient {
         let id = RequestID.next()
         return CallHandle(id: id, tracker: tracker, finished: finished) { progress in
             do throws(SwitchyardError) {
-                return .success(try await send(endpoint, options: (options ?? CallOptions()).applying(progress), requestID: id))
-            } catch {
-                return .failure(error)
-            }
-        }
-    }
-
-    /// ``startDownload(_:to:download:options:)`` with a block told the outcome before any awaiter.
-    func startDownload<E: Endpoint>(
-        _ endpoint: E,
-        to destination: URL,
-        download: DownloadOptions,
-        options: CallOptions?,
-        finished: (@Sendable (CallHandle<DownloadedFile>.Outcome) -> Void)?
-    ) -> CallHandle<DownloadedFile> {
-        let id = RequestID.next()
-        return CallHandle(id: id, tracker: tracker, finished: finished) { progress in
-            do throws(SwitchyardError) {
                 let options = (options ?? CallOptions()).applying(progress)
-                return .success(try await self.download(endpoint, to: destination, download: download, options: options, requestID: id))
+                if E.Output.self == DownloadedFile.self {
+                    return .success(try await sendDownload(endpoint, options: options, requestID: id))
+                }
+                return .success(try await send(endpoint, options: options, requestID: id))
             } catch {
                 return .failure(error)
             }

@@ -3,7 +3,7 @@ import Synchronization
 /// A call that is running: its ``id`` from the start, a stream of its upload and download
 /// ``progress``, its ``state``, ``cancel()``, and its ``value`` or ``result`` to await.
 ///
-/// Start one with ``APIClient/start(_:options:)`` or ``APIClient/startDownload(_:to:download:options:)``;
+/// Start one with ``APIClient/start(_:options:)`` (for a download too: ``Endpoint/downloading(to:options:)``);
 /// the call runs at once, in a task of its own, through the same pipeline as
 /// ``APIClient/send(_:options:)``.
 ///

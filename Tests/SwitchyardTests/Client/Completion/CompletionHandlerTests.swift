@@ -116,7 +116,7 @@ struct CompletionHandlerTests {
         options.downloadProgress = { progress in callbacks.record("progress \(progress.completed)") }
         let destination = directory.url.appendingPathComponent("big.bin")
         let endpoint = DynamicEndpoint<Response>(service: .users, method: .get, path: "/big")
-        client.download(endpoint, to: destination, options: options, queue: callbacks.queue) { result in
+        client.send(endpoint.downloading(to: destination), options: options, queue: callbacks.queue) { result in
             callbacks.record("completion \((try? result.get().value.byteCount) ?? -1)", finishes: true)
         }
         await callbacks.waitForCompletion()

@@ -89,7 +89,7 @@ struct CallProgressTests {
         let gate = Gate()
         let client = try makeClient(transport: Self.downloadTransport(gate))
         let destination = directory.url.appendingPathComponent("big.bin")
-        let handle = client.startDownload(DynamicEndpoint<Response>(service: .users, method: .get, path: "/big"), to: destination)
+        let handle = client.start(DynamicEndpoint<Response>(service: .users, method: .get, path: "/big").downloading(to: destination))
         let stream = handle.progress
         gate.open()
         let downloads = await Self.collect(stream).compactMap(\.download)
@@ -109,7 +109,12 @@ struct CallProgressTests {
         let reported = Locked<[TransferProgress]>([])
         var options = CallOptions()
         options.downloadProgress = { progress in reported.withLock { $0.append(progress) } }
-        _ = try await client.download(.users, "/big", to: directory.url.appendingPathComponent("big.bin"), options: options)
+        _ = try await client.send(
+            DynamicEndpoint<Response>(service: .users, method: .get, path: "/big").downloading(
+                to: directory.url.appendingPathComponent("big.bin")
+            ),
+            options: options
+        )
         let values = reported.withLock { $0 }
         #expect(values.count >= 4)
         #expect(Self.isMonotonicAndComplete(values))
