@@ -104,13 +104,16 @@ class StoredOption: @unchecked Sendable {
 final class StageOption<Key: CallOptionKey>: StoredOption, @unchecked Sendable {
     /// The value.
     let typed: Key.Value
+    /// The value, boxed once, as every call that sets the option writes it into its context.
+    private let boxed: any Sendable
 
     init(_ value: Key.Value) {
         typed = value
+        boxed = value
         super.init(key: ObjectIdentifier(Key.self), name: Key.name, stage: Key.stage)
     }
 
-    override var value: any Sendable { typed }
+    override var value: any Sendable { boxed }
 
     override func merged(with later: StoredOption) -> StoredOption {
         // The store keeps options by key: `later` is this key's.

@@ -70,15 +70,21 @@ public struct CallOptions: Sendable {
     /// Whether `predicate` holds for the stage each option this call sets needs (a stage may come more
     /// than once): what ``requiredStages`` gathers, without building it.
     func allOptionStages(satisfy predicate: (StageID) -> Bool) -> Bool {
-        for option in options {
-            if let stage = option.stage, !predicate(stage) { return false }
+        let options = storage.value.options
+        for index in options.indices {
+            if let stage = options[index].stage, !predicate(stage) { return false }
         }
         return true
     }
     /// Whether this call sets any stage option: cheaper to ask than ``requiredStages``, which it
     /// builds.
     var setsStageOptions: Bool {
-        for option in options where option.stage != nil { return true }
+        let count = storage.value.options.count
+        var index = 0
+        while index < count {
+            if storage.value.options[index].stage != nil { return true }
+            index += 1
+        }
         return false
     }
     /// The options this call sets, stages' and the client's, one per key. A call sets a handful at
@@ -168,7 +174,13 @@ public struct CallOptions: Sendable {
     /// The option stored under `key`, if any.
     @inline(__always)
     private func stored(_ key: ObjectIdentifier) -> StoredOption? {
-        for option in storage.value.options where option.key == key { return option }
+        // Read in place, by index: most calls set none, and the scan then only reads the count.
+        let count = storage.value.options.count
+        var index = 0
+        while index < count {
+            if storage.value.options[index].key == key { return storage.value.options[index] }
+            index += 1
+        }
         return nil
     }
 
@@ -232,7 +244,10 @@ public struct CallOptions: Sendable {
         // Stage options first: a value set with setContextValue under an option's key still wins,
         // as it did before options had a store.
         // Each value is stored as it is boxed, under its key's identifier (the options' own key).
-        for option in options where option.stage != nil { context.setValue(option.value, forKey: option.key) }
+        let options = storage.value.options
+        for index in options.indices where options[index].stage != nil {
+            context.setValue(options[index].value, forKey: options[index].key)
+        }
         for write in contextWriters { write(&context) }
         writeProgress(into: &context)
     }
