@@ -171,6 +171,9 @@ public struct CallOptions: Sendable {
         set { store(newValue.map { ClientOption<Key>($0) }, for: ObjectIdentifier(key)) }
     }
 
+    /// Whether these options set `key`: asked without copying its value out.
+    func sets<Key: ClientOptionKey>(_ key: Key.Type) -> Bool { stored(ObjectIdentifier(key)) != nil }
+
     /// The option stored under `key`, if any.
     @inline(__always)
     private func stored(_ key: ObjectIdentifier) -> StoredOption? {

@@ -97,24 +97,22 @@ extension CallOptions {
         static let name = "recordsStageTimings"
         static func merge(_ earlier: Bool, _ later: Bool) -> Bool { earlier || later }
     }
-}
 
-extension CallOptions {
     /// Whether the call keeps the response body as the transport received it, before any stage
     /// rewrote it, in ``CallResult/rawBody``; `nil` keeps the service's choice
     /// (``ServiceDefaults/keepsRawBody``, off unless changed). It holds a second copy of the body for
     /// as long as the result lives: turn it on where the bytes are needed (a signature check of your
     /// own, a bug report).
     public var keepsRawBody: Bool? {
-        get { self[option: CallOptions.KeepsRawBody.self] }
-        set { self[option: CallOptions.KeepsRawBody.self] = newValue }
+        get { self[option: KeepsRawBody.self] }
+        set { self[option: KeepsRawBody.self] = newValue }
     }
 
     /// Whether the call records each stage's own time and the transport's: returned in
     /// ``CallResult/stageTimings`` and logged at trace level. Off by default; costs two clock reads
     /// per stage when on.
     public var recordsStageTimings: Bool {
-        get { self[option: CallOptions.RecordsStageTimings.self] ?? false }
-        set { self[option: CallOptions.RecordsStageTimings.self] = newValue ? true : nil }
+        get { self[option: RecordsStageTimings.self] ?? false }
+        set { self[option: RecordsStageTimings.self] = newValue ? true : nil }
     }
 }

@@ -84,11 +84,11 @@ extension CallOptions {
     }
 
     /// Whether the options name a scope, released since or not (read without loading the scope).
-    var namesScope: Bool { self[option: RequestScope.Option.self] != nil }
+    var namesScope: Bool { sets(RequestScope.Option.self) }
 
     /// Whether the options named a scope that has since been released: the call must not start.
     var scopeWasReleased: Bool {
-        guard let weakScope = self[option: RequestScope.Option.self] else { return false }
+        guard sets(RequestScope.Option.self), let weakScope = self[option: RequestScope.Option.self] else { return false }
         return weakScope.scope == nil
     }
 }
