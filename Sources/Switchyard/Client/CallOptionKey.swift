@@ -45,33 +45,100 @@ extension CallOptionKey {
     public static func identity(_ value: Value) -> String? { nil }
 }
 
-/// One option set on a ``CallOptions``, with what its key knows, behind closures so that options of
-/// any key live in one store. Immutable, and a class so that reading a call's options (checking
-/// their stages, writing their values into the context) retains one reference, not every field.
-final class StoredOption: Sendable {
-    /// The key's ``CallOptionKey/name``.
-    let name: String
-    /// The key's ``CallOptionKey/stage``.
-    let stage: StageID
-    /// The value.
-    let value: any Sendable
-    /// Merges a later option of the same key into this one.
-    let merge: @Sendable (_ earlier: StoredOption, _ later: StoredOption) -> StoredOption
-    /// The value's contribution to the call's identity.
-    let identity: @Sendable (_ value: any Sendable) -> String?
+/// A per-call option the client itself honours, not a stage: the account, the same-request policy,
+/// the progress blocks, the scope… Declared, like a ``CallOptionKey``, in its feature's own file with
+/// its merge rule and whether it separates calls, and kept in the same store; having no stage, it
+/// needs none in the service and is not written into the call's context.
+protocol ClientOptionKey {
+    /// The type of the option's value.
+    associatedtype Value: Sendable
 
-    init<Key: CallOptionKey>(_ key: Key.Type, _ value: Key.Value) {
-        self.name = Key.name
-        self.stage = Key.stage
-        self.value = value
-        self.merge = { earlier, later in
-            guard let first = earlier.value as? Key.Value, let second = later.value as? Key.Value else {
-                // Unreachable: options are stored by their key, so both values are the key's.
-                assertionFailure("options of \(Key.self) hold a value of another type")
-                return later
-            }
-            return StoredOption(Key.self, Key.merge(first, second))
-        }
-        self.identity = { value in (value as? Key.Value).flatMap(Key.identity) }
+    /// The option's name, such as `account`.
+    static var name: String { get }
+
+    /// The value of options applied on top of options that also set it: by default the later one's.
+    static func merge(_ earlier: Value, _ later: Value) -> Value
+
+    /// What the value adds to a call's identity; `nil`, the default, when it does not separate calls.
+    static func identity(_ value: Value) -> String?
+}
+
+extension ClientOptionKey {
+    /// The later value wins.
+    static func merge(_ earlier: Value, _ later: Value) -> Value { later }
+
+    /// The option does not separate calls.
+    static func identity(_ value: Value) -> String? { nil }
+}
+
+/// One option set on a ``CallOptions``, with what its key knows, so that options of any key live in
+/// one store. Immutable, and a class so that copying a call's options retains one reference per
+/// option; each key's subclass keeps the value as its own type, so reading it back casts nothing.
+class StoredOption: @unchecked Sendable {
+    // Unchecked: every property, here and in the subclasses, is a `let`.
+    /// The key's identifier, under which the store finds the option.
+    let key: ObjectIdentifier
+    /// The key's name.
+    let name: String
+    /// The stage that honours the option (``CallOptionKey/stage``); `nil` for an option the client
+    /// itself honours (``ClientOptionKey``).
+    let stage: StageID?
+
+    init(key: ObjectIdentifier, name: String, stage: StageID?) {
+        self.key = key
+        self.name = name
+        self.stage = stage
     }
+
+    /// The value, boxed, as the call's context stores it.
+    var value: any Sendable { preconditionFailure("each key's option overrides value") }
+
+    /// This option with `later`, an option of the same key, merged into it.
+    func merged(with later: StoredOption) -> StoredOption { later }
+
+    /// The value's contribution to the call's identity.
+    var identity: String? { nil }
+}
+
+/// An option of a stage's key.
+final class StageOption<Key: CallOptionKey>: StoredOption, @unchecked Sendable {
+    /// The value.
+    let typed: Key.Value
+    /// The value, boxed once, as every call that sets the option writes it into its context.
+    private let boxed: any Sendable
+
+    init(_ value: Key.Value) {
+        typed = value
+        boxed = value
+        super.init(key: ObjectIdentifier(Key.self), name: Key.name, stage: Key.stage)
+    }
+
+    override var value: any Sendable { boxed }
+
+    override func merged(with later: StoredOption) -> StoredOption {
+        // The store keeps options by key: `later` is this key's.
+        StageOption(Key.merge(typed, unsafeDowncast(later, to: StageOption<Key>.self).typed))
+    }
+
+    override var identity: String? { Key.identity(typed) }
+}
+
+/// An option the client itself honours.
+final class ClientOption<Key: ClientOptionKey>: StoredOption, @unchecked Sendable {
+    /// The value.
+    let typed: Key.Value
+
+    init(_ value: Key.Value) {
+        typed = value
+        super.init(key: ObjectIdentifier(Key.self), name: Key.name, stage: nil)
+    }
+
+    override var value: any Sendable { typed }
+
+    override func merged(with later: StoredOption) -> StoredOption {
+        // The store keeps options by key: `later` is this key's.
+        ClientOption(Key.merge(typed, unsafeDowncast(later, to: ClientOption<Key>.self).typed))
+    }
+
+    override var identity: String? { Key.identity(typed) }
 }

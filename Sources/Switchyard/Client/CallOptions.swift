@@ -61,111 +61,41 @@ public struct CallOptions: Sendable {
     /// The stages this call's options need, with the names of the options that need each.
     var requiredStages: [StageID: String] {
         var required: [StageID: String] = [:]
-        for option in storage.value.options.values.sorted(by: { $0.name < $1.name }) {
-            required[option.stage] = required[option.stage].map { $0 + ", " + option.name } ?? option.name
+        for option in options.sorted(by: { $0.name < $1.name }) {
+            guard let stage = option.stage else { continue }
+            required[stage] = required[stage].map { $0 + ", " + option.name } ?? option.name
         }
         return required
     }
     /// Whether `predicate` holds for the stage each option this call sets needs (a stage may come more
-    /// than once): what ``requiredStages`` gathers, without building it. Each stage is read in place,
-    /// not out of a copy of its option.
+    /// than once): what ``requiredStages`` gathers, without building it.
     func allOptionStages(satisfy predicate: (StageID) -> Bool) -> Bool {
         let options = storage.value.options
-        for index in options.values.indices where !predicate(options.values[index].stage) { return false }
+        for index in options.indices {
+            if let stage = options[index].stage, !predicate(stage) { return false }
+        }
         return true
     }
     /// Whether this call sets any stage option: cheaper to ask than ``requiredStages``, which it
     /// builds.
-    var setsStageOptions: Bool { !storage.value.options.isEmpty }
-    /// The stages' options this call sets, by key.
-    private var options: [ObjectIdentifier: StoredOption] {
+    var setsStageOptions: Bool {
+        let count = storage.value.options.count
+        var index = 0
+        while index < count {
+            if storage.value.options[index].stage != nil { return true }
+            index += 1
+        }
+        return false
+    }
+    /// The options this call sets, stages' and the client's, one per key. A call sets a handful at
+    /// most: scanning them is cheaper than hashing a key.
+    private var options: [StoredOption] {
         get { storage.value.options }
         _modify { yield &storage.value.options }
-    }
-    /// Statuses that count as success for this call; `nil` keeps the service's.
-    public var acceptableStatusCodes: ClosedRange<Int>? {
-        get { storage.value.acceptableStatusCodes }
-        _modify { yield &storage.value.acceptableStatusCodes }
-    }
-    /// The logger for this call; `nil` keeps the client's.
-    public var logger: Logger? {
-        get { storage.value.logger }
-        _modify { yield &storage.value.logger }
-    }
-    /// Whether the call may go to an absolute URL on another origin than the service's base URL (a
-    /// `next` or download link taken from a response). Such a call never carries the service's
-    /// secrets — credential-bearing stages (``CredentialBearingStage``) do not run for it — and never
-    /// goes over plain `http` from an `https` service. Without it, such a call fails with
-    /// ``SwitchyardError/Code/invalidRequest``. `false` by default.
-    public var allowsForeignOrigin: Bool {
-        get { storage.value.allowsForeignOrigin }
-        _modify { yield &storage.value.allowsForeignOrigin }
-    }
-    /// The account the call is made for, for apps and servers that serve several users with one
-    /// client: calls for different accounts never share cached responses or a network exchange, and
-    /// ``APIClient/endSession(for:account:)`` can end one account's session alone. `nil` keeps the
-    /// endpoint's (or none).
-    public var account: String? {
-        get { storage.value.account }
-        _modify { yield &storage.value.account }
-    }
-    /// What to do when an identical call is in flight; `nil` keeps the endpoint's choice (or allow).
-    public var sameRequest: SameRequestPolicy? {
-        get { storage.value.sameRequest }
-        _modify { yield &storage.value.sameRequest }
-    }
-    /// Called as the request body goes out, with the bytes sent so far and the body's size when it
-    /// is known — the per-call `uploadProgress` block, no ``Accessory`` needed.
-    ///
-    /// It is called in order, on the transport's task, each time the transport reports (a streamed
-    /// body chunk by chunk; a body in memory when it has gone out): return quickly, and hand the value
-    /// to the main actor for a UI. A retried attempt counts from zero again. The options of
-    /// ``APIClient/send(_:options:queue:completion:)`` call it on the completion's queue instead.
-    ///
-    /// ```swift
-    /// var options = CallOptions()
-    /// options.uploadProgress = { progress in print("sent", progress) }   // "sent 65536/262144 bytes (25%)"
-    /// ```
-    public var uploadProgress: (@Sendable (TransferProgress) -> Void)? {
-        get { storage.value.uploadProgress }
-        _modify { yield &storage.value.uploadProgress }
-    }
-    /// Called as the response body comes in, with the bytes received so far and the total when the
-    /// server said it — the per-call `downloadProgress` block, no ``Accessory`` needed. A download to a
-    /// file counts the whole resource, continuing where a resumed attempt started. Called the way
-    /// ``uploadProgress`` is.
-    public var downloadProgress: (@Sendable (TransferProgress) -> Void)? {
-        get { storage.value.downloadProgress }
-        _modify { yield &storage.value.downloadProgress }
     }
     /// The cache policy chosen with ``cache(_:version:)``; `nil` when these options choose none (the
     /// ``CacheStage``'s default then applies).
     public var cachePolicy: CachePolicy? { self[option: CacheStage.CallPolicy.self] }
-    /// The scope the call belongs to (held weakly): releasing it cancels the call.
-    public var scope: RequestScope? {
-        get { weakScope?.scope }
-        set { weakScope = newValue.map { WeakScope(scope: $0) } }
-    }
-    /// Whether the call records each stage's own time and the transport's: returned in
-    /// ``CallResult/stageTimings`` and logged at trace level. Off by default; costs two clock reads
-    /// per stage when on.
-    public var recordsStageTimings: Bool {
-        get { storage.value.recordsStageTimings }
-        _modify { yield &storage.value.recordsStageTimings }
-    }
-    /// Whether the call keeps the response body as the transport received it, before any stage
-    /// rewrote it, in ``CallResult/rawBody``; `nil` keeps the service's choice
-    /// (``ServiceDefaults/keepsRawBody``, off unless changed). It holds a second copy of the body for
-    /// as long as the result lives: turn it on where the bytes are needed (a signature check of your
-    /// own, a bug report).
-    public var keepsRawBody: Bool? {
-        get { storage.value.keepsRawBody }
-        _modify { yield &storage.value.keepsRawBody }
-    }
-    private var weakScope: WeakScope? {
-        get { storage.value.weakScope }
-        _modify { yield &storage.value.weakScope }
-    }
     private var contextWriters: [@Sendable (inout CallContext) -> Void] {
         get { storage.value.contextWriters }
         _modify { yield &storage.value.contextWriters }
@@ -184,17 +114,7 @@ public struct CallOptions: Sendable {
         var additionalStages: [any Stage] = []
         var skippedStages: Set<StageID> = []
         var enabledStages: Set<StageID> = []
-        var options: [ObjectIdentifier: StoredOption] = [:]
-        var acceptableStatusCodes: ClosedRange<Int>? = nil
-        var logger: Logger? = nil
-        var allowsForeignOrigin: Bool = false
-        var account: String? = nil
-        var sameRequest: SameRequestPolicy? = nil
-        var uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil
-        var downloadProgress: (@Sendable (TransferProgress) -> Void)? = nil
-        var recordsStageTimings: Bool = false
-        var keepsRawBody: Bool? = nil
-        var weakScope: WeakScope? = nil
+        var options: [StoredOption] = []
         var contextWriters: [@Sendable (inout CallContext) -> Void] = []
     }
 
@@ -241,16 +161,45 @@ public struct CallOptions: Sendable {
     /// let level = options[option: LoggingStage.CallLevel.self]
     /// ```
     public subscript<Key: CallOptionKey>(option key: Key.Type) -> Key.Value? {
-        get { options[ObjectIdentifier(key)]?.value as? Key.Value }
-        set { options[ObjectIdentifier(key)] = newValue.map { StoredOption(key, $0) } }
+        get { stored(ObjectIdentifier(key)).map { unsafeDowncast($0, to: StageOption<Key>.self).typed } }
+        set { store(newValue.map { StageOption<Key>($0) }, for: ObjectIdentifier(key)) }
     }
 
-    /// What this call's stage options add to its identity: one line per option that separates
-    /// calls, by name.
+    /// An option the client honours, read back or set; setting `nil` removes it.
+    subscript<Key: ClientOptionKey>(option key: Key.Type) -> Key.Value? {
+        get { stored(ObjectIdentifier(key)).map { unsafeDowncast($0, to: ClientOption<Key>.self).typed } }
+        set { store(newValue.map { ClientOption<Key>($0) }, for: ObjectIdentifier(key)) }
+    }
+
+    /// Whether these options set `key`: asked without copying its value out.
+    func sets<Key: ClientOptionKey>(_ key: Key.Type) -> Bool { stored(ObjectIdentifier(key)) != nil }
+
+    /// The option stored under `key`, if any.
+    @inline(__always)
+    private func stored(_ key: ObjectIdentifier) -> StoredOption? {
+        // Read in place, by index: most calls set none, and the scan then only reads the count.
+        let count = storage.value.options.count
+        var index = 0
+        while index < count {
+            if storage.value.options[index].key == key { return storage.value.options[index] }
+            index += 1
+        }
+        return nil
+    }
+
+    /// Replaces the option stored under `key` with `option`, or removes it.
+    private mutating func store(_ option: StoredOption?, for key: ObjectIdentifier) {
+        if let index = options.firstIndex(where: { $0.key == key }) {
+            if let option { options[index] = option } else { options.remove(at: index) }
+        } else if let option {
+            options.append(option)
+        }
+    }
+
+    /// What this call's options add to its identity: one line per option that separates calls, by
+    /// name.
     var optionIdentity: String {
-        options.values.compactMap { option in option.identity(option.value).map { option.name + "=" + $0 } }.sorted().joined(
-            separator: "\u{1F}"
-        )
+        options.compactMap { option in option.identity.map { option.name + "=" + $0 } }.sorted().joined(separator: "\u{1F}")
     }
 
     /// Stores a value in the call's ``CallContext`` under a typed key.
@@ -272,18 +221,14 @@ public struct CallOptions: Sendable {
         merged.additionalStages += other.additionalStages
         merged.skippedStages.formUnion(other.skippedStages)
         merged.enabledStages.formUnion(other.enabledStages)
-        for (key, option) in other.options { merged.options[key] = merged.options[key].map { $0.merge($0, option) } ?? option }
-        merged.acceptableStatusCodes = other.acceptableStatusCodes ?? acceptableStatusCodes
-        merged.logger = other.logger ?? logger
-        merged.sameRequest = other.sameRequest ?? sameRequest
-        merged.account = other.account ?? account
-        merged.allowsForeignOrigin = allowsForeignOrigin || other.allowsForeignOrigin
-        merged.weakScope = other.weakScope ?? weakScope
-        merged.recordsStageTimings = recordsStageTimings || other.recordsStageTimings
-        merged.keepsRawBody = other.keepsRawBody ?? keepsRawBody
+        for option in other.options {
+            if let index = merged.options.firstIndex(where: { $0.key == option.key }) {
+                merged.options[index] = merged.options[index].merged(with: option)
+            } else {
+                merged.options.append(option)
+            }
+        }
         merged.contextWriters += other.contextWriters
-        merged.uploadProgress = Self.both(uploadProgress, other.uploadProgress)
-        merged.downloadProgress = Self.both(downloadProgress, other.downloadProgress)
         return merged
     }
 
@@ -291,47 +236,23 @@ public struct CallOptions: Sendable {
     var isEmpty: Bool {
         storage.isShared(with: Self.empty)
             || (timeout == nil && deadline == nil && tags.isEmpty && headerFields.isEmpty && additionalStages.isEmpty
-                && skippedStages.isEmpty && enabledStages.isEmpty && options.isEmpty && acceptableStatusCodes == nil
-                && logger == nil && sameRequest == nil && account == nil && !allowsForeignOrigin && weakScope == nil
-                && !recordsStageTimings && keepsRawBody == nil && contextWriters.isEmpty && uploadProgress == nil
-                && downloadProgress == nil)
+                && skippedStages.isEmpty && enabledStages.isEmpty && options.isEmpty && contextWriters.isEmpty)
     }
 
     /// Whether the options store context values (``setContextValue(_:for:)``).
     var setsContextValues: Bool { !contextWriters.isEmpty }
-
-    /// Whether the options name a scope, released since or not (read without loading the scope).
-    var namesScope: Bool { weakScope != nil }
-
-    /// Whether the options named a scope that has since been released: the call must not start.
-    var scopeWasReleased: Bool { weakScope != nil && weakScope?.scope == nil }
 
     /// Writes the stored context values, and the progress blocks as a `TransferObserver`, into a context.
     func writeValues(into context: inout CallContext) {
         // Stage options first: a value set with setContextValue under an option's key still wins,
         // as it did before options had a store.
         // Each value is stored as it is boxed, under its key's identifier (the options' own key).
-        for (key, option) in options { context.setValue(option.value, forKey: key) }
+        let options = storage.value.options
+        for index in options.indices where options[index].stage != nil {
+            context.setValue(options[index].value, forKey: options[index].key)
+        }
         for write in contextWriters { write(&context) }
-        if uploadProgress != nil || downloadProgress != nil {
-            context.transferObserver = TransferObserver(
-                sent: uploadProgress ?? { _ in },
-                received: downloadProgress ?? { _ in }
-            ).combined(with: context.transferObserver)
-        }
-    }
-
-    /// A block that calls `first` and then `second`, whichever of them is set.
-    private static func both(
-        _ first: (@Sendable (TransferProgress) -> Void)?,
-        _ second: (@Sendable (TransferProgress) -> Void)?
-    ) -> (@Sendable (TransferProgress) -> Void)? {
-        guard let first else { return second }
-        guard let second else { return first }
-        return {
-            first($0)
-            second($0)
-        }
+        writeProgress(into: &context)
     }
 }
 

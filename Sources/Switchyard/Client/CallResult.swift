@@ -81,3 +81,38 @@ public struct CallResult<Output: Sendable>: Sendable {
         return mapped
     }
 }
+
+extension CallOptions {
+    /// The option under which ``CallOptions/keepsRawBody`` chooses whether a call keeps
+    /// ``CallResult/rawBody``; the later wins.
+    enum KeepsRawBody: ClientOptionKey {
+        typealias Value = Bool
+        static let name = "keepsRawBody"
+    }
+
+    /// The option under which ``CallOptions/recordsStageTimings`` turns on
+    /// ``CallResult/stageTimings``; on when either side turns it on.
+    enum RecordsStageTimings: ClientOptionKey {
+        typealias Value = Bool
+        static let name = "recordsStageTimings"
+        static func merge(_ earlier: Bool, _ later: Bool) -> Bool { earlier || later }
+    }
+
+    /// Whether the call keeps the response body as the transport received it, before any stage
+    /// rewrote it, in ``CallResult/rawBody``; `nil` keeps the service's choice
+    /// (``ServiceDefaults/keepsRawBody``, off unless changed). It holds a second copy of the body for
+    /// as long as the result lives: turn it on where the bytes are needed (a signature check of your
+    /// own, a bug report).
+    public var keepsRawBody: Bool? {
+        get { self[option: KeepsRawBody.self] }
+        set { self[option: KeepsRawBody.self] = newValue }
+    }
+
+    /// Whether the call records each stage's own time and the transport's: returned in
+    /// ``CallResult/stageTimings`` and logged at trace level. Off by default; costs two clock reads
+    /// per stage when on.
+    public var recordsStageTimings: Bool {
+        get { self[option: RecordsStageTimings.self] ?? false }
+        set { self[option: RecordsStageTimings.self] = newValue ? true : nil }
+    }
+}

@@ -76,3 +76,20 @@ public struct ServiceDefaults: Sendable {
         self.makeEncoder = makeEncoder
     }
 }
+
+extension ServiceDefaults {
+    /// The option under which ``CallOptions/acceptableStatusCodes`` replaces
+    /// ``ServiceDefaults/acceptableStatusCodes`` for a call; the later wins.
+    enum AcceptableStatusCodes: ClientOptionKey {
+        typealias Value = ClosedRange<Int>
+        static let name = "acceptableStatusCodes"
+    }
+}
+
+extension CallOptions {
+    /// Statuses that count as success for this call; `nil` keeps the service's.
+    public var acceptableStatusCodes: ClosedRange<Int>? {
+        get { self[option: ServiceDefaults.AcceptableStatusCodes.self] }
+        set { self[option: ServiceDefaults.AcceptableStatusCodes.self] = newValue }
+    }
+}

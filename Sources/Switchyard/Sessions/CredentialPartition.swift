@@ -106,3 +106,24 @@ public struct CredentialPartition: Sendable, Hashable, Codable, CustomStringConv
     /// Header names already judged by ``isCredential(_:)``.
     private static let judgedNames = Mutex<[String: Bool]>([:])
 }
+
+extension CredentialPartition {
+    /// The option under which ``CallOptions/account`` names a call's account. It separates calls
+    /// by the account's partition, never by the account's name.
+    enum Account: ClientOptionKey {
+        typealias Value = String
+        static let name = "account"
+        static func identity(_ value: String) -> String? { CredentialPartition(account: value).rawValue }
+    }
+}
+
+extension CallOptions {
+    /// The account the call is made for, for apps and servers that serve several users with one
+    /// client: calls for different accounts never share cached responses or a network exchange, and
+    /// ``APIClient/endSession(for:account:)`` can end one account's session alone. `nil` keeps the
+    /// endpoint's (or none).
+    public var account: String? {
+        get { self[option: CredentialPartition.Account.self] }
+        set { self[option: CredentialPartition.Account.self] = newValue }
+    }
+}

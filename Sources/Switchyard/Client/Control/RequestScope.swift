@@ -67,3 +67,28 @@ struct WeakScope: @unchecked Sendable {
     // A weak reference is read and cleared atomically by the runtime; the box is never mutated.
     weak var scope: RequestScope?
 }
+
+extension RequestScope {
+    /// The option under which ``CallOptions/scope`` names a call's scope, held weakly; the later wins.
+    enum Option: ClientOptionKey {
+        typealias Value = WeakScope
+        static let name = "scope"
+    }
+}
+
+extension CallOptions {
+    /// The scope the call belongs to (held weakly): releasing it cancels the call.
+    public var scope: RequestScope? {
+        get { self[option: RequestScope.Option.self]?.scope }
+        set { self[option: RequestScope.Option.self] = newValue.map { WeakScope(scope: $0) } }
+    }
+
+    /// Whether the options name a scope, released since or not (read without loading the scope).
+    var namesScope: Bool { sets(RequestScope.Option.self) }
+
+    /// Whether the options named a scope that has since been released: the call must not start.
+    var scopeWasReleased: Bool {
+        guard sets(RequestScope.Option.self), let weakScope = self[option: RequestScope.Option.self] else { return false }
+        return weakScope.scope == nil
+    }
+}

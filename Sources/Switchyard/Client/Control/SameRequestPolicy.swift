@@ -43,3 +43,19 @@ public struct SameRequestPolicy: Sendable, Hashable {
     /// A new identical call is refused while one is in flight.
     public static let refuseNew = SameRequestPolicy(.refuseNew)
 }
+
+extension SameRequestPolicy {
+    /// The option under which ``CallOptions/sameRequest`` chooses a call's policy; the later wins.
+    enum Option: ClientOptionKey {
+        typealias Value = SameRequestPolicy
+        static let name = "sameRequest"
+    }
+}
+
+extension CallOptions {
+    /// What to do when an identical call is in flight; `nil` keeps the endpoint's choice (or allow).
+    public var sameRequest: SameRequestPolicy? {
+        get { self[option: SameRequestPolicy.Option.self] }
+        set { self[option: SameRequestPolicy.Option.self] = newValue }
+    }
+}

@@ -228,3 +228,20 @@ extension CallOptions {
         self[option: LoggingStage.CallLevel.self] = level
     }
 }
+
+extension LoggingStage {
+    /// The option under which ``CallOptions/logger`` gives a call its logger; the later wins. The
+    /// client honours it, with or without a logging stage.
+    enum CallLogger: ClientOptionKey {
+        typealias Value = Logger
+        static let name = "logger"
+    }
+}
+
+extension CallOptions {
+    /// The logger for this call; `nil` keeps the client's.
+    public var logger: Logger? {
+        get { self[option: LoggingStage.CallLogger.self] }
+        set { self[option: LoggingStage.CallLogger.self] = newValue }
+    }
+}
