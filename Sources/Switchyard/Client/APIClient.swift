@@ -69,16 +69,22 @@ public struct APIClient: Sendable {
     func send<E: Endpoint>(_ endpoint: E, options: CallOptions?, requestID: RequestID) async throws(SwitchyardError) -> CallResult<E.Output>
     {
         // Only reading the endpoint and decoding depend on its type; the rest is shared, non-generic code.
-        let exchange = try await perform(CallSpec(endpoint), options: options, requestID: requestID)
+        // A reformed endpoint streams as the endpoint it reforms does (a witness read, no cast).
+        let reformsStream = E._reformsStream
+        var spec = CallSpec(endpoint)
+        if let reformsStream { spec.streams = reformsStream }
+        let exchange = try await perform(spec, options: options, requestID: requestID)
+        return try Self.result(of: endpoint, exchange, reformed: reformsStream != nil)
+    }
+
+    /// The endpoint's output decoded from the exchange, with the call's metadata: a reformed
+    /// endpoint's from a copy of the response that carries the call's id, for its reformer's context.
+    @inline(__always)
+    static func result<E: Endpoint>(of endpoint: E, _ exchange: Exchange, reformed: Bool) throws(SwitchyardError) -> CallResult<E.Output> {
         let value: E.Output
         do {
-            if ReformedEndpointType.matches(E.self) {
-                value = try Self.decodeReformed(
-                    endpoint,
-                    exchange.response,
-                    requestID: exchange.context.requestID,
-                    decoder: exchange.decoder
-                )
+            if reformed {
+                value = try decodeReformed(endpoint, exchange.response, requestID: exchange.context.requestID, decoder: exchange.decoder)
             } else {
                 // The response is lent to the decoder, not copied out of the exchange first.
                 value = try endpoint.decode(exchange.response, decoder: exchange.decoder)

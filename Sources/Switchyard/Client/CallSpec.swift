@@ -15,7 +15,7 @@ struct CallSpec: Sendable {
     let options: CallOptions
     let acceptedMediaType: String?
     /// Whether the endpoint's output is a ``ResponseStream``: the call returns at the head.
-    let streams: Bool
+    var streams: Bool
 
     init(_ endpoint: borrowing some Endpoint) {
         service = endpoint.service

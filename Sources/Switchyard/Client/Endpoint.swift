@@ -62,9 +62,16 @@ public protocol Endpoint: Sendable {
     ///   - decoder: the service's JSON decoder.
     /// - Returns: the output.
     func decode(_ response: Response, decoder: JSONDecoder) throws -> Output
+
+    /// Set by ``ReformedEndpoint`` alone (an endpoint of your own keeps the default, `nil`): whether
+    /// the endpoint it reforms streams its answer. The client reads it once per call, through the
+    /// protocol, to give the reformer the call's id and a streamed endpoint's stream.
+    static var _reformsStream: Bool? { get }
 }
 
 extension Endpoint {
+    /// Not a ``ReformedEndpoint``.
+    public static var _reformsStream: Bool? { nil }
     /// No path parameters.
     public var pathParameters: [String: String] { [:] }
     /// No parameters.

@@ -41,6 +41,8 @@ public struct ReformedEndpoint<Base: Endpoint, Reforming: Reformer>: Endpoint {
     public var name: String { base.name }
     /// The base endpoint's `Accept` field.
     public var acceptedMediaType: String? { base.acceptedMediaType }
+    /// Whether the innermost reformed endpoint streams its answer: the reformer then gets the stream.
+    public static var _reformsStream: Bool? { Base._reformsStream ?? (Base.Output.self == ResponseStream.self) }
 
     /// Runs the reformer on the response, with a ``ReformContext`` naming the call.
     ///
@@ -97,24 +99,5 @@ extension APIClient {
         var response = response
         response.metadata[ReformedCallID.self] = requestID
         return try endpoint.decode(response, decoder: decoder)
-    }
-}
-
-/// Recognises a ``ReformedEndpoint`` type by its nominal type descriptor — the word after the kind in
-/// a struct's metadata, shared by every specialisation — so an ordinary call pays a load and a
-/// compare, no dynamic cast. Any other metadata (an enum's, a class's) holds another value there.
-enum ReformedEndpointType {
-    /// Whether `type` is a specialisation of ``ReformedEndpoint``.
-    static func matches(_ type: Any.Type) -> Bool { descriptor(of: type) == reformed }
-
-    private static let reformed = descriptor(of: ReformedEndpoint<DynamicEndpoint<Response>, Sample>.self)
-
-    private static func descriptor(of type: Any.Type) -> UInt {
-        unsafeBitCast(type, to: UnsafeRawPointer.self).load(fromByteOffset: MemoryLayout<Int>.size, as: UInt.self)
-    }
-
-    /// A reformer to name one specialisation by.
-    private struct Sample: Reformer {
-        func reform(_ response: Response, context: ReformContext) -> Int { 0 }
     }
 }

@@ -3,7 +3,8 @@ import HTTPTypes
 
 extension APIClient {
     /// Sends an endpoint whose output is a ``DownloadedFile``: a ``DownloadEndpoint`` through the
-    /// download loop, any other as an ordinary call; then the endpoint decodes the output. Out of
+    /// download loop, any other (a reformer's, say) as an ordinary call; then the endpoint decodes the
+    /// output. Out of
     /// line from `send`, so an ordinary call's frame is not made larger by it.
     @inline(never)
     func sendDownload<E: Endpoint>(
@@ -11,21 +12,12 @@ extension APIClient {
         options: CallOptions?,
         requestID: RequestID
     ) async throws(SwitchyardError) -> CallResult<E.Output> {
-        let spec = CallSpec(endpoint)
-        let exchange =
-            if let request = (endpoint as? any DownloadDescribing)?.request {
-                try await performDownload(spec, request, options: options, requestID: requestID)
-            } else {
-                try await perform(spec, options: options, requestID: requestID)
-            }
-        let value: E.Output
-        do {
-            value = try endpoint.decode(exchange.response, decoder: exchange.decoder)
-        } catch {
-            throw DecodingFailureMessage.error(for: error, output: E.Output.self, response: exchange.response)
-                .filling(from: exchange.context)
+        guard let request = (endpoint as? any DownloadDescribing)?.request else {
+            // A reformer whose output is a file, or any other endpoint: an ordinary call.
+            return try await send(endpoint, options: options, requestID: requestID)
         }
-        return exchange.result(value)
+        let exchange = try await performDownload(CallSpec(endpoint), request, options: options, requestID: requestID)
+        return try Self.result(of: endpoint, exchange, reformed: false)
     }
 
     /// Sends a ``DownloadEndpoint``'s call (see there): resume what is on disk, send, resume after

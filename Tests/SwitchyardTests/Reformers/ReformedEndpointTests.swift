@@ -81,4 +81,20 @@ struct ReformedEndpointTests {
         #expect(error.stage == StageID(typeName: DecodableReformer<User>.self))
         #expect(error.requestID == handle.id && error.endpoint == GetUser(id: "7").name)
     }
+
+    @Test("a reformer whose output is a file is an ordinary call, and its context names the call")
+    func fileOutputReformer() async throws {
+        struct FileNaming: Reformer {
+            let seen: Locked<ReformContext?>
+            func reform(_ response: Response, context: ReformContext) -> DownloadedFile {
+                seen.withLock { $0 = context }
+                return DownloadedFile(url: URL(fileURLWithPath: "/reports/\(response.bodyText)"), byteCount: 0)
+            }
+        }
+        let seen = Locked<ReformContext?>(nil)
+        let client = try makeClient(transport: MockTransport(.json(#""q3.pdf""#)))
+        let result = try await client.send(GetMember().reformed(by: FileNaming(seen: seen)))
+        #expect(result.value.url.lastPathComponent == #""q3.pdf""#)
+        #expect(seen.withLock { $0 }?.requestID == result.requestID)
+    }
 }

@@ -338,3 +338,33 @@ struct StreamedCallTests {
         #expect(chunks == [Data(#"{"a":1}"#.utf8)])
     }
 }
+
+/// Says whether the response it reforms came as a stream, and counts its bytes.
+private struct StreamBytes: Reformer {
+    func reform(_ response: Response, context: ReformContext) -> (streamed: Bool, stream: ResponseStream) {
+        (response.body.stream != nil, response.body.stream ?? ResponseStream(chunks: [response.bytes]))
+    }
+}
+
+@Suite("Reformed streamed endpoints", .timeLimit(.minutes(1)))
+struct ReformedStreamTests {
+    @Test("a reformer over a streamed endpoint gets the stream, not the collected body")
+    func reformerGetsStream() async throws {
+        let client = try makeClient(transport: ChunkTransport(log: ProducerLog(), count: 3, size: 10))
+        let (streamed, stream) = try await client.send(streamEndpoint().reformed(by: StreamBytes())).value
+        #expect(streamed)
+        var total = 0
+        for try await chunk in stream { total += chunk.count }
+        #expect(total == 30)
+    }
+
+    @Test("a reformer over a reformed streamed endpoint still gets the stream")
+    func nestedReformerGetsStream() async throws {
+        struct Passing: Reformer {
+            func reform(_ response: Response, context: ReformContext) -> Response { response }
+        }
+        let client = try makeClient(transport: ChunkTransport(log: ProducerLog(), count: 2, size: 10))
+        let (streamed, _) = try await client.send(streamEndpoint().reformed(by: Passing()).reformed(by: StreamBytes())).value
+        #expect(streamed)
+    }
+}
