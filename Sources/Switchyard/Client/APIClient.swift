@@ -56,16 +56,23 @@ public struct APIClient: Sendable {
         _ endpoint: E,
         options: CallOptions? = nil
     ) async throws(SwitchyardError) -> CallResult<E.Output> {
-        // A download endpoint takes the download loop. The metadata compare comes first, so an ordinary
-        // call never pays for the cast.
-        if E.Output.self == DownloadedFile.self {
-            return try await sendDownload(endpoint, options: options, requestID: .next())
-        }
-        return try await send(endpoint, options: options, requestID: .next())
+        try await call(endpoint, options: options, requestID: .next())
     }
 
-    /// Sends a call under an id chosen before it starts (a ``CallHandle``'s); the caller sends an
-    /// endpoint whose output is a ``DownloadedFile`` through `sendDownload` instead.
+    /// Every call form's way in (``send(_:options:)``, a handle's): an endpoint whose output is a
+    /// ``DownloadedFile`` through `sendDownload`, any other through `send`. The metadata compare
+    /// comes first, so an ordinary call never pays for a cast; inlined, so it adds no frame.
+    @inline(__always)
+    func call<E: Endpoint>(_ endpoint: E, options: CallOptions?, requestID: RequestID) async throws(SwitchyardError) -> CallResult<E.Output>
+    {
+        if E.Output.self == DownloadedFile.self {
+            return try await sendDownload(endpoint, options: options, requestID: requestID)
+        }
+        return try await send(endpoint, options: options, requestID: requestID)
+    }
+
+    /// Sends a call under an id chosen before it starts; callers go through ``call(_:options:requestID:)``,
+    /// which sends an endpoint whose output is a ``DownloadedFile`` through `sendDownload` instead.
     func send<E: Endpoint>(_ endpoint: E, options: CallOptions?, requestID: RequestID) async throws(SwitchyardError) -> CallResult<E.Output>
     {
         // Only reading the endpoint and decoding depend on its type; the rest is shared, non-generic code.

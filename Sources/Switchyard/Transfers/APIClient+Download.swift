@@ -4,8 +4,7 @@ import HTTPTypes
 extension APIClient {
     /// Sends an endpoint whose output is a ``DownloadedFile``: a ``DownloadEndpoint`` through the
     /// download loop, any other (a reformer's, say) as an ordinary call; then the endpoint decodes the
-    /// output. Out of
-    /// line from `send`, so an ordinary call's frame is not made larger by it.
+    /// output. Out of line from `send`, so an ordinary call's frame is not made larger by it.
     @inline(never)
     func sendDownload<E: Endpoint>(
         _ endpoint: E,

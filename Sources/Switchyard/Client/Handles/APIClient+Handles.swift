@@ -38,10 +38,7 @@ extension APIClient {
         return CallHandle(id: id, tracker: tracker, finished: finished) { progress in
             do throws(SwitchyardError) {
                 let options = (options ?? CallOptions()).applying(progress)
-                if E.Output.self == DownloadedFile.self {
-                    return .success(try await sendDownload(endpoint, options: options, requestID: id))
-                }
-                return .success(try await send(endpoint, options: options, requestID: id))
+                return .success(try await call(endpoint, options: options, requestID: id))
             } catch {
                 return .failure(error)
             }
