@@ -106,6 +106,8 @@ public struct APIClient: Sendable {
     /// What a call produced before decoding.
     struct Exchange {
         let response: Response
+        /// The response's status, read once.
+        let status: HTTPResponse.Status
         let context: CallContext
         /// The control that ran the pipeline: the call's own, or a shared run's.
         let control: CallControl
@@ -118,7 +120,7 @@ public struct APIClient: Sendable {
         consuming func result<Value>(_ value: Value) -> CallResult<Value> {
             var result = CallResult(
                 value: value,
-                status: response.status,
+                status: status,
                 headerFields: response.headerFields,
                 requestID: context.requestID,
                 serviceID: context.serviceID,
@@ -161,6 +163,7 @@ public struct APIClient: Sendable {
         }
         let encoding = spec.encoding?.resolved(for: spec.method) ?? defaults.parameterEncoding.resolvedAsDefault(for: spec.method)
 
+        let keepsRawBody = callOptions.keepsRawBody ?? defaults.keepsRawBody
         var context = CallContext(
             requestID: requestID,
             serviceID: entry.service.id,
@@ -168,18 +171,16 @@ public struct APIClient: Sendable {
             tags: callOptions.tags,
             environment: resolution.environment,
             timeout: callOptions.timeout ?? defaults.timeout,
+            deadlineOffset: (callOptions.deadline ?? defaults.deadline).map { start + $0 },
             parameterEncoding: encoding,
             skippedStages: callOptions.skippedStages,
             enabledStages: callOptions.enabledStages,
-            logger: callOptions.logger ?? logger
+            logger: callOptions.logger ?? logger,
+            account: callOptions.account,
+            serviceState: entry.pipeline.serviceState,
+            control: callOptions.recordsStageTimings || keepsRawBody
+                ? CallControl(recordsTimings: callOptions.recordsStageTimings, keepsReceivedBody: keepsRawBody) : CallControl()
         )
-        if let limit = callOptions.deadline ?? defaults.deadline { context.deadlineOffset = start + limit }
-        context.account = callOptions.account
-        let keepsRawBody = callOptions.keepsRawBody ?? defaults.keepsRawBody
-        if callOptions.recordsStageTimings || keepsRawBody {
-            context.control = CallControl(recordsTimings: callOptions.recordsStageTimings, keepsReceivedBody: keepsRawBody)
-        }
-        context.serviceState = entry.pipeline.serviceState
         callOptions.writeValues(into: &context)
         if spec.streams {
             if context.streamBufferLimit == nil { context.streamBufferLimit = ResponseStream.defaultBufferLimit }
@@ -229,7 +230,9 @@ public struct APIClient: Sendable {
         )
 
         let acceptable = callOptions.acceptableStatusCodes ?? defaults.acceptableStatusCodes
-        let code = response.status.code
+        // Read once: HTTPTypes parses the status from its pseudo-header field on every read.
+        let status = response.status
+        let code = status.code
         guard code >= acceptable.lowerBound, code <= acceptable.upperBound else {
             var response = response
             if let stream = response.body.stream {
@@ -247,7 +250,7 @@ public struct APIClient: Sendable {
             )
             throw error.filling(from: context)
         }
-        return Exchange(response: response, context: context, control: control, decoder: entry.decoder, start: start)
+        return Exchange(response: response, status: status, context: context, control: control, decoder: entry.decoder, start: start)
     }
 
     /// Sends a call named at the call site (the intensive style) and returns the raw response.

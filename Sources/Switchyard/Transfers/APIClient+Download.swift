@@ -120,6 +120,7 @@ extension APIClient {
             response.body = .file(file)
             return Exchange(
                 response: response,
+                status: exchange.status,
                 context: exchange.context,
                 control: exchange.control,
                 decoder: exchange.decoder,

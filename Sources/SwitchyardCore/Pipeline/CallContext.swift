@@ -172,6 +172,45 @@ public struct CallContext: Sendable {
         )
     }
 
+    /// Creates a client call's context with everything the client knows before the first stage
+    /// runs, in one step: no field is written twice.
+    package init(
+        requestID: RequestID,
+        serviceID: ServiceID,
+        endpointName: String,
+        tags: Set<RequestTag>,
+        environment: ServerEnvironment,
+        timeout: Duration?,
+        deadlineOffset: Duration?,
+        parameterEncoding: ParameterEncoding,
+        skippedStages: Set<StageID>,
+        enabledStages: Set<StageID>,
+        logger: Logger,
+        account: String?,
+        serviceState: (any AnyObject & Sendable)?,
+        control: CallControl
+    ) {
+        storage = CopyOnWrite(
+            Fields(
+                requestID: requestID,
+                serviceID: serviceID,
+                endpointName: endpointName,
+                tags: tags,
+                attempt: 1,
+                environment: environment,
+                timeout: timeout,
+                deadlineOffset: deadlineOffset,
+                parameterEncoding: parameterEncoding,
+                skippedStages: skippedStages,
+                enabledStages: enabledStages,
+                logger: logger,
+                account: account,
+                serviceState: serviceState,
+                control: control
+            )
+        )
+    }
+
     /// Reads or writes a value stored under a typed key; `nil` when nothing is stored.
     public subscript<Key: CallContextKey>(key: Key.Type) -> Key.Value? {
         get {
