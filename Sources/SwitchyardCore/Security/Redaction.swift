@@ -41,15 +41,21 @@ public struct Redaction: Sendable {
     public var headerNames: Set<HTTPField.Name>
     /// Lower-case name fragments that mark a header field, parameter or JSON member as secret
     /// wherever they appear in its name.
-    public var nameFragments: [String]
+    public var nameFragments: [String] {
+        didSet { matcher = RedactionNameMatcher(fragments: nameFragments, names: names) }
+    }
     /// Lower-case names that mark a header field, parameter or JSON member as secret when they are
     /// the whole name or one word of it, ignoring case. Words are separated by `_`, `-`, `.`, any
     /// other character that is not a letter or digit, and a change from lower to upper case.
-    public var names: Set<String>
+    public var names: Set<String> {
+        didSet { matcher = RedactionNameMatcher(fragments: nameFragments, names: names) }
+    }
     /// The rules that hide path segments of a request target.
     public var pathRules: [PathRule]
     /// What a hidden value is replaced with.
     public var replacement: String
+    /// ``nameFragments`` and ``names`` prepared for judging ASCII names byte by byte.
+    private var matcher: RedactionNameMatcher
 
     /// The default list described above.
     public static let `default` = Redaction()
@@ -85,6 +91,7 @@ public struct Redaction: Sendable {
         self.names = Set(names.map { $0.lowercased() })
         self.pathRules = pathRules
         self.replacement = replacement
+        self.matcher = RedactionNameMatcher(fragments: self.nameFragments, names: self.names)
     }
 
     /// Whether any name can be hidden at all.
@@ -128,6 +135,7 @@ public struct Redaction: Sendable {
         let utf8 = name.utf8
         let count = utf8.count
         guard count <= 256 else { return nil }
+        let matcher = matcher
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(count, 1)) { buffer -> Bool? in
             var position = 0
             for byte in utf8 {
@@ -136,9 +144,11 @@ public struct Redaction: Sendable {
                 position += 1
             }
             let lowered = UnsafeBufferPointer(rebasing: buffer[..<count])
-            if nameFragments.contains(where: { Self.contains(lowered, $0) }) { return true }
+            if matcher.containsFragment(lowered) { return true }
             guard !names.isEmpty else { return false }
-            let isName = { (range: Range<Int>) in names.contains(String(decoding: lowered[range], as: UTF8.self)) }
+            let isName = { (range: Range<Int>) in
+                matcher.mayBeName(lowered, range) && names.contains(String(decoding: lowered[range], as: UTF8.self))
+            }
             if isName(0..<count) { return true }
             // Words, split as containsSensitiveWord(_:) splits them.
             var wordStart: Int?
@@ -163,18 +173,6 @@ public struct Redaction: Sendable {
             }
             return wordStart.map { isName($0..<count) } ?? false
         }
-    }
-
-    /// Whether `bytes` contain the UTF-8 bytes of `fragment`.
-    private static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ fragment: String) -> Bool {
-        let needle = fragment.utf8
-        let length = needle.count
-        guard length <= bytes.count else { return false }
-        guard let first = needle.first else { return true }
-        for start in 0...(bytes.count - length) where bytes[start] == first {
-            if bytes[start..<start + length].elementsEqual(needle) { return true }
-        }
-        return false
     }
 
     /// Whether a header field's value is hidden.
