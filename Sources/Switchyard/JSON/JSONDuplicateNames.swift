@@ -11,19 +11,35 @@ enum JSONDuplicateNames {
     /// it a linear scan is cheaper than hashing, above it the scan would grow with the square.
     static let linearLimit = 16
 
-    /// One open container: where its names start on the name stack, and their index once it has
-    /// more than ``linearLimit``.
+    /// One open container: whether it is an object, where its names start in the shared list, and
+    /// its names by decoded text once it has more than ``linearLimit``.
     private struct Frame {
         let isObject: Bool
         let start: Int
         var index: [String: Int]?
     }
 
-    /// The first ambiguous member: its decoded name and the byte offset of its second occurrence.
+    /// One member name as it stands in the document.
+    private struct Name {
+        /// The bytes between its quotes.
+        let range: Range<Int>
+        /// Whether those bytes are plain ASCII with no escape: then two such names are the same name
+        /// exactly when their bytes are equal, and no `String` needs to be made to tell.
+        let isPlain: Bool
+        /// Whether its value is `null`.
+        let isNull: Bool
+    }
+
+    /// The first name that appears twice in one object with a `null` among its values, and the
+    /// byte offset of its second appearance; `nil` when there is none.
+    ///
+    /// Names are compared as a decoder's dictionary compares them — as Swift strings, so escapes
+    /// and canonically equivalent spellings are the same name — but two plain ASCII names, the
+    /// common case, are compared by their bytes without making a string.
     static func firstAmbiguous(in bytes: [UInt8]) -> (name: String, offset: Int)? {
-        // The names of every open object, innermost last, each with whether a value of it was null:
-        // one array for the whole document instead of a dictionary per object.
-        var names: [(name: String, isNull: Bool)] = []
+        // The names of every open object, innermost last: one array for the whole document instead
+        // of a dictionary per object.
+        var names: [Name] = []
         var frames: [Frame] = []
         var index = 0
         var expectingName = false
@@ -42,21 +58,32 @@ enum JSONDuplicateNames {
                 index += 1
             case UInt8(ascii: "\"") where expectingName:
                 let end = JSONScan.endOfString(bytes, from: index)
-                let name = JSONScan.stringValue(bytes, index..<end)
                 let valueStart = JSONScan.skipSpace(bytes, from: JSONScan.skipSpace(bytes, from: end) + 1)
-                let isNull = valueStart < bytes.count && bytes[valueStart] == UInt8(ascii: "n")
+                let inner = (index + 1)..<max(index + 1, end - 1)
+                let name = Name(
+                    range: inner,
+                    isPlain: !bytes[inner].contains { $0 >= 0x80 || $0 == UInt8(ascii: "\\") },
+                    isNull: valueStart < bytes.count && bytes[valueStart] == UInt8(ascii: "n")
+                )
                 let top = frames.count - 1
                 let seen: Int? =
-                    if let index = frames[top].index { index[name] } else { names[frames[top].start...].firstIndex { $0.name == name } }
+                    if let index = frames[top].index {
+                        index[text(of: name, in: bytes)]
+                    } else {
+                        names[frames[top].start...].firstIndex { same($0, name, in: bytes) }
+                    }
                 if let seen {
-                    if names[seen].isNull || isNull { return (name, index) }
+                    if names[seen].isNull || name.isNull { return (text(of: name, in: bytes), index) }
                 } else {
-                    names.append((name, isNull))
+                    names.append(name)
                     if frames[top].index != nil {
-                        frames[top].index?[name] = names.count - 1
+                        frames[top].index?[text(of: name, in: bytes)] = names.count - 1
                     } else if names.count - frames[top].start > linearLimit {
                         let own = names.indices[frames[top].start...]
-                        frames[top].index = Dictionary(own.map { (names[$0].name, $0) }, uniquingKeysWith: { first, _ in first })
+                        frames[top].index = Dictionary(
+                            own.map { (text(of: names[$0], in: bytes), $0) },
+                            uniquingKeysWith: { first, _ in first }
+                        )
                     }
                 }
                 expectingName = false
@@ -68,5 +95,17 @@ enum JSONDuplicateNames {
             }
         }
         return nil
+    }
+
+    /// Whether two names are the same name to a decoder.
+    private static func same(_ first: Name, _ second: Name, in bytes: [UInt8]) -> Bool {
+        if first.isPlain, second.isPlain { return bytes[first.range] == bytes[second.range] }
+        return text(of: first, in: bytes) == text(of: second, in: bytes)
+    }
+
+    /// A name's decoded text.
+    private static func text(of name: Name, in bytes: [UInt8]) -> String {
+        if name.isPlain { return String(decoding: bytes[name.range], as: UTF8.self) }
+        return JSONScan.stringValue(bytes, (name.range.lowerBound - 1)..<(name.range.upperBound + 1))
     }
 }

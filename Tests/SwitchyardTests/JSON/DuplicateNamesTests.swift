@@ -32,6 +32,23 @@ struct DuplicateNamesTests {
         #expect(try strip(json) == expected)
     }
 
+    @Test(
+        "names are compared as a decoder's dictionary compares them: canonically equivalent spellings are one name",
+        arguments: [
+            // KELVIN SIGN is canonically equivalent to "K"; "é" precomposed and decomposed are one name.
+            #"{"K":null,"\u212a":1}"#, "{\"K\":null,\"\u{212A}\":1}", "{\"caf\u{E9}\":null,\"cafe\u{301}\":1}",
+        ]
+    )
+    func canonicallyEquivalent(json: String) {
+        let error = #expect(throws: SwitchyardError.self) { try strip(json) }
+        #expect(error?.code == .ambiguousJSON)
+    }
+
+    @Test("plain names that share a prefix or a length are different names")
+    func plainNamesDiffer() throws {
+        #expect(try strip(#"{"ab":null,"abc":1,"ba":2,"a":3}"#) == #"{"abc":1,"ba":2,"a":3}"#)
+    }
+
     @Test("names are compared decoded: an escaped spelling of a name is the same name")
     func escapedSpelling() {
         let error = #expect(throws: SwitchyardError.self) { try strip(#"{"a":null,"\u0061":1}"#) }
