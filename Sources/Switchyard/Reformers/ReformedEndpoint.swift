@@ -13,6 +13,10 @@ public import HTTPTypes
 /// The reformer sees the response after every stage. What it throws ends the call with a
 /// ``SwitchyardError/Code/decoding`` error that keeps the status and body and names the reformer as
 /// the failing stage (a ``SwitchyardError`` it throws is kept as it is).
+///
+/// A download is a reformed endpoint too: ``Endpoint/downloading(to:options:)`` reforms the endpoint
+/// by a ``DownloadReformer``, whose output is the file written. Only the outermost reformer decides
+/// what a call returns (and whether it writes a file).
 public struct ReformedEndpoint<Base: Endpoint, Reforming: Reformer>: Endpoint {
     /// The endpoint whose call is made; every member of the call is its.
     public let base: Base
@@ -59,7 +63,8 @@ public struct ReformedEndpoint<Base: Endpoint, Reforming: Reformer>: Endpoint {
             return try reformer.reform(response, context: context)
         } catch {
             var failure = DecodingFailureMessage.error(for: error, output: Reforming.Output.self, response: response)
-            failure.stage = failure.stage ?? StageID(typeName: Reforming.self)
+            // A download refusing a body in memory reports the call's misuse, not a failing stage.
+            if Reforming.self != DownloadReformer.self { failure.stage = failure.stage ?? StageID(typeName: Reforming.self) }
             throw failure
         }
     }

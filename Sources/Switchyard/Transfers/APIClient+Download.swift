@@ -2,34 +2,35 @@ import Foundation
 import HTTPTypes
 
 extension APIClient {
-    /// Sends an endpoint whose output is a ``DownloadedFile``: a ``DownloadEndpoint`` through the
-    /// download loop, any other (a reformer's, say) as an ordinary call; then the endpoint decodes the
-    /// output. Out of line from `send`, so an ordinary call's frame is not made larger by it.
+    /// Sends an endpoint whose output is a ``DownloadedFile``: one reformed by a ``DownloadReformer``
+    /// through the download loop, any other (another reformer's, say) as an ordinary call; then the
+    /// reformer reads the file, with the call's id in its context. Out of line from `send`, so an
+    /// ordinary call's frame is not made larger by it.
     @inline(never)
     func sendDownload<E: Endpoint>(
         _ endpoint: E,
         options: CallOptions?,
         requestID: RequestID
     ) async throws(SwitchyardError) -> CallResult<E.Output> {
-        guard let request = (endpoint as? any DownloadDescribing)?.request else {
+        guard let download = (endpoint as? any DownloadDescribing)?.download else {
             // A reformer whose output is a file, or any other endpoint: an ordinary call.
             return try await send(endpoint, options: options, requestID: requestID)
         }
-        let exchange = try await performDownload(CallSpec(endpoint), request, options: options, requestID: requestID)
-        return try Self.result(of: endpoint, exchange, reformed: false)
+        let exchange = try await performDownload(CallSpec(endpoint), download, options: options, requestID: requestID)
+        return try Self.result(of: endpoint, exchange, reformed: true)
     }
 
-    /// Sends a ``DownloadEndpoint``'s call (see there): resume what is on disk, send, resume after
+    /// Sends a download's call (see ``DownloadReformer``): resume what is on disk, send, resume after
     /// interruptions, verify, rename. Every attempt goes under `requestID`. The exchange's body is
     /// the published file.
     func performDownload(
         _ spec: CallSpec,
-        _ request: DownloadRequest,
+        _ reformer: DownloadReformer,
         options: CallOptions?,
         requestID: RequestID
     ) async throws(SwitchyardError) -> Exchange {
-        let destination = request.destination
-        let download = request.options
+        let destination = reformer.destination
+        let download = reformer.options
         let files = DownloadFiles(destination: destination)
         var parameterText: [UInt8] = []
         try? JSONValueWriter.append(.object(spec.parameters), name: "", sortingKeys: true, to: &parameterText)

@@ -1,4 +1,4 @@
-/// How a ``DownloadEndpoint`` (``Endpoint/downloading(to:options:)``) treats interruptions and checks the result.
+/// How a download (``Endpoint/downloading(to:options:)``, a ``DownloadReformer``) treats interruptions and checks the result.
 ///
 /// ```swift
 /// var download = DownloadOptions()

@@ -1,7 +1,7 @@
 public import Foundation
 
 /// Where a transport writes a response body instead of holding it in memory: set by
-/// a ``DownloadEndpoint``'s call on its context.
+/// a download's call (``Endpoint/downloading(to:options:)``) on its context.
 ///
 /// Transports that support downloads to a file check ``CallContext/downloadTarget``; when it is set
 /// and the response is a `200` or `206`, they feed the body to a ``DownloadSink`` chunk by chunk,

@@ -156,6 +156,51 @@ struct DownloadEndpointTests {
         #expect(transport.contexts.first?.downloadTarget == nil)
     }
 
+    @Test("a download refuses a body in memory with the same error as before it was a reformed endpoint: code, message, no stage")
+    func misusedBodyKeepsItsError() throws {
+        let download: ReformedEndpoint<GetReport, DownloadReformer> = GetReport().downloading(to: URL(fileURLWithPath: "/tmp/report.json"))
+        let error = try #require(throws: SwitchyardError.self) {
+            _ = try download.decode(Response(status: .ok, body: Data("{}".utf8)), decoder: JSONDecoder())
+        }
+        #expect(error.code == .unsupportedBody)
+        #expect(error.message == "the response body of 'report' is not a downloaded file; send the download endpoint itself")
+        #expect(error.stage == nil)
+    }
+
+    @Test("an endpoint that decodes through a download but is sent as an ordinary call fails with the download's error")
+    func misusedThroughTheClient() async throws {
+        /// Decodes with a download's reformer without being the download: the client cannot see the download.
+        struct Misused: Endpoint {
+            typealias Output = DownloadedFile
+            let download = GetReport().downloading(to: URL(fileURLWithPath: "/tmp/report.json"))
+            var service: ServiceID { .users }
+            var method: HTTPRequest.Method { .get }
+            var path: String { "/reports/9" }
+            func decode(_ response: Response, decoder: JSONDecoder) throws -> DownloadedFile {
+                try download.decode(response, decoder: decoder)
+            }
+        }
+        let transport = MockTransport(.status(.ok, body: "report"))
+        let client = try makeClient(transport: transport)
+        let error = try #require(await client.start(Misused()).result.error)
+        #expect(error.code == .unsupportedBody && error.stage == nil && error.status == .ok)
+        #expect(error.message == "the response body of 'report' is not a downloaded file; send the download endpoint itself")
+        #expect(transport.contexts.first?.downloadTarget == nil)
+    }
+
+    @Test("a download reformed afterwards is the base endpoint's call reformed in memory: the outermost reformer decides, no file")
+    func reformerOverADownload() async throws {
+        let directory = try TemporaryDirectory()
+        let transport = MockTransport(.status(.ok, body: #"{"id":1,"name":"Ada"}"#))
+        let client = try makeClient(transport: transport)
+        let destination = directory.url.appendingPathComponent("user.json")
+        let endpoint = GetReport().downloading(to: destination).reformed(by: DecodableReformer<User>().map(\.name))
+        let result = try await client.send(endpoint)
+        #expect(result.value == "Ada" && result.endpointName == "report")
+        #expect(transport.contexts.first?.downloadTarget == nil)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty)
+    }
+
     @Test("a download endpoint's output is only ever a downloaded file: a body in memory is refused")
     func refusesABodyInMemory() throws {
         let download = GetReport().downloading(to: URL(fileURLWithPath: "/tmp/report.json"))

@@ -1,16 +1,16 @@
 public import Foundation
-public import HTTPTypes
 
-/// An endpoint whose response body is downloaded to a file: the same call as its base endpoint, with
-/// a ``DownloadedFile`` as its output. Make one with ``Endpoint/downloading(to:options:)``.
+/// The reformer that makes an endpoint a download to a file: its output is the ``DownloadedFile`` the
+/// call wrote, and it carries where the file goes and how it is downloaded. Make one, with the
+/// ``ReformedEndpoint`` around it, with ``Endpoint/downloading(to:options:)``.
 ///
-/// Sending it through ``APIClient/send(_:options:)``, ``APIClient/start(_:options:)`` or
-/// ``APIClient/send(_:options:queue:completion:)`` downloads the body to the destination through the
+/// Sending `endpoint.downloading(to:)` through ``APIClient/send(_:options:)``, ``APIClient/start(_:options:)``
+/// or ``APIClient/send(_:options:queue:completion:)`` downloads the body to the destination through the
 /// service's pipeline (header fields, authorization, logging, accessories, retries) and returns a
 /// ``DownloadedFile``; the transport writes a `200` or `206` body straight to the destination +
-/// `.partial` instead of memory, so a download of any size costs a constant amount of memory. Stages that transform bodies pass such a
-/// response on untouched; the encryption and signing stages refuse it (skip them for the call, and use
-/// a checksum, where a download needs no decryption).
+/// `.partial` instead of memory, so a download of any size costs a constant amount of memory. Stages
+/// that transform bodies pass such a response on untouched; the encryption and signing stages refuse it
+/// (skip them for the call, and use a checksum, where a download needs no decryption).
 ///
 /// - An interrupted transfer is resumed with `Range: bytes=N-` and `If-Range` (the `ETag`, or the
 ///   `Last-Modified` date), up to ``DownloadOptions/maximumResumes`` times in the call; a partial
@@ -47,48 +47,26 @@ public import HTTPTypes
 /// let handle = client.start(page.downloading(to: target))   // progress, cancel, value
 /// ```
 ///
-/// Put `downloading(to:)` last: only the outermost endpoint decides what a call returns. A reformed
-/// endpoint downloaded (`endpoint.reformed(by: r).downloading(to: url)`) is a download under the base
-/// endpoint's name and options, its reformer unused; a download reformed afterwards is an ordinary
-/// call whose body the reformer reads in memory.
-public struct DownloadEndpoint<Base: Endpoint>: Endpoint {
-    /// The endpoint whose response body is downloaded; every member of the call is its.
-    public let base: Base
-    /// Where the file goes and how the download is made, read by ``APIClient`` before the call.
-    let request: DownloadRequest
-
-    /// The base endpoint's service.
-    public var service: ServiceID { base.service }
-    /// The base endpoint's method.
-    public var method: HTTPRequest.Method { base.method }
-    /// The base endpoint's path template.
-    public var path: String { base.path }
-    /// The base endpoint's path parameters.
-    public var pathParameters: [String: String] { base.pathParameters }
-    /// The base endpoint's parameters.
-    public var parameters: Parameters { base.parameters }
-    /// The base endpoint's body.
-    public var body: RequestBody? { base.body }
-    /// The base endpoint's header fields.
-    public var headerFields: HTTPFields { base.headerFields }
-    /// The base endpoint's encoding.
-    public var encoding: ParameterEncoding? { base.encoding }
-    /// The base endpoint's options.
-    public var options: CallOptions { base.options }
-    /// The base endpoint's name.
-    public var name: String { base.name }
-    /// The base endpoint's `Accept` field.
-    public var acceptedMediaType: String? { base.acceptedMediaType }
+/// As for any reformer, only the outermost one decides what a call returns, so put `downloading(to:)`
+/// last. A reformed endpoint downloaded (`endpoint.reformed(by: r).downloading(to: url)`) is a
+/// download under the base endpoint's name and options, `r` unused; a download reformed afterwards
+/// (`endpoint.downloading(to: url).reformed(by: r)`) is the base endpoint's call reformed by `r`,
+/// and writes no file.
+public struct DownloadReformer: Reformer {
+    /// The file to create; replaced when it exists.
+    let destination: URL
+    /// Resumption and checksum.
+    let options: DownloadOptions
 
     /// The file the download wrote.
     ///
     /// - Throws: ``SwitchyardError/Code/unsupportedBody`` for a response whose body is not a file (the
     ///   endpoint was not sent as a download).
-    public func decode(_ response: Response, decoder: JSONDecoder) throws -> DownloadedFile {
+    public func reform(_ response: Response, context: ReformContext) throws -> DownloadedFile {
         guard let file = response.body.file else {
             throw SwitchyardError(
                 code: .unsupportedBody,
-                message: "the response body of '\(name)' is not a downloaded file; send the download endpoint itself"
+                message: "the response body of '\(context.endpointName)' is not a downloaded file; send the download endpoint itself"
             )
         }
         return file
@@ -97,7 +75,7 @@ public struct DownloadEndpoint<Base: Endpoint>: Endpoint {
 
 extension Endpoint {
     /// This endpoint as a download to a file: sending it writes the response body to `destination`
-    /// and returns a ``DownloadedFile`` (see ``DownloadEndpoint``).
+    /// and returns a ``DownloadedFile`` (see ``DownloadReformer``).
     ///
     /// ```swift
     /// let file = try await client.send(GetInstaller(version: "2.1").downloading(to: target)).value
@@ -106,29 +84,23 @@ extension Endpoint {
     /// - Parameters:
     ///   - destination: the file to create; replaced when it exists.
     ///   - options: resumption and checksum.
-    /// - Returns: the download endpoint.
-    public func downloading(to destination: URL, options: DownloadOptions = DownloadOptions()) -> DownloadEndpoint<Self> {
-        DownloadEndpoint(base: self, request: DownloadRequest(destination: destination, options: options))
-    }
-}
-
-/// A download's destination and options, read by ``APIClient`` from a ``DownloadEndpoint`` before
-/// the call.
-final class DownloadRequest: Sendable {
-    let destination: URL
-    let options: DownloadOptions
-
-    init(destination: URL, options: DownloadOptions) {
-        self.destination = destination
-        self.options = options
+    /// - Returns: the endpoint reformed by a ``DownloadReformer``.
+    public func downloading(
+        to destination: URL,
+        options: DownloadOptions = DownloadOptions()
+    ) -> ReformedEndpoint<Self, DownloadReformer> {
+        reformed(by: DownloadReformer(destination: destination, options: options))
     }
 }
 
 /// What ``APIClient`` asks of an endpoint whose output is a ``DownloadedFile``: whether it is a
-/// download, and where to.
+/// download (its outermost reformer a ``DownloadReformer``), and where to.
 protocol DownloadDescribing {
     /// Where the file goes and how the download is made.
-    var request: DownloadRequest { get }
+    var download: DownloadReformer { get }
 }
 
-extension DownloadEndpoint: DownloadDescribing {}
+extension ReformedEndpoint: DownloadDescribing where Reforming == DownloadReformer {
+    /// The reformer: where the file goes and how the download is made.
+    var download: DownloadReformer { reformer }
+}
