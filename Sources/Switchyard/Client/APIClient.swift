@@ -244,7 +244,7 @@ public struct APIClient: Sendable {
             }
             let error = SwitchyardError(
                 code: .httpStatus,
-                message: "the server answered \(response.status.code) \(response.status.reasonPhrase), "
+                message: "the server answered \(code) \(status.reasonPhrase), "
                     + "outside the acceptable \(acceptable.lowerBound)...\(acceptable.upperBound)",
                 response: response
             )

@@ -25,7 +25,9 @@ enum JSONDuplicateNames {
         let range: Range<Int>
         /// Whether those bytes are plain ASCII with no escape: then two such names are the same name
         /// exactly when their bytes are equal, and no `String` needs to be made to tell.
-        let isPlain: Bool
+        var isPlain: Bool { decoded == nil }
+        /// A name that is not plain, decoded once.
+        let decoded: String?
         /// Whether its value is `null`.
         let isNull: Bool
     }
@@ -60,9 +62,10 @@ enum JSONDuplicateNames {
                 let end = JSONScan.endOfString(bytes, from: index)
                 let valueStart = JSONScan.skipSpace(bytes, from: JSONScan.skipSpace(bytes, from: end) + 1)
                 let inner = (index + 1)..<max(index + 1, end - 1)
+                let isPlain = !bytes[inner].contains { $0 >= 0x80 || $0 == UInt8(ascii: "\\") }
                 let name = Name(
                     range: inner,
-                    isPlain: !bytes[inner].contains { $0 >= 0x80 || $0 == UInt8(ascii: "\\") },
+                    decoded: isPlain ? nil : JSONScan.stringValue(bytes, index..<end),
                     isNull: valueStart < bytes.count && bytes[valueStart] == UInt8(ascii: "n")
                 )
                 let top = frames.count - 1
@@ -105,7 +108,6 @@ enum JSONDuplicateNames {
 
     /// A name's decoded text.
     private static func text(of name: Name, in bytes: [UInt8]) -> String {
-        if name.isPlain { return String(decoding: bytes[name.range], as: UTF8.self) }
-        return JSONScan.stringValue(bytes, (name.range.lowerBound - 1)..<(name.range.upperBound + 1))
+        name.decoded ?? String(decoding: bytes[name.range], as: UTF8.self)
     }
 }

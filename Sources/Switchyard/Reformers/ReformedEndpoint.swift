@@ -12,7 +12,8 @@ public import HTTPTypes
 ///
 /// The reformer sees the response after every stage. What it throws ends the call with a
 /// ``SwitchyardError/Code/decoding`` error that keeps the status and body and names the reformer as
-/// the failing stage (a ``SwitchyardError`` it throws is kept as it is).
+/// the failing stage (a ``SwitchyardError`` it throws is kept as it is; a ``DownloadReformer``'s
+/// refusal of a body that is not a file names no stage, since it reports a misused call).
 ///
 /// A download is a reformed endpoint too: ``Endpoint/downloading(to:options:)`` reforms the endpoint
 /// by a ``DownloadReformer``, whose output is the file written. Only the outermost reformer decides
@@ -51,7 +52,7 @@ public struct ReformedEndpoint<Base: Endpoint, Reforming: Reformer>: Endpoint {
     /// Runs the reformer on the response, with a ``ReformContext`` naming the call.
     ///
     /// - Throws: ``SwitchyardError/Code/decoding`` (or the reformer's own ``SwitchyardError``), with the
-    ///   reformer as the failing stage.
+    ///   reformer as the failing stage (none for a ``DownloadReformer``).
     public func decode(_ response: Response, decoder: JSONDecoder) throws -> Reforming.Output {
         let context = ReformContext(
             requestID: response.metadata[ReformedCallID.self] ?? .next(),

@@ -3,7 +3,7 @@ public import Foundation
 /// A response body written to a file by a download.
 ///
 /// On a ``Response`` (``Response/Body/file(_:)``) it names the `.partial` file the transport wrote; the
-/// result of a download endpoint (`endpoint.downloading(to:)`) names the destination, which exists only
+/// result of a download (`endpoint.downloading(to:)`) names the destination, which exists only
 /// once the download is complete and, when asked, its checksum matches.
 public struct DownloadedFile: Sendable, Hashable {
     /// Where the bytes are.

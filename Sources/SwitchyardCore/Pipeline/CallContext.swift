@@ -127,7 +127,7 @@ public struct CallContext: Sendable {
         var values: [(key: ObjectIdentifier, value: any Sendable)] = []
     }
 
-    /// Creates a context. The client makes one per call; tests and harnesses make their own.
+    /// Creates a context: stages, tests and harnesses make their own; the client makes a call's in one step.
     ///
     /// - Parameters:
     ///   - requestID: the call's identifier; a fresh one by default.
@@ -154,21 +154,22 @@ public struct CallContext: Sendable {
         enabledStages: Set<StageID> = [],
         logger: Logger = CallContext.disabledLogger
     ) {
-        storage = CopyOnWrite(
-            Fields(
-                requestID: requestID,
-                serviceID: serviceID,
-                endpointName: endpointName,
-                tags: tags,
-                attempt: attempt,
-                environment: environment,
-                timeout: timeout,
-                parameterEncoding: parameterEncoding,
-                skippedStages: skippedStages,
-                enabledStages: enabledStages,
-                logger: logger,
-                control: CallControl()
-            )
+        self.init(
+            requestID: requestID,
+            serviceID: serviceID,
+            endpointName: endpointName,
+            tags: tags,
+            attempt: attempt,
+            environment: environment,
+            timeout: timeout,
+            deadlineOffset: nil,
+            parameterEncoding: parameterEncoding,
+            skippedStages: skippedStages,
+            enabledStages: enabledStages,
+            logger: logger,
+            account: nil,
+            serviceState: nil,
+            control: CallControl()
         )
     }
 
@@ -179,6 +180,7 @@ public struct CallContext: Sendable {
         serviceID: ServiceID,
         endpointName: String,
         tags: Set<RequestTag>,
+        attempt: Int = 1,
         environment: ServerEnvironment,
         timeout: Duration?,
         deadlineOffset: Duration?,
@@ -196,7 +198,7 @@ public struct CallContext: Sendable {
                 serviceID: serviceID,
                 endpointName: endpointName,
                 tags: tags,
-                attempt: 1,
+                attempt: attempt,
                 environment: environment,
                 timeout: timeout,
                 deadlineOffset: deadlineOffset,

@@ -17,6 +17,12 @@ struct RedactionNameMatcher: Sendable {
         var firsts: UInt64 = 0
         for name in names {
             let bytes = name.utf8
+            // A name set compares canonically equivalent spellings as one: a non-ASCII name may match
+            // an ASCII word of another length and first byte (U+037E is `;`), so it rules out nothing.
+            guard bytes.allSatisfy({ $0 < 0x80 }) else {
+                (lengths, firsts) = (~0, ~0)
+                break
+            }
             lengths |= 1 << UInt64(min(bytes.count, 63))
             if let first = bytes.first { firsts |= 1 << UInt64(first & 63) }
         }

@@ -49,6 +49,11 @@ struct DuplicateNamesTests {
         #expect(try strip(#"{"ab":null,"abc":1,"ba":2,"a":3}"#) == #"{"abc":1,"ba":2,"a":3}"#)
     }
 
+    @Test("names that are not plain are still different names when their texts differ")
+    func otherNamesDiffer() throws {
+        #expect(try strip("{\"\u{E9}\":null,\"\u{FC}\":1,\"e\\u0301x\":2,\"\u{EB}x\":null}") == "{\"\u{FC}\":1,\"e\\u0301x\":2}")
+    }
+
     @Test("names are compared decoded: an escaped spelling of a name is the same name")
     func escapedSpelling() {
         let error = #expect(throws: SwitchyardError.self) { try strip(#"{"a":null,"\u0061":1}"#) }
