@@ -42,9 +42,11 @@ enum JSONMembers {
     /// - Throws: ``ScanError`` for a document that is not a JSON object, for a name that appears more
     ///   than once with a `null` among its values (readers disagree on which one counts), and for a
     ///   name of `unique` that appears more than once.
-    static func topLevel(of data: Data, validated: Bool = false, unique: Set<String> = []) throws(ScanError) -> [String: Member] {
+    static func topLevel(of data: Data, validated: Bool = false, unique: [String] = []) throws(ScanError) -> [String: Member] {
+        let entries = try ordered(of: data, validated: validated)
         var members: [String: Member] = [:]
-        for entry in try ordered(of: data, validated: validated) {
+        members.reserveCapacity(entries.count)
+        for entry in entries {
             guard let first = members[entry.name] else {
                 members[entry.name] = entry.member
                 continue
@@ -82,12 +84,15 @@ enum JSONMembers {
                 throw ScanError(message: "the body is not valid JSON: \(error.message)")
             }
         }
-        guard data.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) == UInt8(ascii: "{") else {
+        let bytes = [UInt8](data)
+        let open = JSONScan.skipSpace(bytes, from: 0)
+        guard open < bytes.count, bytes[open] == UInt8(ascii: "{") else {
             throw ScanError(message: "the top level is not an object")
         }
-        let bytes = [UInt8](data)
         var members: [Entry] = []
-        var index = JSONScan.skipSpace(bytes, from: 0) + 1  // past "{"
+        // An envelope has a handful of members: room for them at once, not by doubling.
+        members.reserveCapacity(8)
+        var index = open + 1  // past "{"
         while true {
             index = JSONScan.skipSpace(bytes, from: index)
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { break }

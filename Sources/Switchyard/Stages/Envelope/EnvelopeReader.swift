@@ -14,8 +14,9 @@ struct EnvelopeReader {
 
     private let body: Data
     private let top: [String: JSONMembers.Member]
-    /// The paths named at creation, resolved; a path that leads nowhere, or was not named, is absent.
-    private var resolved: [String: Found] = [:]
+    /// The paths named at creation, resolved, in the order they were named; a path that leads
+    /// nowhere, or was not named, is absent. A handful: a scan finds one sooner than a hash would.
+    private var resolved: [(path: String, found: Found)] = []
 
     /// Validates `body`, reads its top-level members and resolves `paths`.
     ///
@@ -24,11 +25,22 @@ struct EnvelopeReader {
     ///   with a `null` among its values.
     init(_ body: Data, paths: [String]) throws(JSONMembers.ScanError) {
         self.body = body
-        let firstNames = paths.compactMap { $0.split(separator: ".", maxSplits: 1).first.map(String.init) }
-        self.top = try JSONMembers.topLevel(of: body, unique: Set(firstNames))
-        for path in paths where resolved[path] == nil {
-            if let found = try member(at: path) { resolved[path] = found }
+        // The first name of each path (`status` of `status.code`); most paths are one name.
+        let firstNames = paths.compactMap { path in
+            guard path.utf8.contains(UInt8(ascii: ".")) else { return path.isEmpty ? nil : path }
+            return path.split(separator: ".", maxSplits: 1).first.map(String.init)
         }
+        self.top = try JSONMembers.topLevel(of: body, unique: firstNames)
+        resolved.reserveCapacity(paths.count)
+        for path in paths where found(at: path) == nil {
+            if let found = try member(at: path) { resolved.append((path, found)) }
+        }
+    }
+
+    /// The member resolved at `path`, if any.
+    private func found(at path: String) -> Found? {
+        for entry in resolved where entry.path == path { return entry.found }
+        return nil
     }
 
     /// The member at `path`; `nil` when the path leads nowhere.
@@ -56,22 +68,22 @@ struct EnvelopeReader {
 
     /// The byte range of the value at `path` in the whole body.
     func range(at path: String) -> Range<Int>? {
-        resolved[path].map { ($0.offset + $0.member.valueRange.lowerBound)..<($0.offset + $0.member.valueRange.upperBound) }
+        found(at: path).map { ($0.offset + $0.member.valueRange.lowerBound)..<($0.offset + $0.member.valueRange.upperBound) }
     }
 
     /// A string's text, or a number's or boolean's literal, at `path`.
     func scalar(at path: String) -> String? {
-        resolved[path].flatMap { $0.member.scalarText(in: $0.data) }
+        found(at: path).flatMap { $0.member.scalarText(in: $0.data) }
     }
 
     /// Whether the value at `path` is the JSON literal `true` (not the string `"true"`, not `1`).
     func isTrue(at path: String) -> Bool {
-        guard let found = resolved[path], !found.member.isString else { return false }
-        return found.member.scalarText(in: found.data) == "true"
+        guard let entry = found(at: path), !entry.member.isString else { return false }
+        return entry.member.scalarText(in: entry.data) == "true"
     }
 
     /// The raw bytes of the value at `path`.
     func raw(at path: String) -> Data? {
-        resolved[path].map { $0.data.subdata(in: $0.member.valueRange) }
+        found(at: path).map { $0.data.subdata(in: $0.member.valueRange) }
     }
 }
