@@ -171,9 +171,9 @@ public struct CommonParametersStage: RequestStage, CredentialBearingStage {
                 underlyingError: error
             )
         }
-        let present = Set(entries.map(\.name))
+        // A few common parameters against the body's members: a scan, not a set to hash into.
         var added = Parameters()
-        for element in values where precedence == .commonWins || !present.contains(element.name) {
+        for element in values where precedence == .commonWins || !entries.contains(where: { $0.name == element.name }) {
             added[element.name] = element.value
         }
         guard !added.isEmpty else { return }
