@@ -23,40 +23,40 @@ public import Logging
 public struct CallOptions: Sendable {
     /// The per-attempt timeout; `nil` keeps the service's.
     public var timeout: Duration? {
-        get { storage.value.timeout }
-        _modify { yield &storage.value.timeout }
+        get { self[option: Timeout.self] }
+        set { self[option: Timeout.self] = newValue }
     }
     /// The longest the whole call may take, every attempt and retry delay included; replaces the
     /// service's ``ServiceDefaults/deadline``.
     public var deadline: Duration? {
-        get { storage.value.deadline }
-        _modify { yield &storage.value.deadline }
+        get { self[option: Deadline.self] }
+        set { self[option: Deadline.self] = newValue }
     }
     /// Labels for the call.
     public var tags: Set<RequestTag> {
-        get { storage.value.tags }
-        _modify { yield &storage.value.tags }
+        get { self[option: Tags.self] ?? [] }
+        set { self[option: Tags.self] = newValue.isEmpty ? nil : newValue }
     }
     /// Header fields for this call; they replace fields of the same name from the service and endpoint.
     public var headerFields: HTTPFields {
-        get { storage.value.headerFields }
-        _modify { yield &storage.value.headerFields }
+        get { self[option: HeaderFields.self] ?? [:] }
+        set { self[option: HeaderFields.self] = newValue.isEmpty ? nil : newValue }
     }
     /// Stages for this call only. They run outside (before, on the way in) the service's stages,
     /// in the order given, so the service's stages see what they changed.
     public var additionalStages: [any Stage] {
-        get { storage.value.additionalStages }
-        _modify { yield &storage.value.additionalStages }
+        get { self[option: AdditionalStages.self] ?? [] }
+        set { self[option: AdditionalStages.self] = newValue.isEmpty ? nil : newValue }
     }
     /// Ids of the service's stages this call skips.
     public var skippedStages: Set<StageID> {
-        get { storage.value.skippedStages }
-        _modify { yield &storage.value.skippedStages }
+        get { self[option: SkippedStages.self] ?? [] }
+        set { self[option: SkippedStages.self] = newValue.isEmpty ? nil : newValue }
     }
     /// Ids of the service's opt-in stages (``Stage/optIn()``) this call enables.
     public var enabledStages: Set<StageID> {
-        get { storage.value.enabledStages }
-        _modify { yield &storage.value.enabledStages }
+        get { self[option: EnabledStages.self] ?? [] }
+        set { self[option: EnabledStages.self] = newValue.isEmpty ? nil : newValue }
     }
     /// The stages this call's options need, with the names of the options that need each.
     var requiredStages: [StageID: String] {
@@ -76,15 +76,13 @@ public struct CallOptions: Sendable {
         }
         return true
     }
-    /// Whether this call sets any stage option: cheaper to ask than ``requiredStages``, which it
-    /// builds.
-    var setsStageOptions: Bool {
-        let count = storage.value.options.count
-        var index = 0
-        while index < count {
-            if storage.value.options[index].stage != nil { return true }
-            index += 1
-        }
+    /// Whether the options skip or enable stages or set a stage's option — what a pipeline checks a
+    /// call's stage selection for — in one pass over the store (none for most calls).
+    var selectsStages: Bool {
+        let skipped = ObjectIdentifier(SkippedStages.self)
+        let enabled = ObjectIdentifier(EnabledStages.self)
+        let options = storage.value.options
+        for option in options where option.stage != nil || option.key == skipped || option.key == enabled { return true }
         return false
     }
     /// The options this call sets, stages' and the client's, one per key. A call sets a handful at
@@ -97,25 +95,18 @@ public struct CallOptions: Sendable {
     /// ``CacheStage``'s default then applies).
     public var cachePolicy: CachePolicy? { self[option: CacheStage.CallPolicy.self] }
     private var contextWriters: [@Sendable (inout CallContext) -> Void] {
-        get { storage.value.contextWriters }
-        _modify { yield &storage.value.contextWriters }
+        get { self[option: ContextWriters.self] ?? [] }
+        set { self[option: ContextWriters.self] = newValue.isEmpty ? nil : newValue }
     }
 
     /// Every field, behind one reference: passing options along a call copies one reference, and a
     /// change copies the fields only while another copy shares them.
     private var storage: CopyOnWrite<Fields>
 
-    /// The fields, shared between copies until one of them changes.
+    /// The fields, shared between copies until one of them changes: every option is one entry of
+    /// the typed store, under its key (the client's own below, each stage's in the stage's file).
     private struct Fields: Sendable {
-        var timeout: Duration? = nil
-        var deadline: Duration? = nil
-        var tags: Set<RequestTag> = []
-        var headerFields: HTTPFields = [:]
-        var additionalStages: [any Stage] = []
-        var skippedStages: Set<StageID> = []
-        var enabledStages: Set<StageID> = []
         var options: [StoredOption] = []
-        var contextWriters: [@Sendable (inout CallContext) -> Void] = []
     }
 
     /// The storage of options that set nothing, shared by every `CallOptions()`.
@@ -213,14 +204,8 @@ public struct CallOptions: Sendable {
         // passes none. Merging with nothing gives the other side unchanged.
         if isEmpty { return other }
         if other.isEmpty { return self }
+        // Each key's merge rule decides: later wins, sets join, lists append, fields replace by name.
         var merged = self
-        merged.timeout = other.timeout ?? timeout
-        merged.deadline = other.deadline ?? deadline
-        merged.tags.formUnion(other.tags)
-        merged.headerFields = headerFields.replacing(with: other.headerFields)
-        merged.additionalStages += other.additionalStages
-        merged.skippedStages.formUnion(other.skippedStages)
-        merged.enabledStages.formUnion(other.enabledStages)
         for option in other.options {
             if let index = merged.options.firstIndex(where: { $0.key == option.key }) {
                 merged.options[index] = merged.options[index].merged(with: option)
@@ -228,19 +213,17 @@ public struct CallOptions: Sendable {
                 merged.options.append(option)
             }
         }
-        merged.contextWriters += other.contextWriters
         return merged
     }
 
     /// Whether these options adjust nothing: merging them with others gives the others unchanged.
     var isEmpty: Bool {
-        storage.isShared(with: Self.empty)
-            || (timeout == nil && deadline == nil && tags.isEmpty && headerFields.isEmpty && additionalStages.isEmpty
-                && skippedStages.isEmpty && enabledStages.isEmpty && options.isEmpty && contextWriters.isEmpty)
+        // An option set to nothing (an empty set, no fields) is not stored.
+        storage.isShared(with: Self.empty) || options.isEmpty
     }
 
     /// Whether the options store context values (``setContextValue(_:for:)``).
-    var setsContextValues: Bool { !contextWriters.isEmpty }
+    var setsContextValues: Bool { sets(ContextWriters.self) }
 
     /// Writes the stored context values, and the progress blocks as a `TransferObserver`, into a context.
     func writeValues(into context: inout CallContext) {
@@ -253,6 +236,68 @@ public struct CallOptions: Sendable {
         }
         for write in contextWriters { write(&context) }
         writeProgress(into: &context)
+    }
+}
+
+extension CallOptions {
+    /// ``timeout``: a later value wins.
+    enum Timeout: ClientOptionKey {
+        typealias Value = Duration
+        static let name = "timeout"
+    }
+
+    /// ``deadline``: a later value wins; calls with different deadlines never share an answer.
+    enum Deadline: ClientOptionKey {
+        typealias Value = Duration
+        static let name = "deadline"
+        static func identity(_ value: Duration) -> String? { "\(value)" }
+    }
+
+    /// ``tags``: joined.
+    enum Tags: ClientOptionKey {
+        typealias Value = Set<RequestTag>
+        static let name = "tags"
+        static func merge(_ earlier: Value, _ later: Value) -> Value { earlier.union(later) }
+    }
+
+    /// ``headerFields``: a later field replaces every earlier field of its name (the fields reach the
+    /// request, whose fields are part of a call's identity).
+    enum HeaderFields: ClientOptionKey {
+        typealias Value = HTTPFields
+        static let name = "headerFields"
+        static func merge(_ earlier: Value, _ later: Value) -> Value { earlier.replacing(with: later) }
+    }
+
+    /// ``additionalStages``: appended, the later ones inside the earlier ones; calls with different
+    /// stages of their own never share an answer.
+    enum AdditionalStages: ClientOptionKey {
+        typealias Value = [any Stage]
+        static let name = "additionalStages"
+        static func merge(_ earlier: Value, _ later: Value) -> Value { earlier + later }
+        static func identity(_ value: Value) -> String? { value.map(\.id.rawValue).joined(separator: ",") }
+    }
+
+    /// ``skippedStages``: joined; calls that skip different stages never share an answer.
+    enum SkippedStages: ClientOptionKey {
+        typealias Value = Set<StageID>
+        static let name = "skippedStages"
+        static func merge(_ earlier: Value, _ later: Value) -> Value { earlier.union(later) }
+        static func identity(_ value: Value) -> String? { value.map(\.rawValue).sorted().joined(separator: ",") }
+    }
+
+    /// ``enabledStages``: joined; calls that enable different stages never share an answer.
+    enum EnabledStages: ClientOptionKey {
+        typealias Value = Set<StageID>
+        static let name = "enabledStages"
+        static func merge(_ earlier: Value, _ later: Value) -> Value { earlier.union(later) }
+        static func identity(_ value: Value) -> String? { value.map(\.rawValue).sorted().joined(separator: ",") }
+    }
+
+    /// The writers ``setContextValue(_:for:)`` adds: appended, so a later value wins in the context.
+    enum ContextWriters: ClientOptionKey {
+        typealias Value = [@Sendable (inout CallContext) -> Void]
+        static let name = "contextValues"
+        static func merge(_ earlier: Value, _ later: Value) -> Value { earlier + later }
     }
 }
 

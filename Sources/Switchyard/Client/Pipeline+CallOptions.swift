@@ -6,7 +6,7 @@ extension Pipeline {
     /// - Parameter options: the call's merged options.
     /// - Throws: ``SwitchyardError/Code/invalidRequest`` naming the stage and, for an option, the option.
     func check(_ options: CallOptions) throws(SwitchyardError) {
-        if options.skippedStages.isEmpty, options.enabledStages.isEmpty, !options.setsStageOptions { return }
+        guard options.selectsStages else { return }
         // A pipeline has a handful of stages and a call adds fewer: scanning the arrays is cheaper
         // than hashing every id into a set on every call.
         let added = options.additionalStages.isEmpty ? [] : options.additionalStages.map(\.id)

@@ -171,7 +171,7 @@ struct ClientOptionKeyTests {
             $0.sameRequest = .coalesce
             $0.logger = Logger(label: "call")
         }
-        #expect(!options.setsStageOptions)
+        #expect(!options.selectsStages)
         #expect(options.requiredStages.isEmpty)
         #expect(options.allOptionStages { _ in false })
     }
@@ -189,5 +189,31 @@ struct ClientOptionKeyTests {
         #expect(endpoint.applying(call).optionIdentity == "probe=1,2")
         endpoint[option: Probe.self] = nil
         #expect(endpoint.isEmpty)
+    }
+
+    @Test("skipping or enabling different stages separates calls, as their own stages and deadline do; tags and timeouts do not")
+    func stageChoicesSeparateCalls() {
+        let plain = CallOptions().optionIdentity
+        let skipping = Self.options { $0.skippedStages = [.nullStripping] }.optionIdentity
+        let enabling = Self.options { $0.enable(.nullStripping) }.optionIdentity
+        #expect(Set([plain, skipping, enabling]).count == 3)
+        #expect(skipping == Self.options { $0.skippedStages = [.nullStripping] }.optionIdentity)
+        #expect(Self.options { $0.deadline = .seconds(1) }.optionIdentity != Self.options { $0.deadline = .seconds(2) }.optionIdentity)
+        let tagged = Self.options {
+            $0.tags = ["a"]
+            $0.timeout = .seconds(3)
+        }
+        #expect(tagged.optionIdentity == plain)
+    }
+
+    @Test("an emptied collection option is not stored: the options adjust nothing again")
+    func emptiedCollections() {
+        var options = CallOptions(tags: ["a"], headerFields: [.accept: "text/plain"], skippedStages: [.nullStripping])
+        #expect(!options.isEmpty)
+        options.tags = []
+        options.headerFields = [:]
+        options.skippedStages.remove(.nullStripping)
+        #expect(options.isEmpty)
+        #expect(options.optionIdentity.isEmpty)
     }
 }
