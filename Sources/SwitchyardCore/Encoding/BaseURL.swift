@@ -16,8 +16,10 @@ package final class BaseURL: Sendable {
     /// The percent-encoded query without `?`, or `nil`.
     package let query: String?
     /// The `:scheme` and `:authority` pseudo fields of every request to this base, their values
-    /// checked once here instead of on every call; `nil` for a base made for one call.
-    package let pseudoFields: (scheme: HTTPField, authority: HTTPField)?
+    /// checked once here instead of on every call; `nil` for a base made for one call. Two
+    /// optionals rather than an optional pair, so that reading one copies one field.
+    private let schemeField: HTTPField?
+    private let authorityField: HTTPField?
 
     /// Parses and validates an absolute `http`/`https` URL.
     ///
@@ -35,25 +37,21 @@ package final class BaseURL: Sendable {
         self.pathPrefix = path
         self.query = parts.query
         // swift-http-types names its pseudo fields only internally: a request makes them.
-        if reused,
-            case let fields = HTTPRequest(method: .get, scheme: parts.scheme, authority: parts.authority, path: nil).pseudoHeaderFields,
-            let scheme = fields.scheme, let authority = fields.authority
-        {
-            self.pseudoFields = (scheme, authority)
-        } else {
-            self.pseudoFields = nil
-        }
+        let fields =
+            reused ? HTTPRequest(method: .get, scheme: parts.scheme, authority: parts.authority, path: nil).pseudoHeaderFields : nil
+        self.schemeField = fields?.scheme
+        self.authorityField = fields?.authority
     }
 
     /// The head of a request to this base: its pseudo fields as made once when there are some,
     /// checked again otherwise.
     package func requestHead(method: HTTPRequest.Method, path: String, headerFields: HTTPFields) -> HTTPRequest {
-        guard let pseudoFields else {
+        guard let schemeField, let authorityField else {
             return HTTPRequest(method: method, scheme: scheme, authority: authority, path: path, headerFields: headerFields)
         }
         var head = HTTPRequest(method: method, scheme: nil, authority: nil, path: path, headerFields: headerFields)
-        head.pseudoHeaderFields.scheme = pseudoFields.scheme
-        head.pseudoHeaderFields.authority = pseudoFields.authority
+        head.pseudoHeaderFields.scheme = schemeField
+        head.pseudoHeaderFields.authority = authorityField
         return head
     }
 
