@@ -31,18 +31,25 @@ enum RequestBuilder {
                 return .failure(error)
             }
         }
-        let target = try planned.get()
+        // Moved out of the result, not copied: the plan holds the template, the parameters and the base.
+        let target: RequestTarget.Plan
+        switch consume planned {
+        case .success(let plan): target = plan
+        case .failure(let error): throw error
+        }
 
         let endpointFields = endpoint.headerFields
         var fields = defaults.headerFields.replacing(with: endpointFields).replacing(with: callHeaderFields)
         fields.reserveCapacity(fields.count + expectedStageFields)  // room for the fields stages add, without regrowing
         // Fields made once (their values checked once), appended where the call carries none.
-        if let userAgent, fields[.userAgent] == nil { fields.append(userAgent.field) }
-        if let accept = endpoint.acceptedMediaType, fields[.accept] == nil {
-            fields.append(accept == "application/json" ? acceptJSON : HTTPField(name: .accept, value: accept))
+        // Set as one-field lists, a field is appended by the fields' own specialized code; HTTPFields'
+        // `append` goes through an unspecialized generic `insert(_:at:)`.
+        if let userAgent, !fields.contains(.userAgent) { fields[fields: .userAgent] = userAgent.fields }
+        if let accept = endpoint.acceptedMediaType, !fields.contains(.accept) {
+            fields[fields: .accept] = accept == "application/json" ? acceptJSON : [HTTPField(name: .accept, value: accept)]
         }
         func setContentType(_ type: String?) {
-            guard let type, endpointFields[.contentType] == nil, callHeaderFields[.contentType] == nil else { return }
+            guard let type, !endpointFields.contains(.contentType), !callHeaderFields.contains(.contentType) else { return }
             fields[.contentType] = type
         }
         let parameters = endpoint.parameters
@@ -86,7 +93,7 @@ enum RequestBuilder {
     }
 
     /// `Accept: application/json`, the field most endpoints send.
-    private static let acceptJSON = HTTPField(name: .accept, value: "application/json")
+    private static let acceptJSON = [HTTPField(name: .accept, value: "application/json")]
 
     /// The template checked and measured against the base URL in force (the template's own, when it
     /// is an absolute URL).

@@ -17,15 +17,17 @@ public struct UserAgent: Sendable, Hashable, CustomStringConvertible {
 
     /// The whole field value.
     public let value: String
-    /// The field itself, made (and its value checked) once rather than on every call.
-    let field: HTTPField
+    /// The field itself, made (and its value checked) once rather than on every call, in the list a
+    /// call's fields take it from (set as a list, it is appended without a new array or a generic
+    /// `append`).
+    let fields: [HTTPField]
 
     /// A field value exactly as given.
     ///
     /// - Parameter value: the `User-Agent` value.
     public init(_ value: String) {
         self.value = value
-        self.field = HTTPField(name: .userAgent, value: value)
+        self.fields = [HTTPField(name: .userAgent, value: value)]
     }
 
     /// `<app>/<version> Switchyard/<libraryVersion> (<os>)`; characters a product token cannot hold
