@@ -40,13 +40,21 @@ enum RequestBuilder {
 
         let endpointFields = endpoint.headerFields
         var fields = defaults.headerFields.replacing(with: endpointFields).replacing(with: callHeaderFields)
-        fields.reserveCapacity(fields.count + expectedStageFields)  // room for the fields stages add, without regrowing
-        // Fields made once (their values checked once), appended where the call carries none.
-        // Set as one-field lists, a field is appended by the fields' own specialized code; HTTPFields'
-        // `append` goes through an unspecialized generic `insert(_:at:)`.
-        if let userAgent, !fields.contains(.userAgent) { fields[fields: .userAgent] = userAgent.fields }
-        if let accept = endpoint.acceptedMediaType, !fields.contains(.accept) {
-            fields[fields: .accept] = accept == "application/json" ? acceptJSON : [HTTPField(name: .accept, value: accept)]
+        let capacity = fields.count + expectedStageFields  // room for the fields stages add, without regrowing
+        // Fields made once (their values checked once), added where the call carries none. Most calls
+        // carry no fields of their own: they start from the user agent's list, made once, which
+        // reserving room copies into the call's own storage (HTTPFields' `append` goes through an
+        // unspecialized generic `insert(_:at:)`).
+        let accept = endpoint.acceptedMediaType
+        if fields.isEmpty, let userAgent, accept == nil || accept == "application/json" {
+            fields = accept == nil ? userAgent.fields : userAgent.fieldsAcceptingJSON
+            fields.reserveCapacity(capacity)
+        } else {
+            fields.reserveCapacity(capacity)
+            if let userAgent, !fields.contains(.userAgent) { fields.append(userAgent.field) }
+            if let accept, !fields.contains(.accept) {
+                fields.append(accept == "application/json" ? acceptJSON : HTTPField(name: .accept, value: accept))
+            }
         }
         func setContentType(_ type: String?) {
             guard let type, !endpointFields.contains(.contentType), !callHeaderFields.contains(.contentType) else { return }
@@ -93,7 +101,7 @@ enum RequestBuilder {
     }
 
     /// `Accept: application/json`, the field most endpoints send.
-    private static let acceptJSON = [HTTPField(name: .accept, value: "application/json")]
+    private static let acceptJSON = HTTPField(name: .accept, value: "application/json")
 
     /// The template checked and measured against the base URL in force (the template's own, when it
     /// is an absolute URL).

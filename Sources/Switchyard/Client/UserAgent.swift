@@ -17,17 +17,22 @@ public struct UserAgent: Sendable, Hashable, CustomStringConvertible {
 
     /// The whole field value.
     public let value: String
-    /// The field itself, made (and its value checked) once rather than on every call, in the list a
-    /// call's fields take it from (set as a list, it is appended without a new array or a generic
-    /// `append`).
-    let fields: [HTTPField]
+    /// The field itself, made (and its value checked) once rather than on every call.
+    let field: HTTPField
+    /// The fields of a call that carries none of its own: this one alone, and followed by
+    /// `Accept: application/json` for an endpoint that decodes JSON. Made once; a call copies them
+    /// into storage of its own only as it reserves room for its stages' fields.
+    let fields: HTTPFields
+    let fieldsAcceptingJSON: HTTPFields
 
     /// A field value exactly as given.
     ///
     /// - Parameter value: the `User-Agent` value.
     public init(_ value: String) {
         self.value = value
-        self.fields = [HTTPField(name: .userAgent, value: value)]
+        self.field = HTTPField(name: .userAgent, value: value)
+        self.fields = [.userAgent: value]
+        self.fieldsAcceptingJSON = [.userAgent: value, .accept: "application/json"]
     }
 
     /// `<app>/<version> Switchyard/<libraryVersion> (<os>)`; characters a product token cannot hold
