@@ -117,7 +117,7 @@ enum RequestBuilder {
         if let authorityStart = absolutePrefixLength(utf8) {
             var end = authorityStart
             while end < utf8.count, utf8[end] != UInt8(ascii: "/"), utf8[end] != UInt8(ascii: "?") { end += 1 }
-            base = try BaseURL(String(decoding: UnsafeBufferPointer(rebasing: utf8[0..<end]), as: UTF8.self), reused: false)
+            base = try BaseURL(String(decoding: UnsafeBufferPointer(rebasing: utf8[0..<end]), as: UTF8.self))
             start = end
         }
         return try RequestTarget.plan(utf8, from: start, template: endpoint.path, base: base, parameters: endpoint.pathParameters)

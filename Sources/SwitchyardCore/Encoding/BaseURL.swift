@@ -15,20 +15,12 @@ package final class BaseURL: Sendable {
     package let pathPrefix: String
     /// The percent-encoded query without `?`, or `nil`.
     package let query: String?
-    /// The `:scheme` and `:authority` pseudo fields of every request to this base, their values
-    /// checked once here instead of on every call; `nil` for a base made for one call. Two
-    /// optionals rather than an optional pair, so that reading one copies one field.
-    private let schemeField: HTTPField?
-    private let authorityField: HTTPField?
 
     /// Parses and validates an absolute `http`/`https` URL.
     ///
-    /// - Parameters:
-    ///   - string: the URL.
-    ///   - reused: whether calls will share this base (a service's), so that its pseudo fields are
-    ///     worth making once; `false` for the base of one call's absolute-URL template.
+    /// - Parameter string: the URL.
     /// - Throws: ``SwitchyardError/Code/invalidBaseURL`` with the reason.
-    package init(_ string: String, reused: Bool = true) throws(SwitchyardError) {
+    package init(_ string: String) throws(SwitchyardError) {
         let parts = try Self.parse(string, allowFragment: false)
         var path = parts.path
         while path.hasSuffix("/") { path.removeLast() }
@@ -36,23 +28,12 @@ package final class BaseURL: Sendable {
         self.authority = parts.authority
         self.pathPrefix = path
         self.query = parts.query
-        // swift-http-types names its pseudo fields only internally: a request makes them.
-        let fields =
-            reused ? HTTPRequest(method: .get, scheme: parts.scheme, authority: parts.authority, path: nil).pseudoHeaderFields : nil
-        self.schemeField = fields?.scheme
-        self.authorityField = fields?.authority
     }
 
-    /// The head of a request to this base: its pseudo fields as made once when there are some,
-    /// checked again otherwise.
+    /// The head of a request to this base. Its pseudo fields are made (and their values checked)
+    /// here on every call: that costs less than copying fields made once into the request's storage.
     package func requestHead(method: HTTPRequest.Method, path: String, headerFields: HTTPFields) -> HTTPRequest {
-        guard let schemeField, let authorityField else {
-            return HTTPRequest(method: method, scheme: scheme, authority: authority, path: path, headerFields: headerFields)
-        }
-        var head = HTTPRequest(method: method, scheme: nil, authority: nil, path: path, headerFields: headerFields)
-        head.pseudoHeaderFields.scheme = schemeField
-        head.pseudoHeaderFields.authority = authorityField
-        return head
+        HTTPRequest(method: method, scheme: scheme, authority: authority, path: path, headerFields: headerFields)
     }
 
     /// The URL as text, for messages.
