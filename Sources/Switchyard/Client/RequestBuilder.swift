@@ -56,9 +56,11 @@ enum RequestBuilder {
                 fields.append(accept == "application/json" ? acceptJSON : HTTPField(name: .accept, value: accept))
             }
         }
-        func setContentType(_ type: String?) {
-            guard let type, !endpointFields.contains(.contentType), !callHeaderFields.contains(.contentType) else { return }
-            fields[.contentType] = type
+        // The body's type, where neither the endpoint nor the call gives one: appended, or replacing the
+        // service's. The types the builder writes itself are fields made once.
+        func setContentType(_ field: HTTPField?) {
+            guard let field, !endpointFields.contains(.contentType), !callHeaderFields.contains(.contentType) else { return }
+            if fields.contains(.contentType) { fields[fields: .contentType] = [field] } else { fields.append(field) }
         }
         let parameters = endpoint.parameters
         let formEncoder = FormURLEncoder(arrayStyle: defaults.queryArrayStyle)
@@ -67,12 +69,12 @@ enum RequestBuilder {
         var query: String?
         if let explicit = endpoint.body, let stream = explicit.streamed {
             streamed = stream.body
-            setContentType(stream.contentType)
+            setContentType(stream.contentType.map(contentType))
         } else if let explicit = endpoint.body {
             do {
                 let made = try explicit.make(encoder)
                 body = made.data
-                setContentType(made.contentType)
+                setContentType(made.contentType.map(contentType))
             } catch {
                 throw SwitchyardError(code: .encoding, message: "the request body cannot be encoded: \(error)", underlyingError: error)
             }
@@ -83,21 +85,31 @@ enum RequestBuilder {
                 query = try formEncoder.encode(parameters)
             case .form:
                 body = Data(try formEncoder.encode(parameters).utf8)
-                setContentType("application/x-www-form-urlencoded; charset=utf-8")
+                setContentType(contentTypeForm)
             case .json:
                 body = try jsonObject(parameters)
-                setContentType("application/json")
+                setContentType(contentTypeJSON)
             case .jsonFormField(let name):
                 let json = try jsonObject(parameters)
                 let field =
                     PercentEncoding.encodeComponent(name) + "=" + PercentEncoding.encodeComponent(String(decoding: json, as: UTF8.self))
                 body = Data(field.utf8)
-                setContentType("application/x-www-form-urlencoded; charset=utf-8")
+                setContentType(contentTypeForm)
             }
         }
         let path = template.withUTF8 { RequestTarget.write(target, $0, query: query) }
         let head = target.base.requestHead(method: endpoint.method, path: path, headerFields: fields)
         return Request(head: head, body: streamed.map(Request.Body.stream) ?? body.map(Request.Body.bytes))
+    }
+
+    /// `Content-Type: application/json`, for parameters sent as a JSON body.
+    private static let contentTypeJSON = HTTPField(name: .contentType, value: "application/json")
+    /// `Content-Type: application/x-www-form-urlencoded; charset=utf-8`, for parameters sent as a form.
+    private static let contentTypeForm = HTTPField(name: .contentType, value: "application/x-www-form-urlencoded; charset=utf-8")
+
+    /// A `Content-Type` field of `type`: the one made once for JSON.
+    private static func contentType(_ type: String) -> HTTPField {
+        type == "application/json" ? contentTypeJSON : HTTPField(name: .contentType, value: type)
     }
 
     /// `Accept: application/json`, the field most endpoints send.
