@@ -73,6 +73,12 @@ enum JSONValueWriter {
             output.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
             magnitude /= 10
         } while magnitude > 0
-        output[start...].reverse()
+        // Swapped in place: reversing `output[start...]` would copy the slice out and back.
+        var (low, high) = (start, output.count - 1)
+        while low < high {
+            output.swapAt(low, high)
+            low += 1
+            high -= 1
+        }
     }
 }

@@ -115,13 +115,17 @@ package enum JSONScan {
     /// byte, without a table or a literal array made for them.
     package static func appendString(_ text: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        let utf8 = text.utf8
-        if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            output.append(contentsOf: utf8)
+        // Scanned and copied over the string's own bytes (a UTF-8 view's iterator walks it index by index).
+        let copied = text.utf8.withContiguousStorageIfAvailable { bytes in
+            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+            output.append(contentsOf: bytes)
+            return true
+        }
+        if copied == true {
             output.append(UInt8(ascii: "\""))
             return
         }
-        for byte in utf8 {
+        for byte in text.utf8 {
             let escaped: UInt8
             switch byte {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"): escaped = byte
