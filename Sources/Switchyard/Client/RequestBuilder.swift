@@ -97,7 +97,9 @@ enum RequestBuilder {
                 setContentType(contentTypeForm)
             }
         }
-        let path = template.withUTF8 { RequestTarget.write(target, $0, query: query) }
+        let path = template.withUTF8 {
+            RequestTarget.write(target, $0, template: endpoint.path, parameters: endpoint.pathParameters, query: query)
+        }
         let head = target.base.requestHead(method: endpoint.method, path: path, headerFields: fields)
         return Request(head: head, body: streamed.map(Request.Body.stream) ?? body.map(Request.Body.bytes))
     }

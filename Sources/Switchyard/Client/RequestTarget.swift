@@ -31,12 +31,12 @@ struct RequestTarget {
     private static let linearLookupLimit = 8
 
     /// A template checked and measured, ready to be written once the parameters' query is known.
+    /// The template and its parameters are not kept: a target planning could not write is written
+    /// from the caller's.
     struct Plan {
-        fileprivate let template: String
         fileprivate let start: Int
         /// The base URL in force: the service's, or the template's own when it is an absolute URL.
         let base: BaseURL
-        fileprivate let parameters: [String: String]
         /// The target's length without the parameters' query.
         fileprivate let length: Int
         /// The target without the parameters' query, when planning could write it.
@@ -77,10 +77,8 @@ struct RequestTarget {
                 }
             }
             return Plan(
-                template: template,
                 start: start,
                 base: base,
-                parameters: parameters,
                 length: length,
                 written: written,
                 separator: writer.separator
@@ -88,8 +86,15 @@ struct RequestTarget {
         }
     }
 
-    /// The target `plan` measured, with `extra` (the parameters' query, if any) appended.
-    static func write(_ plan: Plan, _ utf8: UnsafeBufferPointer<UInt8>, query extra: String?) -> String {
+    /// The target `plan` measured, with `extra` (the parameters' query, if any) appended; `template`
+    /// (whose UTF-8 is `utf8`) and `parameters` are the ones planned.
+    static func write(
+        _ plan: Plan,
+        _ utf8: UnsafeBufferPointer<UInt8>,
+        template: String,
+        parameters: [String: String],
+        query extra: String?
+    ) -> String {
         let length = plan.length + (extra.map { $0.isEmpty ? 0 : 1 + $0.utf8.count } ?? 0)
         if let written = plan.written {
             guard let extra, !extra.isEmpty else { return written }
@@ -108,9 +113,9 @@ struct RequestTarget {
                 try writer.write(
                     utf8,
                     from: plan.start,
-                    template: plan.template,
+                    template: template,
                     base: plan.base,
-                    parameters: plan.parameters,
+                    parameters: parameters,
                     query: extra
                 )
             } catch {
