@@ -31,19 +31,36 @@ enum RequestBuilder {
                 return .failure(error)
             }
         }
-        let target = try planned.get()
+        // Moved out of the result, not copied: the plan holds the template, the parameters and the base.
+        let target: RequestTarget.Plan
+        switch consume planned {
+        case .success(let plan): target = plan
+        case .failure(let error): throw error
+        }
 
         let endpointFields = endpoint.headerFields
         var fields = defaults.headerFields.replacing(with: endpointFields).replacing(with: callHeaderFields)
-        fields.reserveCapacity(fields.count + expectedStageFields)  // room for the fields stages add, without regrowing
-        // Fields made once (their values checked once), appended where the call carries none.
-        if let userAgent, fields[.userAgent] == nil { fields.append(userAgent.field) }
-        if let accept = endpoint.acceptedMediaType, fields[.accept] == nil {
-            fields.append(accept == "application/json" ? acceptJSON : HTTPField(name: .accept, value: accept))
+        let capacity = fields.count + expectedStageFields  // room for the fields stages add, without regrowing
+        // Fields made once (their values checked once), added where the call carries none. Most calls
+        // carry no fields of their own: they start from the user agent's list, made once, which
+        // reserving room copies into the call's own storage (HTTPFields' `append` goes through an
+        // unspecialized generic `insert(_:at:)`).
+        let accept = endpoint.acceptedMediaType
+        if fields.isEmpty, let userAgent, accept == nil || accept == "application/json" {
+            fields = accept == nil ? userAgent.fields : userAgent.fieldsAcceptingJSON
+            fields.reserveCapacity(capacity)
+        } else {
+            fields.reserveCapacity(capacity)
+            if let userAgent, !fields.contains(.userAgent) { fields.append(userAgent.field) }
+            if let accept, !fields.contains(.accept) {
+                fields.append(accept == "application/json" ? acceptJSON : HTTPField(name: .accept, value: accept))
+            }
         }
-        func setContentType(_ type: String?) {
-            guard let type, endpointFields[.contentType] == nil, callHeaderFields[.contentType] == nil else { return }
-            fields[.contentType] = type
+        // The body's type, where neither the endpoint nor the call gives one: appended, or replacing the
+        // service's. The types the builder writes itself are fields made once.
+        func setContentType(_ field: HTTPField?) {
+            guard let field, !endpointFields.contains(.contentType), !callHeaderFields.contains(.contentType) else { return }
+            if fields.contains(.contentType) { fields[fields: .contentType] = [field] } else { fields.append(field) }
         }
         let parameters = endpoint.parameters
         let formEncoder = FormURLEncoder(arrayStyle: defaults.queryArrayStyle)
@@ -52,12 +69,12 @@ enum RequestBuilder {
         var query: String?
         if let explicit = endpoint.body, let stream = explicit.streamed {
             streamed = stream.body
-            setContentType(stream.contentType)
+            setContentType(stream.contentType.map(contentType))
         } else if let explicit = endpoint.body {
             do {
                 let made = try explicit.make(encoder)
                 body = made.data
-                setContentType(made.contentType)
+                setContentType(made.contentType.map(contentType))
             } catch {
                 throw SwitchyardError(code: .encoding, message: "the request body cannot be encoded: \(error)", underlyingError: error)
             }
@@ -68,21 +85,33 @@ enum RequestBuilder {
                 query = try formEncoder.encode(parameters)
             case .form:
                 body = Data(try formEncoder.encode(parameters).utf8)
-                setContentType("application/x-www-form-urlencoded; charset=utf-8")
+                setContentType(contentTypeForm)
             case .json:
                 body = try jsonObject(parameters)
-                setContentType("application/json")
+                setContentType(contentTypeJSON)
             case .jsonFormField(let name):
                 let json = try jsonObject(parameters)
                 let field =
                     PercentEncoding.encodeComponent(name) + "=" + PercentEncoding.encodeComponent(String(decoding: json, as: UTF8.self))
                 body = Data(field.utf8)
-                setContentType("application/x-www-form-urlencoded; charset=utf-8")
+                setContentType(contentTypeForm)
             }
         }
-        let path = template.withUTF8 { RequestTarget.write(target, $0, query: query) }
+        let path = template.withUTF8 {
+            RequestTarget.write(target, $0, template: endpoint.path, parameters: endpoint.pathParameters, query: query)
+        }
         let head = target.base.requestHead(method: endpoint.method, path: path, headerFields: fields)
         return Request(head: head, body: streamed.map(Request.Body.stream) ?? body.map(Request.Body.bytes))
+    }
+
+    /// `Content-Type: application/json`, for parameters sent as a JSON body.
+    private static let contentTypeJSON = HTTPField(name: .contentType, value: "application/json")
+    /// `Content-Type: application/x-www-form-urlencoded; charset=utf-8`, for parameters sent as a form.
+    private static let contentTypeForm = HTTPField(name: .contentType, value: "application/x-www-form-urlencoded; charset=utf-8")
+
+    /// A `Content-Type` field of `type`: the one made once for JSON.
+    private static func contentType(_ type: String) -> HTTPField {
+        type == "application/json" ? contentTypeJSON : HTTPField(name: .contentType, value: type)
     }
 
     /// `Accept: application/json`, the field most endpoints send.
@@ -102,7 +131,7 @@ enum RequestBuilder {
         if let authorityStart = absolutePrefixLength(utf8) {
             var end = authorityStart
             while end < utf8.count, utf8[end] != UInt8(ascii: "/"), utf8[end] != UInt8(ascii: "?") { end += 1 }
-            base = try BaseURL(String(decoding: UnsafeBufferPointer(rebasing: utf8[0..<end]), as: UTF8.self), reused: false)
+            base = try BaseURL(String(decoding: UnsafeBufferPointer(rebasing: utf8[0..<end]), as: UTF8.self))
             start = end
         }
         return try RequestTarget.plan(utf8, from: start, template: endpoint.path, base: base, parameters: endpoint.pathParameters)

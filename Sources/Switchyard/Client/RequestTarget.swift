@@ -1,12 +1,15 @@
 /// Writes a request target — the base URL's path prefix, the expanded path template, the base's and
-/// the template's queries and the parameters' query — straight into the `String` the request keeps.
+/// the template's queries and the parameters' query — into the `String` the request keeps.
 ///
-/// The target is composed twice over the same inputs: once to measure it (and to find every error),
-/// once to write it into a string of exactly that size. No intermediate buffer, no per-byte growth
-/// check, and a placeholder's value is found without making a `String` of its name.
+/// Planning (which finds every error) composes the target into a buffer on the stack while it
+/// measures it, and makes the string from it once; only a target longer than that buffer is composed
+/// a second time, straight into a string of exactly its size. A placeholder's value is found without
+/// making a `String` of its name.
 struct RequestTarget {
-    /// Where the bytes go: `nil` while measuring.
-    private let output: UnsafeMutablePointer<UInt8>?
+    /// Where the bytes go: `nil` while only measuring.
+    private var output: UnsafeMutablePointer<UInt8>?
+    /// The room at `output`: a chunk that might not fit stops the writing, and measuring goes on.
+    private let capacity: Int
     /// Bytes written (or measured) so far.
     private(set) var count = 0
     /// The byte that starts the next query part: `?` first, `&` after.
@@ -16,22 +19,30 @@ struct RequestTarget {
     /// The names a placeholder used, when there are too many parameters for the mask.
     private var usedNames: Set<String> = []
 
-    private init(output: UnsafeMutablePointer<UInt8>?) {
+    private init(output: UnsafeMutablePointer<UInt8>?, capacity: Int) {
         self.output = output
+        self.capacity = capacity
     }
+
+    /// The stack buffer planning writes into: room for nearly every target.
+    private static let stackCapacity = 1024
 
     /// The parameters a linear scan looks through before a dictionary lookup is cheaper.
     private static let linearLookupLimit = 8
 
     /// A template checked and measured, ready to be written once the parameters' query is known.
+    /// The template and its parameters are not kept: a target planning could not write is written
+    /// from the caller's.
     struct Plan {
-        fileprivate let template: String
         fileprivate let start: Int
         /// The base URL in force: the service's, or the template's own when it is an absolute URL.
         let base: BaseURL
-        fileprivate let parameters: [String: String]
         /// The target's length without the parameters' query.
         fileprivate let length: Int
+        /// The target without the parameters' query, when planning could write it.
+        fileprivate let written: String?
+        /// The byte that starts the parameters' query: `?`, or `&` after the base's or template's query.
+        fileprivate let separator: UInt8
     }
 
     /// Checks `template` (whose base, when the template is an absolute URL, is already resolved into
@@ -47,29 +58,64 @@ struct RequestTarget {
         base: BaseURL,
         parameters: [String: String]
     ) throws(SwitchyardError) -> Plan {
-        var measure = RequestTarget(output: nil)
-        try measure.write(utf8, from: start, template: template, base: base, parameters: parameters, query: nil)
-        let used = parameters.count <= 64 ? measure.usedMask.nonzeroBitCount : measure.usedNames.count
-        if used < parameters.count {
-            let named = placeholderNames(utf8, start..<utf8.count)
-            let unused = parameters.keys.filter { !named.contains($0) }.sorted()
-            throw invalid("the path template '\(template)' has no placeholder for " + unused.map { "{\($0)}" }.joined(separator: ", "))
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: stackCapacity) { (stack) throws(SwitchyardError) -> Plan in
+            var writer = RequestTarget(output: stack.baseAddress, capacity: stack.count)
+            try writer.write(utf8, from: start, template: template, base: base, parameters: parameters, query: nil)
+            let used = parameters.count <= 64 ? writer.usedMask.nonzeroBitCount : writer.usedNames.count
+            if used < parameters.count {
+                let named = placeholderNames(utf8, start..<utf8.count)
+                let unused = parameters.keys.filter { !named.contains($0) }.sorted()
+                throw invalid(
+                    "the path template '\(template)' has no placeholder for " + unused.map { "{\($0)}" }.joined(separator: ", ")
+                )
+            }
+            let length = writer.count
+            let written = writer.output.map { output in
+                String(unsafeUninitializedCapacity: length) { buffer in
+                    buffer.baseAddress!.initialize(from: output, count: length)
+                    return length
+                }
+            }
+            return Plan(
+                start: start,
+                base: base,
+                length: length,
+                written: written,
+                separator: writer.separator
+            )
         }
-        return Plan(template: template, start: start, base: base, parameters: parameters, length: measure.count)
     }
 
-    /// The target `plan` measured, with `extra` (the parameters' query, if any) appended.
-    static func write(_ plan: Plan, _ utf8: UnsafeBufferPointer<UInt8>, query extra: String?) -> String {
+    /// The target `plan` measured, with `extra` (the parameters' query, if any) appended; `template`
+    /// (whose UTF-8 is `utf8`) and `parameters` are the ones planned.
+    static func write(
+        _ plan: Plan,
+        _ utf8: UnsafeBufferPointer<UInt8>,
+        template: String,
+        parameters: [String: String],
+        query extra: String?
+    ) -> String {
         let length = plan.length + (extra.map { $0.isEmpty ? 0 : 1 + $0.utf8.count } ?? 0)
+        if let written = plan.written {
+            guard let extra, !extra.isEmpty else { return written }
+            return String(unsafeUninitializedCapacity: length) { buffer in
+                var writer = RequestTarget(output: buffer.baseAddress!, capacity: .max)  // measured: it fits
+                writer.put(contentsOf: written.utf8)
+                writer.put(plan.separator)
+                writer.put(contentsOf: extra.utf8)
+                precondition(writer.count == length, "the request target wrote \(writer.count) bytes where it measured \(length)")
+                return length
+            }
+        }
         return String(unsafeUninitializedCapacity: length) { buffer in
-            var writer = RequestTarget(output: buffer.baseAddress!)
+            var writer = RequestTarget(output: buffer.baseAddress!, capacity: .max)  // measured: it fits
             do {
                 try writer.write(
                     utf8,
                     from: plan.start,
-                    template: plan.template,
+                    template: template,
                     base: plan.base,
-                    parameters: plan.parameters,
+                    parameters: parameters,
                     query: extra
                 )
             } catch {
@@ -108,20 +154,30 @@ struct RequestTarget {
         }
     }
 
+    /// Whether `bytes` more bytes may not fit: writing stops for good, and measuring goes on.
+    @inline(__always)
+    private mutating func stopsWriting(before bytes: Int) -> Bool {
+        guard output != nil else { return true }
+        if count + bytes <= capacity { return false }
+        output = nil
+        return true
+    }
+
     @inline(__always)
     private mutating func put(_ byte: UInt8) {
-        output?[count] = byte
+        if !stopsWriting(before: 1) { output![count] = byte }
         count += 1
     }
 
     private mutating func put(contentsOf bytes: String.UTF8View) {
-        if let output {
+        let length = bytes.count
+        if !stopsWriting(before: length), let output {
             for byte in bytes {
                 output[count] = byte
                 count += 1
             }
         } else {
-            count += bytes.count
+            count += length
         }
     }
 
@@ -132,6 +188,7 @@ struct RequestTarget {
 
     /// Writes `bytes` percent-encoded for `allowed`, by ``PercentEncoding``'s rule.
     private mutating func putEncoded(_ bytes: UnsafeBufferPointer<UInt8>, _ allowed: PercentEncoding.Allowed) {
+        _ = stopsWriting(before: 3 * bytes.count)  // every byte may become `%XX`
         PercentEncoding.write(bytes, allowed, to: output, count: &count)
     }
 
@@ -191,7 +248,7 @@ struct RequestTarget {
         if parameters.count <= Self.linearLookupLimit {
             var position = 0
             for (key, value) in parameters {
-                if key.utf8.elementsEqual(name) {
+                if Self.equals(key, name) {
                     usedMask |= 1 << position
                     return value
                 }
@@ -207,6 +264,17 @@ struct RequestTarget {
             usedMask |= 1 << parameters.distance(from: parameters.startIndex, to: found)
         }
         return parameters[found].value
+    }
+
+    /// Whether `key`'s UTF-8 bytes are `name`'s: the counts first, then the bytes of the key's own
+    /// storage (a generic `elementsEqual` over the UTF-8 view walks it index by index).
+    @inline(__always)
+    private static func equals(_ key: String, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard key.utf8.count == name.count else { return false }
+        return key.utf8.withContiguousStorageIfAvailable { bytes in
+            for index in 0..<name.count where bytes[index] != name[index] { return false }
+            return true
+        } ?? key.utf8.elementsEqual(name)
     }
 
     /// The names of the placeholders in `range` (only asked for to name unused parameters).

@@ -19,6 +19,11 @@ public struct UserAgent: Sendable, Hashable, CustomStringConvertible {
     public let value: String
     /// The field itself, made (and its value checked) once rather than on every call.
     let field: HTTPField
+    /// The fields of a call that carries none of its own: this one alone, and followed by
+    /// `Accept: application/json` for an endpoint that decodes JSON. Made once; a call copies them
+    /// into storage of its own only as it reserves room for its stages' fields.
+    let fields: HTTPFields
+    let fieldsAcceptingJSON: HTTPFields
 
     /// A field value exactly as given.
     ///
@@ -26,6 +31,8 @@ public struct UserAgent: Sendable, Hashable, CustomStringConvertible {
     public init(_ value: String) {
         self.value = value
         self.field = HTTPField(name: .userAgent, value: value)
+        self.fields = [.userAgent: value]
+        self.fieldsAcceptingJSON = [.userAgent: value, .accept: "application/json"]
     }
 
     /// `<app>/<version> Switchyard/<libraryVersion> (<os>)`; characters a product token cannot hold

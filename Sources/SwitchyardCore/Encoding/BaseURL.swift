@@ -15,18 +15,12 @@ package final class BaseURL: Sendable {
     package let pathPrefix: String
     /// The percent-encoded query without `?`, or `nil`.
     package let query: String?
-    /// The `:scheme` and `:authority` pseudo fields of every request to this base, their values
-    /// checked once here instead of on every call; `nil` for a base made for one call.
-    package let pseudoFields: (scheme: HTTPField, authority: HTTPField)?
 
     /// Parses and validates an absolute `http`/`https` URL.
     ///
-    /// - Parameters:
-    ///   - string: the URL.
-    ///   - reused: whether calls will share this base (a service's), so that its pseudo fields are
-    ///     worth making once; `false` for the base of one call's absolute-URL template.
+    /// - Parameter string: the URL.
     /// - Throws: ``SwitchyardError/Code/invalidBaseURL`` with the reason.
-    package init(_ string: String, reused: Bool = true) throws(SwitchyardError) {
+    package init(_ string: String) throws(SwitchyardError) {
         let parts = try Self.parse(string, allowFragment: false)
         var path = parts.path
         while path.hasSuffix("/") { path.removeLast() }
@@ -34,27 +28,12 @@ package final class BaseURL: Sendable {
         self.authority = parts.authority
         self.pathPrefix = path
         self.query = parts.query
-        // swift-http-types names its pseudo fields only internally: a request makes them.
-        if reused,
-            case let fields = HTTPRequest(method: .get, scheme: parts.scheme, authority: parts.authority, path: nil).pseudoHeaderFields,
-            let scheme = fields.scheme, let authority = fields.authority
-        {
-            self.pseudoFields = (scheme, authority)
-        } else {
-            self.pseudoFields = nil
-        }
     }
 
-    /// The head of a request to this base: its pseudo fields as made once when there are some,
-    /// checked again otherwise.
+    /// The head of a request to this base. Its pseudo fields are made (and their values checked)
+    /// here on every call: that costs less than copying fields made once into the request's storage.
     package func requestHead(method: HTTPRequest.Method, path: String, headerFields: HTTPFields) -> HTTPRequest {
-        guard let pseudoFields else {
-            return HTTPRequest(method: method, scheme: scheme, authority: authority, path: path, headerFields: headerFields)
-        }
-        var head = HTTPRequest(method: method, scheme: nil, authority: nil, path: path, headerFields: headerFields)
-        head.pseudoHeaderFields.scheme = pseudoFields.scheme
-        head.pseudoHeaderFields.authority = pseudoFields.authority
-        return head
+        HTTPRequest(method: method, scheme: scheme, authority: authority, path: path, headerFields: headerFields)
     }
 
     /// The URL as text, for messages.

@@ -11,16 +11,23 @@ package enum PercentEncoding {
         /// Literal query text: as for paths plus `?`.
         case queryLiteral
 
+        /// Whether `byte` stays as it is: one bit test in the set's two 64-bit masks (ASCII only).
         @inlinable @inline(__always)
         package func allows(_ byte: UInt8) -> Bool {
-            if byte.isUnreserved { return true }
+            let (low, high) = masks
+            let mask = byte < 64 ? low : byte < 128 ? high : 0
+            return mask &>> UInt64(byte & 63) & 1 != 0
+        }
+
+        /// The allowed bytes 0–63 and 64–127 as bit sets: the unreserved set (`A`–`Z`, `a`–`z`,
+        /// `0`–`9`, `-._~`), for literals with the sub-delimiters (`!$&'()*+,;=`), `:`, `@` and `/`,
+        /// and for query literals `?` too.
+        @inlinable
+        var masks: (low: UInt64, high: UInt64) {
             switch self {
-            case .component: return false
-            case .pathLiteral:
-                return byte.isSubDelimiter || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "@") || byte == UInt8(ascii: "/")
-            case .queryLiteral:
-                return byte.isSubDelimiter || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "@") || byte == UInt8(ascii: "/")
-                    || byte == UInt8(ascii: "?")
+            case .component: (0x03FF_6000_0000_0000, 0x47FF_FFFE_87FF_FFFE)
+            case .pathLiteral: (0x2FFF_FFD2_0000_0000, 0x47FF_FFFE_87FF_FFFF)
+            case .queryLiteral: (0xAFFF_FFD2_0000_0000, 0x47FF_FFFE_87FF_FFFF)
             }
         }
 

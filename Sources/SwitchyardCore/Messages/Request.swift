@@ -43,6 +43,7 @@ public struct Request: Sendable {
     public var body: Body?
 
     /// Creates a request from a head and an optional body.
+    @inlinable
     public init(head: HTTPRequest, body: Body? = nil) {
         self.head = head
         self.body = body

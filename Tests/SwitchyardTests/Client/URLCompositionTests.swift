@@ -204,4 +204,24 @@ struct URLCompositionTests {
         )
         #expect(request.path == "/v1/users/7/files/a%20b%2Fc?k=1&view=a%20b%2Fc&page=2")
     }
+
+    @Test("a target longer than the room planning writes into is written in full, in order")
+    func targetLongerThanThePlanningBuffer() async throws {
+        let value = String(repeating: "a b/", count: 300)  // 1,200 bytes, 2,400 encoded
+        let encoded = String(repeating: "a%20b%2F", count: 300)
+        let request = try await target(
+            base: "https://api.example.com/v1?k=1",
+            path: "/files/{name}?view={name}",
+            pathParameters: ["name": value],
+            parameters: ["page": 2]
+        )
+        #expect(request.path == "/v1/files/\(encoded)?k=1&view=\(encoded)&page=2")
+    }
+
+    @Test("literal text that might not fit encoded, and does, is written in full")
+    func longLiteralThatFits() async throws {
+        let literal = String(repeating: "abcdefgh/", count: 50)  // 450 bytes: up to 1,350 encoded
+        let request = try await target(base: "https://api.example.com", path: "/\(literal){id}", pathParameters: ["id": "7"])
+        #expect(request.path == "/\(literal)7")
+    }
 }

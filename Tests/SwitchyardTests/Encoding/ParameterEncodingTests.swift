@@ -109,6 +109,23 @@ struct ParameterEncodingTests {
         #expect(echo.body == #"{"a":{"k":[true,1]},"name":"张衡","z":null}"#)
     }
 
+    @Test("JSON bodies write integers of every sign and escape quotes, backslashes and control characters")
+    func jsonIntegersAndEscapes() async throws {
+        let echo = try await echo(
+            .put,
+            parameters: [
+                "n": -42, "zero": 0, "min": .int(Int.min), "max": .int(Int.max),
+                "s": "a\"b\\c\n\r\t\u{1}\u{1F}/é",
+                "b": ["y": 1, "x": ["q": 2, "p": 3]],
+            ]
+        )
+        #expect(
+            echo.body
+                == #"{"b":{"x":{"p":3,"q":2},"y":1},"max":9223372036854775807,"min":-9223372036854775808,"n":-42,"#
+                + #""s":"a\"b\\c\n\r\t\u0001\u001f/é","zero":0}"#
+        )
+    }
+
     @Test("a non-finite number is an encoding error, for queries and JSON alike", arguments: [ParameterEncoding.query, .json, .form])
     func nonFinite(encoding: ParameterEncoding) async throws {
         let transport = MockTransport(.status(.ok))
