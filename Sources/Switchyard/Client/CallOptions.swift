@@ -190,7 +190,12 @@ public struct CallOptions: Sendable {
     /// What this call's options add to its identity: one line per option that separates calls, by
     /// name.
     var optionIdentity: String {
-        options.compactMap { option in option.identity.map { option.name + "=" + $0 } }.sorted().joined(separator: "\u{1F}")
+        // Each line names its key's owner — a stage's id, or the client — with a `:` no stage id can
+        // hold, so a stage option named like one of the client's never reads as it.
+        options.compactMap { option in
+            option.identity.map { (option.stage?.rawValue ?? "client") + ":" + option.name + "=" + $0 }
+        }
+        .sorted().joined(separator: "\u{1F}")
     }
 
     /// Stores a value in the call's ``CallContext`` under a typed key.

@@ -3,8 +3,8 @@ import HTTPTypes
 
 /// Turns an endpoint's description into a ``Request`` against a base URL.
 ///
-/// Templates are scanned as UTF-8 bytes and the target is written straight into the request's path
-/// string (``RequestTarget``), so building a request costs a handful of allocations whatever the
+/// Templates are scanned as UTF-8 bytes and the target is composed in a stack buffer while it is
+/// checked (``RequestTarget``), so building a request costs a handful of allocations whatever the
 /// template looks like.
 enum RequestBuilder {
     /// Builds the request.
@@ -31,7 +31,7 @@ enum RequestBuilder {
                 return .failure(error)
             }
         }
-        // Moved out of the result, not copied: the plan holds the template, the parameters and the base.
+        // Moved out of the result, not copied: the plan holds the base and the target planning wrote.
         let target: RequestTarget.Plan
         switch consume planned {
         case .success(let plan): target = plan

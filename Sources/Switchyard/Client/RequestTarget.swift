@@ -43,6 +43,10 @@ struct RequestTarget {
         fileprivate let written: String?
         /// The byte that starts the parameters' query: `?`, or `&` after the base's or template's query.
         fileprivate let separator: UInt8
+        /// The planned template's byte count and parameter count: a target planning could not write
+        /// is written from the caller's template and parameters, which must be the ones planned, or
+        /// the string made to the measured length would be overrun.
+        fileprivate let planned: (templateBytes: Int, parameters: Int)
     }
 
     /// Checks `template` (whose base, when the template is an absolute URL, is already resolved into
@@ -81,7 +85,8 @@ struct RequestTarget {
                 base: base,
                 length: length,
                 written: written,
-                separator: writer.separator
+                separator: writer.separator,
+                planned: (utf8.count, parameters.count)
             )
         }
     }
@@ -107,6 +112,10 @@ struct RequestTarget {
                 return length
             }
         }
+        precondition(
+            utf8.count == plan.planned.templateBytes && parameters.count == plan.planned.parameters,
+            "a request target is written from the template and parameters it was planned with"
+        )
         return String(unsafeUninitializedCapacity: length) { buffer in
             var writer = RequestTarget(output: buffer.baseAddress!, capacity: .max)  // measured: it fits
             do {

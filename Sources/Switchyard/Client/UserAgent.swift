@@ -35,6 +35,12 @@ public struct UserAgent: Sendable, Hashable, CustomStringConvertible {
         self.fieldsAcceptingJSON = [.userAgent: value, .accept: "application/json"]
     }
 
+    /// Two user agents are equal when their field values are: the fields are made from the value.
+    public static func == (lhs: UserAgent, rhs: UserAgent) -> Bool { lhs.value == rhs.value }
+
+    /// Hashes the field value, which the fields are made from.
+    public func hash(into hasher: inout Hasher) { hasher.combine(value) }
+
     /// `<app>/<version> Switchyard/<libraryVersion> (<os>)`; characters a product token cannot hold
     /// (spaces, slashes …) become `-`.
     ///

@@ -145,19 +145,5 @@ package enum PercentEncoding {
 
 extension UInt8 {
     @inlinable
-    var isUnreserved: Bool {
-        isASCIILetter || isASCIIDigit || self == UInt8(ascii: "-") || self == UInt8(ascii: ".") || self == UInt8(ascii: "_")
-            || self == UInt8(ascii: "~")
-    }
-    @inlinable
-    var isSubDelimiter: Bool {
-        switch self {
-        case UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
-            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="):
-            true
-        default: false
-        }
-    }
-    @inlinable
     var isHexDigit: Bool { isASCIIDigit || (0x41...0x46).contains(self) || (0x61...0x66).contains(self) }
 }

@@ -186,7 +186,7 @@ struct ClientOptionKeyTests {
         #expect(endpoint.applying(CallOptions())[option: Probe.self] == [1])
         #expect(CallOptions().applying(call)[option: Probe.self] == [2])
         #expect(endpoint.applying(call)[option: Probe.self] == [1, 2])
-        #expect(endpoint.applying(call).optionIdentity == "probe=1,2")
+        #expect(endpoint.applying(call).optionIdentity == "client:probe=1,2")
         endpoint[option: Probe.self] = nil
         #expect(endpoint.isEmpty)
     }

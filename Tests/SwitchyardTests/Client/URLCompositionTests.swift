@@ -224,4 +224,16 @@ struct URLCompositionTests {
         let request = try await target(base: "https://api.example.com", path: "/\(literal){id}", pathParameters: ["id": "7"])
         #expect(request.path == "/\(literal)7")
     }
+
+    @Test(
+        "targets at the planning buffer's edge, with a two-byte character straddling it, are written in full",
+        arguments: 1_010...1_030
+    )
+    func targetAtThePlanningBufferEdge(length: Int) async throws {
+        // "/x/" then `length - 3` bytes: plain letters, with "é" (encoded as 6 bytes) near the edge.
+        let plain = String(repeating: "a", count: max(0, length - 3 - 6))
+        let request = try await target(base: "https://api.example.com", path: "/x/{id}", pathParameters: ["id": plain + "\u{E9}"])
+        #expect(request.path == "/x/\(plain)%C3%A9")
+        #expect(request.path.utf8.count == 3 + plain.utf8.count + 6)
+    }
 }

@@ -171,9 +171,12 @@ public struct CommonParametersStage: RequestStage, CredentialBearingStage {
                 underlyingError: error
             )
         }
-        // A few common parameters against the body's members: a scan, not a set to hash into.
+        // A few common parameters against a few members: a scan. A large body (or many parameters)
+        // gets a set, so the check stays linear in the body whatever it holds.
+        let present: Set<String>? = entries.count * values.count > 256 ? Set(entries.map(\.name)) : nil
+        func isPresent(_ name: String) -> Bool { present?.contains(name) ?? entries.contains { $0.name == name } }
         var added = Parameters()
-        for element in values where precedence == .commonWins || !entries.contains(where: { $0.name == element.name }) {
+        for element in values where precedence == .commonWins || !isPresent(element.name) {
             added[element.name] = element.value
         }
         guard !added.isEmpty else { return }
