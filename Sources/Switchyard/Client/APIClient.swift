@@ -105,7 +105,8 @@ public struct APIClient: Sendable {
 
     /// What a call produced before decoding.
     struct Exchange {
-        let response: Response
+        /// The response; a download's loop replaces its body with the published file.
+        var response: Response
         /// The response's status, read once.
         let status: HTTPResponse.Status
         let context: CallContext
@@ -164,6 +165,7 @@ public struct APIClient: Sendable {
         let encoding = spec.encoding?.resolved(for: spec.method) ?? defaults.parameterEncoding.resolvedAsDefault(for: spec.method)
 
         let keepsRawBody = callOptions.keepsRawBody ?? defaults.keepsRawBody
+        let recordsTimings = callOptions.recordsStageTimings
         var context = CallContext(
             requestID: requestID,
             serviceID: entry.service.id,
@@ -178,8 +180,8 @@ public struct APIClient: Sendable {
             logger: callOptions.logger ?? logger,
             account: callOptions.account,
             serviceState: entry.pipeline.serviceState,
-            control: callOptions.recordsStageTimings || keepsRawBody
-                ? CallControl(recordsTimings: callOptions.recordsStageTimings, keepsReceivedBody: keepsRawBody) : CallControl()
+            control: recordsTimings || keepsRawBody
+                ? CallControl(recordsTimings: recordsTimings, keepsReceivedBody: keepsRawBody) : CallControl()
         )
         callOptions.writeValues(into: &context)
         if spec.streams {

@@ -29,10 +29,12 @@ public struct UserAgent: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Parameter value: the `User-Agent` value.
     public init(_ value: String) {
+        let field = HTTPField(name: .userAgent, value: value)
         self.value = value
-        self.field = HTTPField(name: .userAgent, value: value)
-        self.fields = [.userAgent: value]
-        self.fieldsAcceptingJSON = [.userAgent: value, .accept: "application/json"]
+        self.field = field
+        // Made from the field, so its value is checked once.
+        self.fields = HTTPFields([field])
+        self.fieldsAcceptingJSON = HTTPFields([field, HTTPField(name: .accept, value: "application/json")])
     }
 
     /// Two user agents are equal when their field values are: the fields are made from the value.

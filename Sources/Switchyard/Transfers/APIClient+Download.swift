@@ -117,16 +117,9 @@ extension APIClient {
             file.url = destination
             file.resumedFrom = reused ?? 0
             file.resumes = resumes
-            var response = exchange.response
-            response.body = .file(file)
-            return Exchange(
-                response: response,
-                status: exchange.status,
-                context: exchange.context,
-                control: exchange.control,
-                decoder: exchange.decoder,
-                start: exchange.start
-            )
+            var published = exchange
+            published.response.body = .file(file)
+            return published
         }
     }
 
