@@ -50,6 +50,9 @@ public struct SigningStage: CredentialBearingStage {
     /// How far a response's timestamp may be from the local clock.
     public let allowedClockSkew: Duration
     private let now: @Sendable () -> Date
+    /// The scheme when it is ``SortedParameterSigning``, whose sent nonce is read from the request;
+    /// cast once here rather than on every call.
+    private let sortedParameterScheme: SortedParameterSigning?
 
     /// ``StageID/signing``.
     public var id: StageID { .signing }
@@ -70,6 +73,7 @@ public struct SigningStage: CredentialBearingStage {
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.scheme = scheme
+        self.sortedParameterScheme = scheme as? SortedParameterSigning
         self.keyRing = keyRing
         self.responseVerification = responseVerification
         self.allowedClockSkew = allowedClockSkew
@@ -90,7 +94,7 @@ public struct SigningStage: CredentialBearingStage {
         // The response is signed for the nonce on the wire: a sorted-parameter signature keeps a
         // `nonce_str` the request already carried, and the generated one is then never sent. Read only
         // when the answer is verified.
-        let sentNonce = responseVerification == .required ? (scheme as? SortedParameterSigning)?.sentNonce(in: request) ?? nonce : nonce
+        let sentNonce = responseVerification == .required ? sortedParameterScheme?.sentNonce(in: request) ?? nonce : nonce
         var response = try await next(request, context)
         if responseVerification == .required {
             // An unsigned error status (a gateway's 503 page, an auth proxy's 401) comes through as
@@ -138,7 +142,14 @@ public struct SigningStage: CredentialBearingStage {
             body: body
         )
         let expected = try SwitchyardError.crypto { () throws(CryptoError) in try SigningWireFormat.signature(of: canonical, using: key) }
-        guard ConstantTime.equals(Data(expected.utf8), Data(signature.lowercased().utf8)) else {
+        // Compared in the strings' own UTF-8 storage: `Data(_:)` over a string's bytes costs a dynamic
+        // cast and a copy on every call.
+        var expectedText = expected
+        var received = signature.lowercased()
+        let matches = expectedText.withUTF8 { left in
+            received.withUTF8 { right in ConstantTime.equals(UnsafeRawBufferPointer(left), UnsafeRawBufferPointer(right)) }
+        }
+        guard matches else {
             throw SwitchyardError(
                 code: .crypto,
                 message: "the response's signature does not match: it was altered or signed with another key"
