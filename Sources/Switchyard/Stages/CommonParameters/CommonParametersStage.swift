@@ -103,7 +103,10 @@ public struct CommonParametersStage: RequestStage, CredentialBearingStage {
         // A body already there decides: its fields go beside the stage's (a form, or a JSON object —
         // including one an encryption stage framed as `data=<ciphertext>` or `{"data":…}`).
         if request.body != nil {
-            let contentType = request.headerFields[.contentType]?.lowercased() ?? ""
+            // One scan of the fields, no joined string; the plain `application/json` needs no lower-casing.
+            let field = request.headerFields.value(.contentType) ?? ""
+            if field == "application/json" { return .json }
+            let contentType = field.lowercased()
             if contentType.hasPrefix("application/x-www-form-urlencoded") { return .form }
             if contentType.hasPrefix("application/json") || contentType.contains("+json") { return .json }
             return .query

@@ -62,8 +62,9 @@ public struct NullStrippingStage: SynchronousResponseStage {
     /// first non-whitespace byte.
     static func isJSON(_ response: Response) -> Bool {
         guard let body = response.body.bytes, !body.isEmpty else { return false }
-        if let contentType = response.headerFields[.contentType] {
-            return MediaType.isJSON(MediaType.of(contentType))
+        // One scan of the fields, no joined string; the plain `application/json` needs no parsing.
+        if let contentType = response.headerFields.value(.contentType) {
+            return contentType == "application/json" || MediaType.isJSON(MediaType.of(contentType))
         }
         let first = body.first { byte in byte != 0x20 && byte != 0x0A && byte != 0x0D && byte != 0x09 }
         return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
