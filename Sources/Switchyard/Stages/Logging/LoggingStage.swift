@@ -46,8 +46,8 @@ public struct LoggingStage: Stage {
     public let redaction: Redaction
     /// The longest body preview logged at debug, in bytes.
     public let bodyPreviewLimit: Int
-    /// The endpoint names ``redaction`` leaves unchanged, shared by the stage's copies.
-    private let endpointNames = RedactedNameCache()
+    /// The endpoint names and targets ``redaction`` leaves unchanged, shared by the stage's copies.
+    private let unchangedTexts = RedactedNameCache()
 
     /// ``StageID/logging``.
     public var id: StageID { .logging }
@@ -70,11 +70,11 @@ public struct LoggingStage: Stage {
         var metadata: Logger.Metadata = [
             "request-id": "\(context.requestID)", "service": "\(context.serviceID)", "environment": "\(context.environment)",
         ]
-        if !context.endpointName.isEmpty { metadata["endpoint"] = "\(endpointNames.redacted(context.endpointName, by: redaction))" }
+        if !context.endpointName.isEmpty { metadata["endpoint"] = "\(unchangedTexts.redacted(context.endpointName, by: redaction))" }
         if context.attempt > 1 { metadata["attempt"] = "\(context.attempt)" }
 
         let method = request.method.rawValue
-        let target = redaction.redactedTarget(request.path, template: context.endpointName)
+        let target = unchangedTexts.redactedTarget(request.path, template: context.endpointName, by: redaction)
         let path = target.path
         logger.info("→ \(method) \(target.whole)", metadata: metadata)
         if logger.logLevel <= .debug {

@@ -186,4 +186,22 @@ struct LoggingStageTests {
             #expect(handler.entries.allSatisfy { $0.metadata["endpoint"] == "\(expected)" })
         }
     }
+
+    @Test("one stage redacts a target by the call's path template every time, whether the same target was logged plainly before")
+    func targetsRememberedPerTemplate() async throws {
+        let (logger, handler) = logger(.info)
+        let stage = LoggingStage(logger: logger)
+        let request = try Request.fixture(.get, "https://api.test/users/k-12345")
+        for name in ["", "GET /users/{apiKey}", "", "GET /users/{apiKey}", "GET /users/{id}"] {
+            handler.clear()
+            _ = await StageHarness(stage).run(request, context: CallContext(serviceID: .users, endpointName: name), respond: .json("{}"))
+            let lines = handler.entries.map(\.message.description)
+            #expect(lines.count == 2)
+            if name.contains("apiKey") {
+                #expect(lines.allSatisfy { $0.contains("/users/<redacted>") && !$0.contains("k-12345") })
+            } else {
+                #expect(lines.allSatisfy { $0.contains("/users/k-12345") })
+            }
+        }
+    }
 }
