@@ -11,11 +11,20 @@ enum JSONMembers {
         /// A string's decoded text, or a number's or boolean's literal text; `nil` for objects,
         /// arrays and `null`.
         func scalarText(in data: Data) -> String? {
-            let bytes = data.subdata(in: valueRange)
-            if isString { return JSONScan.stringValue([UInt8](bytes), 0..<bytes.count) }
-            let text = String(decoding: bytes, as: UTF8.self)
-            guard let first = text.utf8.first, first != UInt8(ascii: "{"), first != UInt8(ascii: "["), text != "null" else { return nil }
-            return text
+            let range = valueRange
+            return data.withUnsafeBytes { raw -> String? in
+                let bytes = UnsafeRawBufferPointer(rebasing: raw[range])
+                if isString {
+                    let inner = UnsafeRawBufferPointer(rebasing: bytes[1..<max(1, bytes.count - 1)])
+                    // Text without an escape is its bytes; the rest is decoded as before.
+                    if !inner.contains(UInt8(ascii: "\\")) { return String(decoding: inner, as: UTF8.self) }
+                    return JSONScan.stringValue([UInt8](bytes), 0..<bytes.count)
+                }
+                guard let first = bytes.first, first != UInt8(ascii: "{"), first != UInt8(ascii: "["),
+                    !(bytes.count == 4 && first == UInt8(ascii: "n"))
+                else { return nil }
+                return String(decoding: bytes, as: UTF8.self)
+            }
         }
 
         /// Whether the value is `null`.
@@ -29,8 +38,8 @@ enum JSONMembers {
         let message: String
     }
 
-    /// The top-level members of `data`, which must be a JSON object, by name (the first of a name
-    /// that appears more than once). The document is validated first (by ``JSONSanitizer``'s strict
+    /// The top-level members of `data`, which must be a JSON object, by name (``TopLevel``: the
+    /// first of a name that appears more than once). The document is validated first (by ``JSONSanitizer``'s strict
     /// pass) unless `validated` says a caller already did, so the scan may assume well-formed input.
     ///
     /// - Parameters:
@@ -42,15 +51,24 @@ enum JSONMembers {
     /// - Throws: ``ScanError`` for a document that is not a JSON object, for a name that appears more
     ///   than once with a `null` among its values (readers disagree on which one counts), and for a
     ///   name of `unique` that appears more than once.
-    static func topLevel(of data: Data, validated: Bool = false, unique: [String] = []) throws(ScanError) -> [String: Member] {
+    static func topLevel(of data: Data, validated: Bool = false, unique: [String] = []) throws(ScanError) -> TopLevel {
         let entries = try ordered(of: data, validated: validated)
-        var members: [String: Member] = [:]
-        members.reserveCapacity(entries.count)
-        for entry in entries {
-            guard let first = members[entry.name] else {
-                members[entry.name] = entry.member
-                continue
+        // An envelope has a handful of members: comparing names beats hashing them. Many members
+        // get a dictionary, so the check stays linear in the body.
+        var index: [String: Member]?
+        if entries.count > linearLimit {
+            index = [:]
+            index?.reserveCapacity(entries.count)
+        }
+        for (position, entry) in entries.enumerated() {
+            let first: Member?
+            if index != nil {
+                first = index?[entry.name]
+                if first == nil { index?[entry.name] = entry.member }
+            } else {
+                first = entries[..<position].first { $0.name == entry.name }?.member
             }
+            guard let first else { continue }
             if unique.contains(entry.name) {
                 throw ScanError(message: "ambiguous JSON: the member '\(entry.name)' appears more than once at byte \(entry.start)")
             }
@@ -61,7 +79,25 @@ enum JSONMembers {
                 )
             }
         }
-        return members
+        return TopLevel(entries: entries, index: index)
+    }
+
+    /// How many members an object may have before ``topLevel(of:validated:unique:)`` indexes them by
+    /// a dictionary: below it, comparing names is cheaper than hashing them.
+    static let linearLimit = 16
+
+    /// The top-level members of an object, found by name: the first of a name that appears more than once.
+    struct TopLevel {
+        /// The members in document order.
+        let entries: [Entry]
+        /// The members by name, when there are more than ``JSONMembers/linearLimit``.
+        let index: [String: Member]?
+
+        /// The member named `name`, if any.
+        subscript(name: String) -> Member? {
+            if let index { return index[name] }
+            return entries.first { $0.name == name }?.member
+        }
     }
 
     /// One top-level member in document order: its decoded name, where the whole `"name": value`

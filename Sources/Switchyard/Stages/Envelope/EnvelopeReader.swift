@@ -13,7 +13,7 @@ struct EnvelopeReader {
     private typealias Found = (member: JSONMembers.Member, data: Data, offset: Int)
 
     private let body: Data
-    private let top: [String: JSONMembers.Member]
+    private let top: JSONMembers.TopLevel
     /// The paths named at creation, resolved, in the order they were named; a path that leads
     /// nowhere, or was not named, is absent. A handful: a scan finds one sooner than a hash would.
     private var resolved: [(path: String, found: Found)] = []
