@@ -120,36 +120,109 @@ enum JSONMembers {
                 throw ScanError(message: "the body is not valid JSON: \(error.message)")
             }
         }
-        let bytes = [UInt8](data)
-        let open = JSONScan.skipSpace(bytes, from: 0)
-        guard open < bytes.count, bytes[open] == UInt8(ascii: "{") else {
-            throw ScanError(message: "the top level is not an object")
-        }
-        var members: [Entry] = []
-        // An envelope has a handful of members: room for them at once, not by doubling.
-        members.reserveCapacity(8)
-        var index = open + 1  // past "{"
-        while true {
-            index = JSONScan.skipSpace(bytes, from: index)
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { break }
-            let keyStart = index
-            let keyEnd = JSONScan.endOfString(bytes, from: index)
-            let key = JSONScan.stringValue(bytes, index..<keyEnd)
-            index = JSONScan.skipSpace(bytes, from: keyEnd) + 1  // past ":"
-            index = JSONScan.skipSpace(bytes, from: index)
-            let valueStart = index
-            let valueEnd = JSONScan.endOfValue(bytes, from: index)
-            members.append(
-                Entry(
-                    name: key,
-                    start: keyStart,
-                    member: Member(valueRange: valueStart..<valueEnd, isString: bytes[valueStart] == UInt8(ascii: "\""))
-                )
-            )
-            index = JSONScan.skipSpace(bytes, from: valueEnd)
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ",") else { break }
-            index += 1
-        }
+        // Read in place: the body's own bytes, not a copy.
+        let members = data.withUnsafeBytes { raw in Scan(bytes: raw.bindMemory(to: UInt8.self)).members() }
+        guard let members else { throw ScanError(message: "the top level is not an object") }
         return members
+    }
+
+    /// The walk behind ``ordered(of:validated:)`` over a well-formed document's bytes, as
+    /// ``JSONScan`` walks an array.
+    private struct Scan {
+        let bytes: UnsafeBufferPointer<UInt8>
+
+        /// The top-level members in document order; `nil` when the top level is not an object.
+        func members() -> [Entry]? {
+            let open = skipSpace(from: 0)
+            guard open < bytes.count, bytes[open] == UInt8(ascii: "{") else { return nil }
+            var members: [Entry] = []
+            // An envelope has a handful of members: room for them at once, not by doubling.
+            members.reserveCapacity(8)
+            var index = open + 1  // past "{"
+            while true {
+                index = skipSpace(from: index)
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { break }
+                let keyStart = index
+                let keyEnd = endOfString(from: index)
+                let key = stringValue(index..<keyEnd)
+                index = skipSpace(from: keyEnd) + 1  // past ":"
+                index = skipSpace(from: index)
+                let valueStart = index
+                let valueEnd = endOfValue(from: index)
+                members.append(
+                    Entry(
+                        name: key,
+                        start: keyStart,
+                        member: Member(valueRange: valueStart..<valueEnd, isString: bytes[valueStart] == UInt8(ascii: "\""))
+                    )
+                )
+                index = skipSpace(from: valueEnd)
+                guard index < bytes.count, bytes[index] == UInt8(ascii: ",") else { break }
+                index += 1
+            }
+            return members
+        }
+
+        private func skipSpace(from start: Int) -> Int {
+            var index = start
+            while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D {
+                index += 1
+            }
+            return index
+        }
+
+        private func endOfString(from start: Int) -> Int {
+            var index = start + 1
+            while index < bytes.count {
+                if bytes[index] == UInt8(ascii: "\\") {
+                    index += 2
+                    continue
+                }
+                if bytes[index] == UInt8(ascii: "\"") { return index + 1 }
+                index += 1
+            }
+            return bytes.count
+        }
+
+        private func endOfValue(from start: Int) -> Int {
+            guard start < bytes.count else { return start }
+            switch bytes[start] {
+            case UInt8(ascii: "\""):
+                return endOfString(from: start)
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                var depth = 0
+                var index = start
+                while index < bytes.count {
+                    switch bytes[index] {
+                    case UInt8(ascii: "\""):
+                        index = endOfString(from: index)
+                        continue
+                    case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+                    case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                        depth -= 1
+                        if depth == 0 { return index + 1 }
+                    default: break
+                    }
+                    index += 1
+                }
+                return bytes.count
+            default:
+                var index = start
+                while index < bytes.count {
+                    switch bytes[index] {
+                    case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D: return index
+                    default: index += 1
+                    }
+                }
+                return index
+            }
+        }
+
+        /// The decoded text of the string literal at `range`, quotes included (``JSONScan/stringValue(_:_:)``).
+        private func stringValue(_ range: Range<Int>) -> String {
+            let inner = UnsafeBufferPointer(rebasing: bytes[(range.lowerBound + 1)..<max(range.lowerBound + 1, range.upperBound - 1)])
+            if !inner.contains(UInt8(ascii: "\\")) { return String(decoding: inner, as: UTF8.self) }
+            return JSONScan.stringValue(Array(bytes[range]), 0..<range.count)
+        }
     }
 }

@@ -156,7 +156,8 @@ public struct CommonParametersStage: RequestStage, CredentialBearingStage {
     }
 
     private func mergeIntoJSON(_ values: Parameters, request: inout Request) throws(SwitchyardError) {
-        guard let body = request.body?.bytes, !body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else {
+        let body = request.body?.bytes
+        guard let body, !body.withUnsafeBytes({ $0.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 } }) else {
             var output: [UInt8] = [UInt8(ascii: "{")]
             try appendMembers(values, to: &output, first: true)
             output.append(UInt8(ascii: "}"))
@@ -183,26 +184,25 @@ public struct CommonParametersStage: RequestStage, CredentialBearingStage {
             added[element.name] = element.value
         }
         guard !added.isEmpty else { return }
-        let bytes = [UInt8](body)
         var output: [UInt8] = []
-        output.reserveCapacity(bytes.count + 32 * added.count)
+        output.reserveCapacity(body.count + 32 * added.count)
         if precedence == .commonWins, entries.contains(where: { added[$0.name] != nil }) {
             // Rebuild the object from the members the call keeps, each copied byte for byte.
             output.append(UInt8(ascii: "{"))
             var first = true
             for entry in entries where added[entry.name] == nil {
                 if !first { output.append(UInt8(ascii: ",")) }
-                output.append(contentsOf: bytes[entry.start..<entry.member.valueRange.upperBound])
+                body.withUnsafeBytes { output.append(contentsOf: $0[entry.start..<entry.member.valueRange.upperBound]) }
                 first = false
             }
             try appendMembers(added, to: &output, first: first)
             output.append(UInt8(ascii: "}"))
         } else {
             // Insert just before the closing brace; the call's bytes are untouched.
-            guard let close = bytes.lastIndex(of: UInt8(ascii: "}")) else { return }
-            output.append(contentsOf: bytes[..<close])
+            guard let close = body.withUnsafeBytes({ $0.lastIndex(of: UInt8(ascii: "}")) }) else { return }
+            body.withUnsafeBytes { output.append(contentsOf: $0[..<close]) }
             try appendMembers(added, to: &output, first: entries.isEmpty)
-            output.append(contentsOf: bytes[close...])
+            body.withUnsafeBytes { output.append(contentsOf: $0[close...]) }
         }
         request.body = .bytes(Data(output))
     }
