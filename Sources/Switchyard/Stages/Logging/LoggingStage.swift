@@ -67,9 +67,11 @@ public struct LoggingStage: Stage {
         guard logger.logLevel <= .warning else { return try await next(request, context) }
         // The call's metadata goes with each line rather than onto the logger, whose handler's own
         // metadata would be copied to be changed.
-        var metadata: Logger.Metadata = [
-            "request-id": "\(context.requestID)", "service": "\(context.serviceID)", "environment": "\(context.environment)",
-        ]
+        // Room for every entry at once: growing a dictionary rehashes it.
+        var metadata = Logger.Metadata(minimumCapacity: 5)
+        metadata["request-id"] = "\(context.requestID)"
+        metadata["service"] = "\(context.serviceID)"
+        metadata["environment"] = "\(context.environment)"
         if !context.endpointName.isEmpty { metadata["endpoint"] = "\(unchangedTexts.redacted(context.endpointName, by: redaction))" }
         if context.attempt > 1 { metadata["attempt"] = "\(context.attempt)" }
 
