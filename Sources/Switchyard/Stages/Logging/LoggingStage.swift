@@ -72,13 +72,13 @@ public struct LoggingStage: Stage {
         metadata["request-id"] = "\(context.requestID)"
         metadata["service"] = "\(context.serviceID)"
         metadata["environment"] = "\(context.environment)"
-        if !context.endpointName.isEmpty { metadata["endpoint"] = "\(unchangedTexts.redacted(context.endpointName, by: redaction))" }
+        let target = unchangedTexts.redactedCall(target: request.path, endpointName: context.endpointName, by: redaction)
+        if !context.endpointName.isEmpty { metadata["endpoint"] = "\(target.endpointName)" }
         if context.attempt > 1 { metadata["attempt"] = "\(context.attempt)" }
 
         let method = request.method.rawValue
-        let target = unchangedTexts.redactedTarget(request.path, template: context.endpointName, by: redaction)
         let path = target.path
-        logger.info("→ \(method) \(target.whole)", metadata: metadata)
+        logger.info(Logger.Message(stringLiteral: LogLine.request(method: method, target: target.whole)), metadata: metadata)
         if logger.logLevel <= .debug {
             logger.debug("→ headers: \(redaction.render(request.headerFields).joined(separator: "; "))", metadata: metadata)
             if let body = request.body?.bytes, !body.isEmpty {
@@ -92,9 +92,8 @@ public struct LoggingStage: Stage {
         do {
             var response = try await next(request, context)
             let elapsed = CallClock.now - start
-            let size = response.body.stream == nil ? "\(response.body.count) B" : "streaming"
             logger.info(
-                "← \(response.status.code) \(response.status.reasonPhrase) \(method) \(path) \(Self.milliseconds(elapsed)) \(size)",
+                Logger.Message(stringLiteral: LogLine.response(response, method: method, path: path, elapsed: elapsed)),
                 metadata: metadata
             )
             if let stream = response.body.stream {
