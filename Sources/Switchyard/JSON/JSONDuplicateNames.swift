@@ -1,3 +1,5 @@
+import Foundation
+
 /// Finds an object in which one member name appears more than once with a `null` among its values —
 /// the one shape where removing `null` members changes what a decoder reads (`{"a":null,"a":1}`
 /// decodes as `nil` with Foundation's `JSONDecoder`, which reads the first, and as `1` once the
@@ -7,6 +9,85 @@
 /// member, so it costs nothing for documents without `null` members. Containers are walked with an
 /// explicit stack, never by recursion.
 enum JSONDuplicateNames {
+    /// How many dropped members' names ``clearsDropped(_:count:input:output:)`` judges; a document
+    /// that dropped more gets the full look.
+    static let droppedNamesChecked = 8
+
+    /// Whether no object of a document names one of its dropped members twice — `true` only when
+    /// that is certain from the names alone; `false` asks for ``firstAmbiguous(in:)``.
+    ///
+    /// An ambiguous object has dropped a `null` member whose name it names again, with a value that
+    /// was kept or with another `null` that was dropped too. So when the dropped names are all
+    /// different and none of them names a member of the output, there is none. The output is compact
+    /// JSON, so a member named `n` is the bytes `"n":` there; reading them so is exact when the
+    /// document holds no escape (a name could hide in an escaped string, or be spelled with `\u`) and
+    /// only ASCII (a non-ASCII name can be canonically equal to an ASCII one: U+212A is `K`). Other
+    /// documents, and those that dropped more than ``droppedNamesChecked`` members, are not judged.
+    ///
+    /// - Parameters:
+    ///   - droppedNames: the input offsets of the dropped members' names (their opening quotes).
+    ///   - count: how many members were dropped; only the first `droppedNames.count` are recorded.
+    ///   - input: the document, already accepted by the strict pass.
+    ///   - output: the pass's output.
+    static func clearsDropped(
+        _ droppedNames: UnsafeBufferPointer<Int>,
+        count: Int,
+        input: UnsafeBufferPointer<UInt8>,
+        output: UnsafeBufferPointer<UInt8>
+    ) -> Bool {
+        guard count <= droppedNames.count, let inputBase = input.baseAddress, let outputBase = output.baseAddress,
+            isPlainASCII(input)
+        else { return false }
+        for index in 0..<count {
+            // Without escapes a name ends at the next quote.
+            let start = droppedNames[index] &+ 1
+            guard let close = memchr(inputBase + start, Int32(UInt8(ascii: "\"")), input.count &- start) else { return false }
+            let length = inputBase.distance(to: close.assumingMemoryBound(to: UInt8.self)) &- start
+            // The same name dropped twice (perhaps in two objects: not judged).
+            for earlier in 0..<index {
+                let other = droppedNames[earlier] &+ 1
+                if input[other &+ length] == UInt8(ascii: "\""), memcmp(inputBase + other, inputBase + start, length) == 0 {
+                    return false
+                }
+            }
+            // The name kept somewhere in the output: each `:` there ends a member name or lies in a string.
+            var colon = 0
+            while colon < output.count,
+                let found = memchr(outputBase + colon, Int32(UInt8(ascii: ":")), output.count &- colon)
+            {
+                colon = outputBase.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                let open = colon &- length &- 2
+                if open >= 0, output[colon &- 1] == UInt8(ascii: "\""), output[open] == UInt8(ascii: "\""),
+                    memcmp(outputBase + (open &+ 1), inputBase + start, length) == 0
+                {
+                    return false
+                }
+                colon &+= 1
+            }
+        }
+        return true
+    }
+
+    /// Whether `bytes` are all ASCII and none is a backslash, eight at a time.
+    private static func isPlainASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high = ones &* 0x80
+        var flags: UInt64 = 0
+        var index = 0
+        while index &+ 8 <= bytes.count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            let backslashes = word ^ (ones &* 0x5C)
+            flags |= word | ((backslashes &- ones) & ~backslashes)
+            index &+= 8
+        }
+        while index < bytes.count {
+            if base[index] >= 0x80 || base[index] == UInt8(ascii: "\\") { return false }
+            index &+= 1
+        }
+        return flags & high == 0
+    }
+
     /// How many names an object may have before its names are also indexed by a dictionary: below
     /// it a linear scan is cheaper than hashing, above it the scan would grow with the square.
     static let linearLimit = 16

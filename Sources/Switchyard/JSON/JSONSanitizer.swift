@@ -95,15 +95,32 @@ public struct JSONSanitizer: Sendable, Hashable {
         let output = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
         let removeNullArrayElements = removeNullArrayElements
         let maximumDepth = maximumDepth
-        let outcome: Result<(written: Int, droppedMember: Bool), JSONSanitizerFailure> = json.withUnsafeBytes { raw in
-            guard let input = raw.bindMemory(to: UInt8.self).baseAddress else {
-                return .failure(.unexpectedEnd(at: 0, expected: .value))
-            }
-            let pass = JSONSanitizerPass(input: input, count: raw.count, output: output)
-            do throws(JSONSanitizerFailure) {
-                return .success(try pass.run(removeNullArrayElements: removeNullArrayElements, maximumDepth: maximumDepth))
-            } catch {
-                return .failure(error)
+        let refusesAmbiguity = duplicateNames == .refuse
+        // The names of the first few dropped members, by which most documents are cleared of
+        // ambiguity without the full look (``JSONDuplicateNames/clearsDropped(_:count:input:output:)``).
+        let outcome: Result<(written: Int, mayBeAmbiguous: Bool), JSONSanitizerFailure> = withUnsafeTemporaryAllocation(
+            of: Int.self,
+            capacity: JSONDuplicateNames.droppedNamesChecked
+        ) { droppedNames in
+            json.withUnsafeBytes { raw in
+                guard let input = raw.bindMemory(to: UInt8.self).baseAddress else {
+                    return .failure(.unexpectedEnd(at: 0, expected: .value))
+                }
+                let pass = JSONSanitizerPass(input: input, count: raw.count, output: output, droppedNames: droppedNames)
+                do throws(JSONSanitizerFailure) {
+                    let (written, dropped) = try pass.run(removeNullArrayElements: removeNullArrayElements, maximumDepth: maximumDepth)
+                    let mayBeAmbiguous =
+                        refusesAmbiguity && dropped > 0
+                        && !JSONDuplicateNames.clearsDropped(
+                            UnsafeBufferPointer(droppedNames),
+                            count: dropped,
+                            input: UnsafeBufferPointer(start: input, count: raw.count),
+                            output: UnsafeBufferPointer(start: output, count: written)
+                        )
+                    return .success((written, mayBeAmbiguous))
+                } catch {
+                    return .failure(error)
+                }
             }
         }
         switch outcome {
@@ -112,7 +129,7 @@ public struct JSONSanitizer: Sendable, Hashable {
             output.deallocate()
             return json
         case .success(let result):
-            if result.droppedMember, duplicateNames == .refuse, let ambiguous = JSONDuplicateNames.firstAmbiguous(in: [UInt8](json)) {
+            if result.mayBeAmbiguous, let ambiguous = JSONDuplicateNames.firstAmbiguous(in: [UInt8](json)) {
                 output.deallocate()
                 throw SwitchyardError(
                     code: .ambiguousJSON,

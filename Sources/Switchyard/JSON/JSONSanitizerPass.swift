@@ -17,12 +17,22 @@ struct JSONSanitizerPass {
     let count: Int
     /// The output buffer, with room for `count` bytes.
     let output: UnsafeMutablePointer<UInt8>
+    /// Where the input offsets of the names of the first dropped object members go (their opening
+    /// quotes), as many as it holds.
+    let droppedNames: UnsafeMutableBufferPointer<Int>
 
-    /// Creates a pass over `count` bytes at `input`, writing to `output` (room for `count` bytes).
-    init(input: UnsafePointer<UInt8>, count: Int, output: UnsafeMutablePointer<UInt8>) {
+    /// Creates a pass over `count` bytes at `input`, writing to `output` (room for `count` bytes) and
+    /// the offsets of the first dropped members' names to `droppedNames`.
+    init(
+        input: UnsafePointer<UInt8>,
+        count: Int,
+        output: UnsafeMutablePointer<UInt8>,
+        droppedNames: UnsafeMutableBufferPointer<Int> = UnsafeMutableBufferPointer(start: nil, count: 0)
+    ) {
         self.input = input
         self.count = count
         self.output = output
+        self.droppedNames = droppedNames
     }
 
     /// Reads the whole input: exactly one JSON value surrounded by optional whitespace.
@@ -33,8 +43,9 @@ struct JSONSanitizerPass {
     /// - Parameters:
     ///   - removeNullArrayElements: whether `null` array elements are dropped as well.
     ///   - maximumDepth: the deepest nesting of objects and arrays accepted.
-    /// - Returns: the number of bytes written to `output`, and whether an object member was dropped.
-    func run(removeNullArrayElements: Bool, maximumDepth: Int) throws(JSONSanitizerFailure) -> (written: Int, droppedMember: Bool) {
+    /// - Returns: the number of bytes written to `output`, and how many object members were dropped
+    ///   (the names of the first of them are in ``droppedNames``).
+    func run(removeNullArrayElements: Bool, maximumDepth: Int) throws(JSONSanitizerFailure) -> (written: Int, droppedMembers: Int) {
         var position = skipWhitespace(from: 0)
         var written = 0
         var depth = 0
@@ -44,7 +55,8 @@ struct JSONSanitizerPass {
         var enclosingOverflow: [Bool] = []
         var mark = 0
         var dropNull = false
-        var droppedMember = false
+        var droppedMembers = 0
+        var nameStart = 0
         while true {
             // A value starts here.
             guard position < count else { throw .unexpectedEnd(at: position, expected: .value) }
@@ -83,7 +95,10 @@ struct JSONSanitizerPass {
                 position &+= 4
                 if dropNull {
                     written = mark
-                    droppedMember = droppedMember || inObject
+                    if inObject {
+                        if droppedMembers < droppedNames.count { droppedNames[droppedMembers] = nameStart }
+                        droppedMembers &+= 1
+                    }
                 } else {
                     putWord(Self.nullWord, at: written)
                     written &+= 4
@@ -118,7 +133,7 @@ struct JSONSanitizerPass {
                     position = skipWhitespace(from: position)
                     if depth == 0 {
                         guard position == count else { throw .unexpected(input[position], at: position, expected: .endOfInput) }
-                        return (written, droppedMember)
+                        return (written, droppedMembers)
                     }
                     guard position < count else {
                         throw .unexpectedEnd(at: position, expected: inObject ? .commaOrBrace : .commaOrBracket)
@@ -155,6 +170,7 @@ struct JSONSanitizerPass {
                 guard input[position] == UInt8(ascii: "\"") else {
                     throw .unexpected(input[position], at: position, expected: .memberName)
                 }
+                nameStart = position
                 let end = try copyString(from: position, at: written)
                 written &+= end &- position
                 position = skipWhitespace(from: end)

@@ -99,6 +99,37 @@ struct DuplicateNamesTests {
         #expect(separate.hasSuffix(#","m3":5}"#))
     }
 
+    @Test(
+        "a name dropped and named again is refused however many members were dropped before it",
+        arguments: [1, 7, 8, 9, 40]
+    )
+    func manyDroppedMembers(dropped: Int) {
+        let nulls = (0..<dropped).map { #""n\#($0)":null"# }.joined(separator: ",")
+        // The last dropped name repeated with a value, and the first one repeated as a null.
+        let last = #expect(throws: SwitchyardError.self) { try strip("{" + nulls + #","n\#(dropped - 1)":1}"#) }
+        #expect(last?.message.contains("'n\(dropped - 1)'") == true)
+        let first = #expect(throws: SwitchyardError.self) { try strip("[1,{" + nulls + #","n0":null}]"#) }
+        #expect(first?.message.contains("'n0'") == true)
+    }
+
+    @Test(
+        "a dropped name is looked for as a name, not as text: colons and names inside strings and other objects",
+        arguments: [
+            (#"{"a":null,"b":"12:30","c":"a"}"#, #"{"b":"12:30","c":"a"}"#), (#"{"a":null,"b":"\"a\":1"}"#, #"{"b":"\"a\":1"}"#),
+            (#"[{"a":null},{"a":null},{"a":1}]"#, #"[{},{},{"a":1}]"#), (#"{"x":{"a":null},"a":1}"#, #"{"x":{},"a":1}"#),
+            (#"{"ab":null,"b":1,"a":2}"#, #"{"b":1,"a":2}"#),
+        ]
+    )
+    func droppedNamesAsNames(json: String, expected: String) throws {
+        #expect(try strip(json) == expected)
+    }
+
+    @Test("spacing around a repeated name does not hide it", arguments: [#"{ "a" : null , "a" : 1 }"#, "{\n\t\"a\":1,\r\n\"a\" :null}"])
+    func spacedRepeat(json: String) {
+        let error = #expect(throws: SwitchyardError.self) { try strip(json) }
+        #expect(error?.code == .ambiguousJSON)
+    }
+
     @Test("a document without nulls is not checked at all: duplicates pass unchanged")
     func noNullsUnchecked() throws {
         #expect(try strip(#"{"a":1,"a":2}"#) == #"{"a":1,"a":2}"#)

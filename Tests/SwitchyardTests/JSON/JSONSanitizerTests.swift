@@ -194,6 +194,18 @@ struct JSONSanitizerTests {
         #expect(run.response?.bodyText == #"{"id":1,"tags":["a",null]}"#)
     }
 
+    @Test(
+        "the stage leaves bodies whose content type only starts like JSON's alone",
+        arguments: ["application/jsonx", "application/json-seq", "application/json5; charset=utf-8", "application/json x"]
+    )
+    func stageSkipsNearJSON(contentType: String) async throws {
+        let run = await StageHarness(NullStrippingStage()).run(
+            try .fixture(.get, "https://api.test/users/1"),
+            respond: .json(#"{"id":1,"avatar":null}"#, headerFields: [.contentType: contentType])
+        )
+        #expect(run.response?.bodyText == #"{"id":1,"avatar":null}"#)
+    }
+
     @Test("the stage sniffs bodies without a content type, honours its sanitizer, and leaves other bodies alone")
     func stageSelection() async throws {
         let request = try Request.fixture(.get, "https://api.test/users/1")

@@ -103,7 +103,10 @@ public struct CommonParametersStage: RequestStage, CredentialBearingStage {
         // A body already there decides: its fields go beside the stage's (a form, or a JSON object —
         // including one an encryption stage framed as `data=<ciphertext>` or `{"data":…}`).
         if request.body != nil {
-            let contentType = request.headerFields[.contentType]?.lowercased() ?? ""
+            // One scan of the fields, no joined string; the plain `application/json` needs no lower-casing.
+            let field = request.headerFields.value(.contentType) ?? ""
+            if field == "application/json" { return .json }
+            let contentType = field.lowercased()
             if contentType.hasPrefix("application/x-www-form-urlencoded") { return .form }
             if contentType.hasPrefix("application/json") || contentType.contains("+json") { return .json }
             return .query
@@ -153,7 +156,8 @@ public struct CommonParametersStage: RequestStage, CredentialBearingStage {
     }
 
     private func mergeIntoJSON(_ values: Parameters, request: inout Request) throws(SwitchyardError) {
-        guard let body = request.body?.bytes, !body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else {
+        let body = request.body?.bytes
+        guard let body, !body.withUnsafeBytes({ $0.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 } }) else {
             var output: [UInt8] = [UInt8(ascii: "{")]
             try appendMembers(values, to: &output, first: true)
             output.append(UInt8(ascii: "}"))
@@ -175,32 +179,42 @@ public struct CommonParametersStage: RequestStage, CredentialBearingStage {
         // gets a set, so the check stays linear in the body whatever it holds.
         let present: Set<String>? = entries.count * values.count > 256 ? Set(entries.map(\.name)) : nil
         func isPresent(_ name: String) -> Bool { present?.contains(name) ?? entries.contains { $0.name == name } }
-        var added = Parameters()
-        for element in values where precedence == .commonWins || !isPresent(element.name) {
-            added[element.name] = element.value
+        // The call's names win unless the common values do: what is left of `values` is added.
+        var added = values
+        if precedence == .callWins, values.contains(where: { isPresent($0.name) }) {
+            added = Parameters()
+            for element in values where !isPresent(element.name) { added[element.name] = element.value }
         }
         guard !added.isEmpty else { return }
-        let bytes = [UInt8](body)
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count + 32 * added.count)
-        if precedence == .commonWins, entries.contains(where: { added[$0.name] != nil }) {
-            // Rebuild the object from the members the call keeps, each copied byte for byte.
-            output.append(UInt8(ascii: "{"))
-            var first = true
-            for entry in entries where added[entry.name] == nil {
-                if !first { output.append(UInt8(ascii: ",")) }
-                output.append(contentsOf: bytes[entry.start..<entry.member.valueRange.upperBound])
-                first = false
+        // A common value replacing a member of the call's object: the object is rebuilt.
+        let rebuild = precedence == .commonWins && entries.contains { added[$0.name] != nil }
+        var pairs: [UInt8] = []
+        pairs.reserveCapacity(32 * added.count)
+        try appendMembers(added, to: &pairs, first: rebuild ? entries.allSatisfy { added[$0.name] != nil } : entries.isEmpty)
+        let spliced: [UInt8]? = body.withUnsafeBytes { bytes in
+            var output: [UInt8] = []
+            output.reserveCapacity(bytes.count + pairs.count + 2)
+            if rebuild {
+                // The members the call keeps, each copied byte for byte, then the common ones.
+                output.append(UInt8(ascii: "{"))
+                var first = true
+                for entry in entries where added[entry.name] == nil {
+                    if !first { output.append(UInt8(ascii: ",")) }
+                    output.append(contentsOf: bytes[entry.start..<entry.member.valueRange.upperBound])
+                    first = false
+                }
+                output.append(contentsOf: pairs)
+                output.append(UInt8(ascii: "}"))
+            } else {
+                // Inserted just before the closing brace; the call's bytes are untouched.
+                guard let close = bytes.lastIndex(of: UInt8(ascii: "}")) else { return nil }
+                output.append(contentsOf: bytes[..<close])
+                output.append(contentsOf: pairs)
+                output.append(contentsOf: bytes[close...])
             }
-            try appendMembers(added, to: &output, first: first)
-            output.append(UInt8(ascii: "}"))
-        } else {
-            // Insert just before the closing brace; the call's bytes are untouched.
-            guard let close = bytes.lastIndex(of: UInt8(ascii: "}")) else { return }
-            output.append(contentsOf: bytes[..<close])
-            try appendMembers(added, to: &output, first: entries.isEmpty)
-            output.append(contentsOf: bytes[close...])
+            return output
         }
+        guard let output = spliced else { return }
         request.body = .bytes(Data(output))
     }
 

@@ -13,10 +13,11 @@ struct EnvelopeReader {
     private typealias Found = (member: JSONMembers.Member, data: Data, offset: Int)
 
     private let body: Data
-    private let top: [String: JSONMembers.Member]
-    /// The paths named at creation, resolved, in the order they were named; a path that leads
-    /// nowhere, or was not named, is absent. A handful: a scan finds one sooner than a hash would.
-    private var resolved: [(path: String, found: Found)] = []
+    private let top: JSONMembers.TopLevel
+    /// The paths through nested objects (`status.code`) named at creation, resolved, in the order
+    /// they were named; a path that leads nowhere is absent. A handful at most: a scan finds one
+    /// sooner than a hash would. A path of one name is read from ``top`` as it is asked for.
+    private var nested: [(path: String, found: Found)] = []
 
     /// Validates `body`, reads its top-level members and resolves `paths`.
     ///
@@ -25,28 +26,36 @@ struct EnvelopeReader {
     ///   with a `null` among its values.
     init(_ body: Data, paths: [String]) throws(JSONMembers.ScanError) {
         self.body = body
-        // The first name of each path (`status` of `status.code`); most paths are one name.
+        // Most envelopes name top-level members only (`code`, `msg`, `data`): their paths are the names.
+        guard paths.contains(where: { !Self.isName($0) }) else {
+            self.top = try JSONMembers.topLevel(of: body, unique: paths)
+            return
+        }
+        // The first name of each path (`status` of `status.code`).
         let firstNames = paths.compactMap { path in
             guard path.utf8.contains(UInt8(ascii: ".")) else { return path.isEmpty ? nil : path }
             return path.split(separator: ".", maxSplits: 1).first.map(String.init)
         }
         self.top = try JSONMembers.topLevel(of: body, unique: firstNames)
-        resolved.reserveCapacity(paths.count)
-        for path in paths where found(at: path) == nil {
-            if let found = try member(at: path) { resolved.append((path, found)) }
+        for path in paths where !Self.isName(path) && found(at: path) == nil {
+            if let found = try member(at: path) { nested.append((path, found)) }
         }
+    }
+
+    /// Whether `path` is one member name, read from the top-level object.
+    private static func isName(_ path: String) -> Bool {
+        !path.isEmpty && !path.utf8.contains(UInt8(ascii: "."))
     }
 
     /// The member resolved at `path`, if any.
     private func found(at path: String) -> Found? {
-        for entry in resolved where entry.path == path { return entry.found }
+        if Self.isName(path) { return top[path].map { ($0, body, 0) } }
+        for entry in nested where entry.path == path { return entry.found }
         return nil
     }
 
-    /// The member at `path`; `nil` when the path leads nowhere.
+    /// The member at `path`, a path through nested objects; `nil` when the path leads nowhere.
     private func member(at path: String) throws(JSONMembers.ScanError) -> Found? {
-        // Most paths name a top-level member (`code`, `msg`, `data`): nothing to split.
-        if !path.isEmpty, !path.utf8.contains(UInt8(ascii: ".")) { return top[path].map { ($0, body, 0) } }
         var names = path.split(separator: ".").map(String.init)
         guard !names.isEmpty, var current = top[names.removeFirst()] else { return nil }
         var data = body

@@ -46,8 +46,8 @@ public struct LoggingStage: Stage {
     public let redaction: Redaction
     /// The longest body preview logged at debug, in bytes.
     public let bodyPreviewLimit: Int
-    /// The endpoint names ``redaction`` leaves unchanged, shared by the stage's copies.
-    private let endpointNames = RedactedNameCache()
+    /// The endpoint names and targets ``redaction`` leaves unchanged, shared by the stage's copies.
+    private let unchangedTexts = RedactedNameCache()
 
     /// ``StageID/logging``.
     public var id: StageID { .logging }
@@ -65,18 +65,13 @@ public struct LoggingStage: Stage {
         var logger = self.logger ?? context.logger
         if let level = context[CallLevel.self] ?? level { logger.logLevel = level }
         guard logger.logLevel <= .warning else { return try await next(request, context) }
-        // The call's metadata goes with each line rather than onto the logger, whose handler's own
-        // metadata would be copied to be changed.
-        var metadata: Logger.Metadata = [
-            "request-id": "\(context.requestID)", "service": "\(context.serviceID)", "environment": "\(context.environment)",
-        ]
-        if !context.endpointName.isEmpty { metadata["endpoint"] = "\(endpointNames.redacted(context.endpointName, by: redaction))" }
-        if context.attempt > 1 { metadata["attempt"] = "\(context.attempt)" }
-
+        // At warning only a failure is logged (a call's or its stream's): nothing is built for a call
+        // that succeeds.
+        guard logger.logLevel <= .info else { return try await logFailures(request, context: context, logger: logger, next: next) }
+        let (metadata, target) = describe(request, context: context)
         let method = request.method.rawValue
-        let target = redaction.redactedTarget(request.path, template: context.endpointName)
         let path = target.path
-        logger.info("→ \(method) \(target.whole)", metadata: metadata)
+        logger.info(Logger.Message(stringLiteral: LogLine.request(method: method, target: target.whole)), metadata: metadata)
         if logger.logLevel <= .debug {
             logger.debug("→ headers: \(redaction.render(request.headerFields).joined(separator: "; "))", metadata: metadata)
             if let body = request.body?.bytes, !body.isEmpty {
@@ -90,9 +85,8 @@ public struct LoggingStage: Stage {
         do {
             var response = try await next(request, context)
             let elapsed = CallClock.now - start
-            let size = response.body.stream == nil ? "\(response.body.count) B" : "streaming"
             logger.info(
-                "← \(response.status.code) \(response.status.reasonPhrase) \(method) \(path) \(Self.milliseconds(elapsed)) \(size)",
+                Logger.Message(stringLiteral: LogLine.response(response, method: method, path: path, elapsed: elapsed)),
                 metadata: metadata
             )
             if let stream = response.body.stream {
@@ -118,15 +112,64 @@ public struct LoggingStage: Stage {
             }
             return response
         } catch {
-            let elapsed = CallClock.now - start
-            let failure = SwitchyardError.wrapping(error)
-            let status = failure.status.map { " \($0.code)" } ?? ""
-            logger.warning(
-                "✗ \(method) \(path) failed after \(Self.milliseconds(elapsed)): \(failure.code)\(status) — \(redaction.redactMessage(of: failure))",
-                metadata: metadata
-            )
+            logFailure(error, logger: logger, metadata: metadata, method: method, path: path, start: start)
             throw error
         }
+    }
+
+    /// The call's metadata, which goes with each line rather than onto the logger (whose handler's
+    /// own metadata would be copied to be changed), and its target and endpoint name, redacted.
+    private func describe(
+        _ request: Request,
+        context: CallContext
+    ) -> (metadata: Logger.Metadata, target: (path: String, whole: String, endpointName: String)) {
+        // Room for every entry at once: growing a dictionary rehashes it.
+        var metadata = Logger.Metadata(minimumCapacity: 5)
+        metadata["request-id"] = "\(context.requestID)"
+        metadata["service"] = "\(context.serviceID)"
+        metadata["environment"] = "\(context.environment)"
+        let target = unchangedTexts.redactedCall(target: request.path, endpointName: context.endpointName, by: redaction)
+        if !context.endpointName.isEmpty { metadata["endpoint"] = "\(target.endpointName)" }
+        if context.attempt > 1 { metadata["attempt"] = "\(context.attempt)" }
+        return (metadata, target)
+    }
+
+    /// Sends the request for a logger at warning: the call is described only when it fails or
+    /// answers with a stream, whose failure is logged when it ends.
+    private func logFailures(_ request: Request, context: CallContext, logger: Logger, next: NextStage) async throws -> Response {
+        let start = CallClock.now
+        do {
+            var response = try await next(request, context)
+            if let stream = response.body.stream {
+                let (metadata, target) = describe(request, context: context)
+                response.body = .stream(
+                    watch(
+                        stream,
+                        logger: logger,
+                        metadata: metadata,
+                        start: start,
+                        path: "\(request.method.rawValue) \(target.path)",
+                        contentType: response.headerFields[.contentType]
+                    )
+                )
+            }
+            return response
+        } catch {
+            let (metadata, target) = describe(request, context: context)
+            logFailure(error, logger: logger, metadata: metadata, method: request.method.rawValue, path: target.path, start: start)
+            throw error
+        }
+    }
+
+    /// Logs a failed call at warning: `✗ METHOD path failed after 12.4 ms: code status — message`.
+    private func logFailure(_ error: any Error, logger: Logger, metadata: Logger.Metadata, method: String, path: String, start: Duration) {
+        let elapsed = CallClock.now - start
+        let failure = SwitchyardError.wrapping(error)
+        let status = failure.status.map { " \($0.code)" } ?? ""
+        logger.warning(
+            "✗ \(method) \(path) failed after \(Self.milliseconds(elapsed)): \(failure.code)\(status) — \(redaction.redactMessage(of: failure))",
+            metadata: metadata
+        )
     }
 
     /// A redacted, truncated rendering of a body, as logged at debug: the text

@@ -62,10 +62,24 @@ public struct NullStrippingStage: SynchronousResponseStage {
     /// first non-whitespace byte.
     static func isJSON(_ response: Response) -> Bool {
         guard let body = response.body.bytes, !body.isEmpty else { return false }
-        if let contentType = response.headerFields[.contentType] {
-            return MediaType.isJSON(MediaType.of(contentType))
+        // One scan of the fields, no joined string; `application/json` as servers write it needs no parsing.
+        if let contentType = response.headerFields.value(.contentType) {
+            return isPlainJSONType(contentType) || MediaType.isJSON(MediaType.of(contentType))
         }
         let first = body.first { byte in byte != 0x20 && byte != 0x0A && byte != 0x0D && byte != 0x09 }
         return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+    }
+
+    /// Whether a `Content-Type` value is `application/json` written plainly — lower-case, with its
+    /// parameters (if any) right after it (`application/json; charset=utf-8`); `false` sends every
+    /// other spelling to ``MediaType``.
+    private static func isPlainJSONType(_ value: String) -> Bool {
+        let type: StaticString = "application/json"
+        let length = type.utf8CodeUnitCount
+        let plain = value.utf8.withContiguousStorageIfAvailable { bytes in
+            guard let base = bytes.baseAddress, bytes.count >= length, memcmp(base, type.utf8Start, length) == 0 else { return false }
+            return bytes.count == length || bytes[length] == UInt8(ascii: ";")
+        }
+        return plain ?? false
     }
 }

@@ -62,6 +62,22 @@ struct CommonParametersStageTests {
         #expect(get.forwardedRequest?.path == "/o?w=2&v=3")
     }
 
+    @Test(
+        "JSON: an empty object gets the parameters alone, and commonWins over only replaced members leaves no stray comma",
+        arguments: [
+            (CommonParametersStage.Precedence.callWins, "{}", #"{"app":"demo","v":3}"#),
+            (.callWins, #"{"app":"x","v":1}"#, #"{"app":"x","v":1}"#), (.commonWins, #"{"v":1}"#, #"{"app":"demo","v":3}"#),
+            (.commonWins, #"{"v":1,"app":"x"}"#, #"{"app":"demo","v":3}"#),
+            (.commonWins, #"{"v":1,"w":2}"#, #"{"w":2,"app":"demo","v":3}"#),
+        ]
+    )
+    func jsonEdges(precedence: CommonParametersStage.Precedence, body: String, expected: String) async throws {
+        let stage = CommonParametersStage([.fixed("app", "demo"), .fixed("v", 3)], precedence: precedence)
+        let request = try Request.fixture(.post, "https://api.test/o", headerFields: [.contentType: "application/json"], body: body)
+        let run = await StageHarness(stage).run(request, context: context(.json))
+        #expect(run.forwardedRequest?.bodyText == expected)
+    }
+
     @Test("form: appended as fields; POST with placement .query puts them in the query instead")
     func formAndForcedQuery() async throws {
         let request = try Request.fixture(

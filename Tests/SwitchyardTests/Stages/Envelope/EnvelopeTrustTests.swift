@@ -93,6 +93,19 @@ struct EnvelopeTrustTests {
         #expect(error?.message.contains("appears more than once") == true)
     }
 
+    @Test("a wide envelope is judged as a narrow one: a read member repeated after many others is refused", arguments: [15, 16, 17, 60])
+    func wideEnvelopeDuplicates(width: Int) async throws {
+        let others = (0..<width).map { #""m\#($0)":\#($0)"# }.joined(separator: ",")
+        let stage = EnvelopeStage(successCodes: [0])
+        let repeated = try await run(stage, respond: .json(#"{"code":0,\#(others),"data":[1],"code":4004}"#)).error
+        #expect(repeated?.code == .invalidResponse)
+        #expect(repeated?.message.contains("appears more than once") == true)
+        let withNull = try await run(stage, respond: .json(#"{"code":0,\#(others),"m1":null,"data":[1]}"#)).error
+        #expect(withNull?.message.contains("with a null among its values") == true)
+        let fine = try await run(stage, respond: .json(#"{"code":0,\#(others),"data":[1],"m0":0}"#))
+        #expect(fine.response?.bodyText == "[1]")
+    }
+
     @Test("an object on a key path named twice is refused too, without a null")
     func duplicateNestedRefused() async throws {
         let stage = EnvelopeStage(keys: .init(code: "status.code", message: "status.msg", data: "result"), successCodes: [200])

@@ -86,6 +86,22 @@ struct LoggingStageTests {
         #expect(entries[1].metadata["service"] == "users")
     }
 
+    @Test("at warning a call that succeeds logs nothing; one that fails is logged with the call's metadata and target")
+    func warningLogsFailuresOnly() async throws {
+        let (logger, handler) = logger(.warning)
+        let fine = try makeClient(stages: [LoggingStage(logger: logger)], transport: MockTransport(.json(#"{"id":1,"name":"Ada"}"#)))
+        _ = try await fine.send(GetUser(id: "1"))
+        #expect(handler.entries.isEmpty)
+        let failing = try makeClient(stages: [LoggingStage(logger: logger)], transport: MockTransport(.connectionRefused))
+        await #expect(throws: SwitchyardError.self) { try await failing.send(GetUser(id: "1")) }
+        #expect(handler.entries.count == 1)
+        let entry = try #require(handler.entries.first)
+        #expect(entry.level == .warning)
+        #expect("\(entry.message)".hasPrefix("✗ GET /users/1 failed after "))
+        #expect(entry.metadata["service"] == "users")
+        #expect(entry.metadata["request-id"] != nil)
+    }
+
     @Test("a failure is logged at warning with its code; the level can be raised for one call or one service")
     func failuresAndLevels() async throws {
         let (logger, handler) = logger(.info)
@@ -184,6 +200,24 @@ struct LoggingStageTests {
             let expected = name == "Login" ? "Login" : "GET /tokens/<redacted>/x"
             #expect(handler.entries.count == 2)
             #expect(handler.entries.allSatisfy { $0.metadata["endpoint"] == "\(expected)" })
+        }
+    }
+
+    @Test("one stage redacts a target by the call's path template every time, whether the same target was logged plainly before")
+    func targetsRememberedPerTemplate() async throws {
+        let (logger, handler) = logger(.info)
+        let stage = LoggingStage(logger: logger)
+        let request = try Request.fixture(.get, "https://api.test/users/k-12345")
+        for name in ["", "GET /users/{apiKey}", "", "GET /users/{apiKey}", "GET /users/{id}"] {
+            handler.clear()
+            _ = await StageHarness(stage).run(request, context: CallContext(serviceID: .users, endpointName: name), respond: .json("{}"))
+            let lines = handler.entries.map(\.message.description)
+            #expect(lines.count == 2)
+            if name.contains("apiKey") {
+                #expect(lines.allSatisfy { $0.contains("/users/<redacted>") && !$0.contains("k-12345") })
+            } else {
+                #expect(lines.allSatisfy { $0.contains("/users/k-12345") })
+            }
         }
     }
 }
