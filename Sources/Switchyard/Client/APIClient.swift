@@ -63,8 +63,11 @@ public struct APIClient: Sendable {
     /// ``DownloadedFile`` through `sendDownload`, any other through `send`. The metadata compare
     /// comes first, so an ordinary call never pays for a cast; inlined, so it adds no frame.
     @inline(__always)
-    func call<E: Endpoint>(_ endpoint: E, options: CallOptions?, requestID: RequestID) async throws(SwitchyardError) -> CallResult<E.Output>
-    {
+    nonisolated(nonsending) func call<E: Endpoint>(
+        _ endpoint: E,
+        options: CallOptions?,
+        requestID: RequestID
+    ) async throws(SwitchyardError) -> CallResult<E.Output> {
         if E.Output.self == DownloadedFile.self {
             return try await sendDownload(endpoint, options: options, requestID: requestID)
         }
@@ -73,8 +76,11 @@ public struct APIClient: Sendable {
 
     /// Sends a call under an id chosen before it starts; callers go through ``call(_:options:requestID:)``,
     /// which sends an endpoint whose output is a ``DownloadedFile`` through `sendDownload` instead.
-    func send<E: Endpoint>(_ endpoint: E, options: CallOptions?, requestID: RequestID) async throws(SwitchyardError) -> CallResult<E.Output>
-    {
+    nonisolated(nonsending) func send<E: Endpoint>(
+        _ endpoint: E,
+        options: CallOptions?,
+        requestID: RequestID
+    ) async throws(SwitchyardError) -> CallResult<E.Output> {
         // Only reading the endpoint and decoding depend on its type; the rest is shared, non-generic code.
         // A reformed endpoint streams as the endpoint it reforms does (a witness read, no cast).
         let reformsStream = E._reformsStream
@@ -86,7 +92,9 @@ public struct APIClient: Sendable {
 
     /// The endpoint's output decoded from the exchange, with the call's metadata: a reformed
     /// endpoint's from a copy of the response that carries the call's id, for its reformer's context.
-    @inline(__always)
+    /// A synchronous function of its own: the output's values, of a size only known at run time, live
+    /// on the stack instead of in the calling task's frame.
+    @inline(never)
     static func result<E: Endpoint>(of endpoint: E, _ exchange: Exchange, reformed: Bool) throws(SwitchyardError) -> CallResult<E.Output> {
         let value: E.Output
         do {
@@ -119,24 +127,25 @@ public struct APIClient: Sendable {
         /// The call's result carrying `value`, with the response's and the call's metadata. The
         /// exchange is consumed, so its response's fields are handed to the result, not copied.
         consuming func result<Value>(_ value: Value) -> CallResult<Value> {
+            // Every field in one initialization: none is written twice.
             var result = CallResult(
                 value: value,
                 status: status,
                 headerFields: response.headerFields,
                 requestID: context.requestID,
+                endpointName: context.endpointName,
+                tags: context.tags,
+                sentRequest: control.lastSentRequest,
+                rawBody: control.keepsReceivedBody ? control.receivedBody?.bytes : nil,
                 serviceID: context.serviceID,
                 environment: context.environment,
                 attempts: control.transportSends,
                 duration: CallClock.now - start,
-                source: response.source
+                source: response.source,
+                redirectCount: response.redirectCount,
+                finalURL: response.url,
+                metadata: response.metadata
             )
-            result.endpointName = context.endpointName
-            result.tags = context.tags
-            result.sentRequest = control.lastSentRequest
-            if control.keepsReceivedBody { result.rawBody = control.receivedBody?.bytes }
-            result.redirectCount = response.redirectCount
-            result.finalURL = response.url
-            result.metadata = response.metadata
             if let timings = control.timings?.timings {
                 result.metadata[StageTimings.self] = timings
                 context.logger.trace("\(timings.line)", metadata: ["request-id": "\(context.requestID)"])
@@ -146,7 +155,11 @@ public struct APIClient: Sendable {
     }
 
     /// Resolves the service, builds the request, runs the pipeline and checks the status.
-    func perform(_ spec: CallSpec, options: CallOptions?, requestID: RequestID = .next()) async throws(SwitchyardError) -> Exchange {
+    nonisolated(nonsending) func perform(
+        _ spec: CallSpec,
+        options: CallOptions?,
+        requestID: RequestID = .next()
+    ) async throws(SwitchyardError) -> Exchange {
         let start = CallClock.now
         let resolution: ServiceRegistry.Resolution
         do {

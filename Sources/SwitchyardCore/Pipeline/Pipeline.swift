@@ -35,7 +35,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
         let transportName: String
         let stages: [any Stage]
         let serviceState: (any AnyObject & Sendable)?
-        let entry: NextStage
+        let entry: Chain
 
         init(
             serviceID: ServiceID,
@@ -101,6 +101,16 @@ public struct Pipeline: Sendable, CustomStringConvertible {
         context: CallContext,
         additionalStages: [any Stage] = []
     ) async throws(SwitchyardError) -> Response {
+        try await sendHere(request, context: context, additionalStages: additionalStages)
+    }
+
+    /// ``send(_:context:additionalStages:)`` on the caller's executor: how the client, already off
+    /// any actor, sends a call without an executor hop at each link of the chain.
+    package nonisolated(nonsending) func sendHere(
+        _ request: consuming Request,
+        context: CallContext,
+        additionalStages: [any Stage]
+    ) async throws(SwitchyardError) -> Response {
         if context.serviceState == nil, let state = storage.serviceState {
             var context = context
             context.serviceState = state
@@ -111,7 +121,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
 
     /// Runs the chain (with the call's own stages around it, if any), converting what it throws.
     @inline(__always)
-    private func run(
+    private nonisolated(nonsending) func run(
         _ request: consuming Request,
         context: CallContext,
         additionalStages: [any Stage]
@@ -161,6 +171,10 @@ public struct Pipeline: Sendable, CustomStringConvertible {
         return try await stage.intercept(request, context: context, next: next)
     }
 
+    /// The folded chain's links: a `NextStage` that runs on its caller's executor, so that passing a
+    /// request from link to link costs no executor hop. A general stage still receives a `NextStage`.
+    fileprivate typealias Chain = nonisolated(nonsending) @Sendable (consuming Request, CallContext) async throws -> Response
+
     /// One registered stage as the fold sees it: its id, the stage that does the work (unwrapped
     /// from ``OptInStage``), and whether it runs only when a call enables it.
     fileprivate struct Link {
@@ -201,7 +215,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     /// request instead of one per stage. Within a run, a ``SynchronousRequestStage``'s or
     /// ``SynchronousResponseStage``'s synchronous method is called as a plain function, with no
     /// asynchronous frame of its own.
-    fileprivate static func fold(_ links: [Link], around inner: @escaping NextStage, skippable: Bool) -> NextStage {
+    fileprivate static func fold(_ links: [Link], around inner: @escaping Chain, skippable: Bool) -> Chain {
         var next = inner
         var index = links.count
         while index > 0 {
@@ -251,16 +265,18 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     }
 
     /// One general stage.
-    private static func link(_ link: Link, rest: @escaping NextStage, skippable: Bool) -> NextStage {
+    private static func link(_ link: Link, rest: @escaping Chain, skippable: Bool) -> Chain {
         let stage = link.stage
         let id = link.id
+        // What the stage calls: the rest of the chain as a `NextStage`, converted once, here.
+        let next: NextStage = rest
         return { (request: consuming Request, context: CallContext) in
             guard link.runs(in: context, skippable: skippable) else { return try await rest(request, context) }
             do {
                 if let timings = context.control.timings {
-                    return try await timed(stage, id: id, request, context: context, next: rest, timings: timings)
+                    return try await timed(stage, id: id, request, context: context, next: next, timings: timings)
                 }
-                return try await stage.intercept(request, context: context, next: rest)
+                return try await stage.intercept(request, context: context, next: next)
             } catch {
                 throw SwitchyardError.wrapping(error, stage: id, in: context)
             }
@@ -268,12 +284,18 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     }
 
     /// A run of request-only stages, outermost first.
-    private static func requestLink(_ run: Run<any RequestStage>, rest: @escaping NextStage, skippable: Bool) -> NextStage {
+    private static func requestLink(_ run: Run<any RequestStage>, rest: @escaping Chain, skippable: Bool) -> Chain {
         let stages = run.stages
         let (synchronous, slots) = synchronousSlots(of: stages, as: (any SynchronousRequestStage).self)
+        // The common run: every stage synchronous (closure stages that do not wait).
+        let allSynchronous = synchronous.count == stages.count
         return { (request: consuming Request, context: CallContext) in
             let whole = run.runsWhole(in: context, skippable: skippable)
             let timings = context.control.timings
+            if allSynchronous, timings == nil {
+                try prepareSynchronously(synchronous, run, whole: whole, skippable: skippable, &request, context: context)
+                return try await rest(request, context)
+            }
             for index in stages.indices where whole || run.links[index].runs(in: context, skippable: skippable) {
                 do {
                     if let timings {
@@ -293,7 +315,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     }
 
     /// A run of response-only stages, outermost first; their `process` methods run innermost first.
-    private static func responseLink(_ run: Run<any ResponseStage>, rest: @escaping NextStage, skippable: Bool) -> NextStage {
+    private static func responseLink(_ run: Run<any ResponseStage>, rest: @escaping Chain, skippable: Bool) -> Chain {
         let stages = run.stages
         let (synchronous, slots) = synchronousSlots(of: stages, as: (any SynchronousResponseStage).self)
         return { (request: consuming Request, context: CallContext) in
@@ -327,7 +349,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     /// has a slot), through its `async` requirement otherwise. Inlined, so a synchronous stage costs
     /// no asynchronous frame.
     @inline(__always)
-    private static func prepare(
+    private nonisolated(nonsending) static func prepare(
         _ index: Int,
         _ stages: [any RequestStage],
         _ synchronous: [any SynchronousRequestStage],
@@ -342,9 +364,29 @@ public struct Pipeline: Sendable, CustomStringConvertible {
         }
     }
 
+    /// Runs a run of synchronous request stages, in order, as plain function calls: one synchronous
+    /// call from the link's asynchronous frame, whose loop keeps its state on the stack.
+    @inline(never)
+    private static func prepareSynchronously(
+        _ stages: [any SynchronousRequestStage],
+        _ run: Run<any RequestStage>,
+        whole: Bool,
+        skippable: Bool,
+        _ request: inout Request,
+        context: CallContext
+    ) throws {
+        for index in stages.indices where whole || run.links[index].runs(in: context, skippable: skippable) {
+            do {
+                try stages[index].prepareSynchronously(&request, context: context)
+            } catch {
+                throw SwitchyardError.wrapping(error, stage: run.links[index].id, in: context)
+            }
+        }
+    }
+
     /// Runs response stage `index` of a run, as `prepare` runs a request stage.
     @inline(__always)
-    private static func process(
+    private nonisolated(nonsending) static func process(
         _ index: Int,
         _ stages: [any ResponseStage],
         _ synchronous: [any SynchronousResponseStage],
@@ -385,9 +427,9 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     /// The common call — no timings, no kept body — calls the transport from this closure's own
     /// frame, with no asynchronous frame between them; timing and keeping the body are handled in a
     /// function of their own.
-    fileprivate static func terminal(_ transport: any Transport, follower: (any ExchangeFollower)?) -> NextStage {
+    fileprivate static func terminal(_ transport: any Transport, follower: (any ExchangeFollower)?) -> Chain {
         let observes = transport.observesCallCancellation
-        let send: NextStage = { (request: consuming Request, context: CallContext) in
+        let send: Chain = { (request: consuming Request, context: CallContext) in
             try await sendOnce(request, transport: transport, observes: observes, context: context)
         }
         guard let follower else {
@@ -400,12 +442,14 @@ public struct Pipeline: Sendable, CustomStringConvertible {
                 return try await sendOnce(request, transport: transport, observes: observes, context: context)
             }
         }
+        // What the follower sends with, converted once, here.
+        let sendNext: NextStage = send
         // What the observed exchange runs: the same exchange, taken further when the follower asks.
-        let followed: NextStage = { (request: consuming Request, context: CallContext) in
+        let followed: Chain = { (request: consuming Request, context: CallContext) in
             let request = copy request
             let response = try await sendOnce(request, transport: transport, observes: observes, context: context)
             guard follower.follows(response) else { return response }
-            return try await follower.follow(response, for: request, context: context, send: send)
+            return try await follower.follow(response, for: request, context: context, send: sendNext)
         }
         return { (request: consuming Request, context: CallContext) in
             let control = context.control
@@ -416,13 +460,17 @@ public struct Pipeline: Sendable, CustomStringConvertible {
             let request = copy request
             let response = try await sendOnce(request, transport: transport, observes: observes, context: context)
             guard follower.follows(response) else { return response }
-            return try await follower.follow(response, for: request, context: context, send: send)
+            return try await follower.follow(response, for: request, context: context, send: sendNext)
         }
     }
 
     /// The exchange with the transport's time recorded as its own entry when the call records
     /// timings, and the body it answered with kept when the call keeps it.
-    private static func observedExchange(_ request: Request, inner: NextStage, context: CallContext) async throws -> Response {
+    private nonisolated(nonsending) static func observedExchange(
+        _ request: Request,
+        inner: Chain,
+        context: CallContext
+    ) async throws -> Response {
         let control = context.control
         let response: Response
         if let timings = control.timings {
@@ -441,7 +489,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     /// One exchange with the transport: in the caller's task when the transport observes call
     /// cancellation, else in a task the call's cancellation can cancel.
     @inline(__always)
-    private static func sendOnce(
+    private nonisolated(nonsending) static func sendOnce(
         _ request: Request,
         transport: any Transport,
         observes: Bool,
