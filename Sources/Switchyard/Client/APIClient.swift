@@ -87,7 +87,7 @@ public struct APIClient: Sendable {
         var spec = CallSpec(endpoint)
         if let reformsStream { spec.streams = reformsStream }
         let exchange = try await perform(spec, options: options, requestID: requestID)
-        return try Self.result(of: endpoint, exchange, reformed: reformsStream != nil)
+        return try Self.result(of: endpoint, consume exchange, reformed: reformsStream != nil)
     }
 
     /// The endpoint's output decoded from the exchange, with the call's metadata: a reformed
@@ -95,7 +95,11 @@ public struct APIClient: Sendable {
     /// A synchronous function of its own: the output's values, of a size only known at run time, live
     /// on the stack instead of in the calling task's frame.
     @inline(never)
-    static func result<E: Endpoint>(of endpoint: E, _ exchange: Exchange, reformed: Bool) throws(SwitchyardError) -> CallResult<E.Output> {
+    static func result<E: Endpoint>(
+        of endpoint: E,
+        _ exchange: consuming Exchange,
+        reformed: Bool
+    ) throws(SwitchyardError) -> CallResult<E.Output> {
         let value: E.Output
         do {
             if reformed {
@@ -127,8 +131,14 @@ public struct APIClient: Sendable {
         /// The call's result carrying `value`, with the response's and the call's metadata. The
         /// exchange is consumed, so its response's fields are handed to the result, not copied.
         consuming func result<Value>(_ value: Value) -> CallResult<Value> {
-            // Every field in one initialization: none is written twice.
-            var result = CallResult(
+            var metadata = response.metadata
+            if let timings = control.timings?.timings {
+                metadata[StageTimings.self] = timings
+                context.logger.trace("\(timings.line)", metadata: ["request-id": "\(context.requestID)"])
+            }
+            // Every field in one initialization, straight into the caller's result: none is written
+            // twice, and no result of the generic type is held here.
+            return CallResult(
                 value: value,
                 status: status,
                 headerFields: response.headerFields,
@@ -144,13 +154,8 @@ public struct APIClient: Sendable {
                 source: response.source,
                 redirectCount: response.redirectCount,
                 finalURL: response.url,
-                metadata: response.metadata
+                metadata: metadata
             )
-            if let timings = control.timings?.timings {
-                result.metadata[StageTimings.self] = timings
-                context.logger.trace("\(timings.line)", metadata: ["request-id": "\(context.requestID)"])
-            }
-            return result
         }
     }
 
@@ -168,16 +173,16 @@ public struct APIClient: Sendable {
             throw error.with(requestID: requestID, endpoint: spec.name)
         }
         let entry = resolution.entry
-        let defaults = entry.service.defaults
         let callOptions = options.map { spec.options.applying($0) } ?? spec.options
         do {
             try entry.pipeline.check(callOptions)
         } catch {
             throw error.with(requestID: requestID, endpoint: spec.name).filling(service: entry.service.id)
         }
-        let encoding = spec.encoding?.resolved(for: spec.method) ?? defaults.parameterEncoding.resolvedAsDefault(for: spec.method)
+        let encoding =
+            spec.encoding?.resolved(for: spec.method) ?? entry.service.defaults.parameterEncoding.resolvedAsDefault(for: spec.method)
 
-        let keepsRawBody = callOptions.keepsRawBody ?? defaults.keepsRawBody
+        let keepsRawBody = callOptions.keepsRawBody ?? entry.service.defaults.keepsRawBody
         let recordsTimings = callOptions.recordsStageTimings
         var context = CallContext(
             requestID: requestID,
@@ -185,8 +190,8 @@ public struct APIClient: Sendable {
             endpointName: spec.name,
             tags: callOptions.tags,
             environment: resolution.environment,
-            timeout: callOptions.timeout ?? defaults.timeout,
-            deadlineOffset: (callOptions.deadline ?? defaults.deadline).map { start + $0 },
+            timeout: callOptions.timeout ?? entry.service.defaults.timeout,
+            deadlineOffset: (callOptions.deadline ?? entry.service.defaults.deadline).map { start + $0 },
             parameterEncoding: encoding,
             skippedStages: callOptions.skippedStages,
             enabledStages: callOptions.enabledStages,
@@ -209,7 +214,7 @@ public struct APIClient: Sendable {
             request = try RequestBuilder.build(
                 spec,
                 baseURL: resolution.baseURL,
-                defaults: defaults,
+                defaults: entry.service.defaults,
                 encoder: entry.encoder,
                 callHeaderFields: callOptions.headerFields,
                 userAgent: userAgent,
@@ -244,7 +249,7 @@ public struct APIClient: Sendable {
             pipeline: entry.pipeline
         )
 
-        let acceptable = callOptions.acceptableStatusCodes ?? defaults.acceptableStatusCodes
+        let acceptable = callOptions.acceptableStatusCodes ?? entry.service.defaults.acceptableStatusCodes
         // Read once: HTTPTypes parses the status from its pseudo-header field on every read.
         let status = response.status
         let code = status.code

@@ -291,26 +291,43 @@ public struct Pipeline: Sendable, CustomStringConvertible {
         let allSynchronous = synchronous.count == stages.count
         return { (request: consuming Request, context: CallContext) in
             let whole = run.runsWhole(in: context, skippable: skippable)
-            let timings = context.control.timings
-            if allSynchronous, timings == nil {
+            if allSynchronous, context.control.timings == nil {
                 try prepareSynchronously(synchronous, run, whole: whole, skippable: skippable, &request, context: context)
-                return try await rest(request, context)
-            }
-            for index in stages.indices where whole || run.links[index].runs(in: context, skippable: skippable) {
-                do {
-                    if let timings {
-                        let entry = timings.enter(run.links[index].id)
-                        let start = CallClock.now
-                        defer { timings.add(entry, inbound: CallClock.now - start) }
-                        try await prepare(index, stages, synchronous, slots, &request, context: context)
-                    } else {
-                        try await prepare(index, stages, synchronous, slots, &request, context: context)
-                    }
-                } catch {
-                    throw SwitchyardError.wrapping(error, stage: run.links[index].id, in: context)
-                }
+            } else {
+                try await prepareEach(run, synchronous, slots, whole: whole, skippable: skippable, &request, context: context)
             }
             return try await rest(request, context)
+        }
+    }
+
+    /// Runs a run of request stages one by one, with their timings when the call records them: the
+    /// run that has asynchronous stages, or a call that records timings. A function of its own, so
+    /// that the common run's link keeps a small frame.
+    @inline(never)
+    private nonisolated(nonsending) static func prepareEach(
+        _ run: Run<any RequestStage>,
+        _ synchronous: [any SynchronousRequestStage],
+        _ slots: [Int]?,
+        whole: Bool,
+        skippable: Bool,
+        _ request: inout Request,
+        context: CallContext
+    ) async throws {
+        let stages = run.stages
+        let timings = context.control.timings
+        for index in stages.indices where whole || run.links[index].runs(in: context, skippable: skippable) {
+            do {
+                if let timings {
+                    let entry = timings.enter(run.links[index].id)
+                    let start = CallClock.now
+                    defer { timings.add(entry, inbound: CallClock.now - start) }
+                    try await prepare(index, stages, synchronous, slots, &request, context: context)
+                } else {
+                    try await prepare(index, stages, synchronous, slots, &request, context: context)
+                }
+            } catch {
+                throw SwitchyardError.wrapping(error, stage: run.links[index].id, in: context)
+            }
         }
     }
 
