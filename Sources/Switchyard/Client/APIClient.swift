@@ -141,7 +141,7 @@ public struct APIClient: Sendable {
             return CallResult(
                 value: value,
                 status: status,
-                headerFields: response.headerFields,
+                headerFields: response.head.headerFields,
                 requestID: context.requestID,
                 endpointName: context.endpointName,
                 tags: context.tags,
@@ -251,7 +251,7 @@ public struct APIClient: Sendable {
 
         let acceptable = callOptions.acceptableStatusCodes ?? entry.service.defaults.acceptableStatusCodes
         // Read once: HTTPTypes parses the status from its pseudo-header field on every read.
-        let status = response.status
+        let status = response.head.status
         let code = status.code
         guard code >= acceptable.lowerBound, code <= acceptable.upperBound else {
             var response = response
