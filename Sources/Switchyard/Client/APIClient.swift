@@ -112,7 +112,8 @@ public struct APIClient: Sendable {
             throw DecodingFailureMessage.error(for: error, output: E.Output.self, response: exchange.response)
                 .filling(from: exchange.context)
         }
-        return exchange.result(value)
+        // The decoded value is moved into the result, not copied.
+        return exchange.result(consume value)
     }
 
     /// What a call produced before decoding.
@@ -130,7 +131,7 @@ public struct APIClient: Sendable {
 
         /// The call's result carrying `value`, with the response's and the call's metadata. The
         /// exchange is consumed, so its response's fields are handed to the result, not copied.
-        consuming func result<Value>(_ value: Value) -> CallResult<Value> {
+        consuming func result<Value>(_ value: consuming Value) -> CallResult<Value> {
             var metadata = response.metadata
             if let timings = control.timings?.timings {
                 metadata[StageTimings.self] = timings

@@ -248,7 +248,11 @@ public struct Pipeline: Sendable, CustomStringConvertible {
         let transport: any Transport
         /// Whether the transport observes call cancellation itself (read once).
         let observes: Bool
-        let follower: (any ExchangeFollower)?
+        /// Whether a follower may take the transport's answers further.
+        let hasFollower: Bool
+        /// The follower; one that never follows when there is none. Not optional: calling it reads
+        /// the existential in place instead of copying it out of an optional.
+        let follower: any ExchangeFollower
         /// What the follower sends with: one exchange with the transport.
         let send: NextStage
 
@@ -256,7 +260,8 @@ public struct Pipeline: Sendable, CustomStringConvertible {
             let observes = transport.observesCallCancellation
             self.transport = transport
             self.observes = observes
-            self.follower = follower
+            self.hasFollower = follower != nil
+            self.follower = follower ?? NoFollower()
             send = { (request: consuming Request, context: CallContext) in
                 try await Pipeline.sendOnce(request, transport: transport, observes: observes, context: context)
             }
@@ -570,13 +575,22 @@ public struct Pipeline: Sendable, CustomStringConvertible {
         _ link: TransportLink,
         context: CallContext
     ) async throws -> Response {
-        guard let follower = link.follower else {
+        guard link.hasFollower else {
             return try await sendOnce(request, transport: link.transport, observes: link.observes, context: context)
         }
         let request = copy request
         let response = try await sendOnce(request, transport: link.transport, observes: link.observes, context: context)
-        guard follower.follows(response) else { return response }
-        return try await follower.follow(response, for: request, context: context, send: link.send)
+        guard link.follower.follows(response) else { return response }
+        return try await link.follower.follow(response, for: request, context: context, send: link.send)
+    }
+
+    /// The follower of a transport link that has none: it never follows.
+    private struct NoFollower: ExchangeFollower {
+        func follows(_ response: Response) -> Bool { false }
+
+        func follow(_ response: Response, for request: Request, context: CallContext, send: NextStage) async throws -> Response {
+            response
+        }
     }
 
     /// The exchange with the transport's time recorded as its own entry when the call records
@@ -611,7 +625,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
         context: CallContext
     ) async throws -> Response {
         do {
-            if let cancelled = context.control.cancellationError { throw cancelled }
+            if context.control.isCancelled, let cancelled = context.control.cancellationError { throw cancelled }
             try Task.checkCancellation()
             if observes { return try await transport.send(request, context: context) }
             return try await context.control.runCancellable { try await transport.send(request, context: context) }
