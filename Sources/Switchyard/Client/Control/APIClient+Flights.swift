@@ -56,16 +56,19 @@ extension APIClient {
                 response = try await Self.sendUnderDeadline(request, context: context, stages: options.additionalStages, pipeline: pipeline)
             }
         } catch {
+            let cancelled = ended(id, control: control, context: context)
             if watched { watch?.end() }
-            throw ended(id, control: control, context: context) ?? error
+            throw cancelled ?? error
         }
         if let stream = response.body.stream {
             // A streamed answer keeps its scope until the stream ends; its deadline covered the head.
-            if watched { watch?.endDeadline() }
+            defer { if watched { watch?.endDeadline() } }
             return try stayInFlight(id, response: response, stream: stream, control: control, context: context, watch: watch)
         }
+        // Out of flight first, then unwatched, as a call always ends: a cancel in between finds it gone.
+        let removed = tracker.remove(id)
         if watched { watch?.end() }
-        if !tracker.remove(id), let cancelled = control.cancellationError { throw cancelled.filling(from: context) }
+        if !removed, let cancelled = control.cancellationError { throw cancelled.filling(from: context) }
         return response
     }
 
