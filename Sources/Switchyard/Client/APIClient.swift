@@ -63,8 +63,11 @@ public struct APIClient: Sendable {
     /// ``DownloadedFile`` through `sendDownload`, any other through `send`. The metadata compare
     /// comes first, so an ordinary call never pays for a cast; inlined, so it adds no frame.
     @inline(__always)
-    func call<E: Endpoint>(_ endpoint: E, options: CallOptions?, requestID: RequestID) async throws(SwitchyardError) -> CallResult<E.Output>
-    {
+    nonisolated(nonsending) func call<E: Endpoint>(
+        _ endpoint: E,
+        options: CallOptions?,
+        requestID: RequestID
+    ) async throws(SwitchyardError) -> CallResult<E.Output> {
         if E.Output.self == DownloadedFile.self {
             return try await sendDownload(endpoint, options: options, requestID: requestID)
         }
@@ -73,21 +76,30 @@ public struct APIClient: Sendable {
 
     /// Sends a call under an id chosen before it starts; callers go through ``call(_:options:requestID:)``,
     /// which sends an endpoint whose output is a ``DownloadedFile`` through `sendDownload` instead.
-    func send<E: Endpoint>(_ endpoint: E, options: CallOptions?, requestID: RequestID) async throws(SwitchyardError) -> CallResult<E.Output>
-    {
+    nonisolated(nonsending) func send<E: Endpoint>(
+        _ endpoint: E,
+        options: CallOptions?,
+        requestID: RequestID
+    ) async throws(SwitchyardError) -> CallResult<E.Output> {
         // Only reading the endpoint and decoding depend on its type; the rest is shared, non-generic code.
         // A reformed endpoint streams as the endpoint it reforms does (a witness read, no cast).
         let reformsStream = E._reformsStream
         var spec = CallSpec(endpoint)
         if let reformsStream { spec.streams = reformsStream }
         let exchange = try await perform(spec, options: options, requestID: requestID)
-        return try Self.result(of: endpoint, exchange, reformed: reformsStream != nil)
+        return try Self.result(of: endpoint, consume exchange, reformed: reformsStream != nil)
     }
 
     /// The endpoint's output decoded from the exchange, with the call's metadata: a reformed
     /// endpoint's from a copy of the response that carries the call's id, for its reformer's context.
-    @inline(__always)
-    static func result<E: Endpoint>(of endpoint: E, _ exchange: Exchange, reformed: Bool) throws(SwitchyardError) -> CallResult<E.Output> {
+    /// A synchronous function of its own: the output's values, of a size only known at run time, live
+    /// on the stack instead of in the calling task's frame.
+    @inline(never)
+    static func result<E: Endpoint>(
+        of endpoint: E,
+        _ exchange: consuming Exchange,
+        reformed: Bool
+    ) throws(SwitchyardError) -> CallResult<E.Output> {
         let value: E.Output
         do {
             if reformed {
@@ -100,7 +112,8 @@ public struct APIClient: Sendable {
             throw DecodingFailureMessage.error(for: error, output: E.Output.self, response: exchange.response)
                 .filling(from: exchange.context)
         }
-        return exchange.result(value)
+        // The decoded value is moved into the result, not copied.
+        return exchange.result(consume value)
     }
 
     /// What a call produced before decoding.
@@ -118,35 +131,41 @@ public struct APIClient: Sendable {
 
         /// The call's result carrying `value`, with the response's and the call's metadata. The
         /// exchange is consumed, so its response's fields are handed to the result, not copied.
-        consuming func result<Value>(_ value: Value) -> CallResult<Value> {
-            var result = CallResult(
+        consuming func result<Value>(_ value: consuming Value) -> CallResult<Value> {
+            var metadata = response.metadata
+            if let timings = control.timings?.timings {
+                metadata[StageTimings.self] = timings
+                context.logger.trace("\(timings.line)", metadata: ["request-id": "\(context.requestID)"])
+            }
+            // Every field in one initialization, straight into the caller's result: none is written
+            // twice, and no result of the generic type is held here.
+            return CallResult(
                 value: value,
                 status: status,
-                headerFields: response.headerFields,
+                headerFields: response.head.headerFields,
                 requestID: context.requestID,
+                endpointName: context.endpointName,
+                tags: context.tags,
+                sentRequest: control.lastSentRequest,
+                rawBody: control.keepsReceivedBody ? control.receivedBody?.bytes : nil,
                 serviceID: context.serviceID,
                 environment: context.environment,
                 attempts: control.transportSends,
                 duration: CallClock.now - start,
-                source: response.source
+                source: response.source,
+                redirectCount: response.redirectCount,
+                finalURL: response.url,
+                metadata: metadata
             )
-            result.endpointName = context.endpointName
-            result.tags = context.tags
-            result.sentRequest = control.lastSentRequest
-            if control.keepsReceivedBody { result.rawBody = control.receivedBody?.bytes }
-            result.redirectCount = response.redirectCount
-            result.finalURL = response.url
-            result.metadata = response.metadata
-            if let timings = control.timings?.timings {
-                result.metadata[StageTimings.self] = timings
-                context.logger.trace("\(timings.line)", metadata: ["request-id": "\(context.requestID)"])
-            }
-            return result
         }
     }
 
     /// Resolves the service, builds the request, runs the pipeline and checks the status.
-    func perform(_ spec: CallSpec, options: CallOptions?, requestID: RequestID = .next()) async throws(SwitchyardError) -> Exchange {
+    nonisolated(nonsending) func perform(
+        _ spec: CallSpec,
+        options: CallOptions?,
+        requestID: RequestID = .next()
+    ) async throws(SwitchyardError) -> Exchange {
         let start = CallClock.now
         let resolution: ServiceRegistry.Resolution
         do {
@@ -155,16 +174,16 @@ public struct APIClient: Sendable {
             throw error.with(requestID: requestID, endpoint: spec.name)
         }
         let entry = resolution.entry
-        let defaults = entry.service.defaults
         let callOptions = options.map { spec.options.applying($0) } ?? spec.options
         do {
             try entry.pipeline.check(callOptions)
         } catch {
             throw error.with(requestID: requestID, endpoint: spec.name).filling(service: entry.service.id)
         }
-        let encoding = spec.encoding?.resolved(for: spec.method) ?? defaults.parameterEncoding.resolvedAsDefault(for: spec.method)
+        let encoding =
+            spec.encoding?.resolved(for: spec.method) ?? entry.service.defaults.parameterEncoding.resolvedAsDefault(for: spec.method)
 
-        let keepsRawBody = callOptions.keepsRawBody ?? defaults.keepsRawBody
+        let keepsRawBody = callOptions.keepsRawBody ?? entry.service.defaults.keepsRawBody
         let recordsTimings = callOptions.recordsStageTimings
         var context = CallContext(
             requestID: requestID,
@@ -172,8 +191,8 @@ public struct APIClient: Sendable {
             endpointName: spec.name,
             tags: callOptions.tags,
             environment: resolution.environment,
-            timeout: callOptions.timeout ?? defaults.timeout,
-            deadlineOffset: (callOptions.deadline ?? defaults.deadline).map { start + $0 },
+            timeout: callOptions.timeout ?? entry.service.defaults.timeout,
+            deadlineOffset: (callOptions.deadline ?? entry.service.defaults.deadline).map { start + $0 },
             parameterEncoding: encoding,
             skippedStages: callOptions.skippedStages,
             enabledStages: callOptions.enabledStages,
@@ -196,7 +215,7 @@ public struct APIClient: Sendable {
             request = try RequestBuilder.build(
                 spec,
                 baseURL: resolution.baseURL,
-                defaults: defaults,
+                defaults: entry.service.defaults,
                 encoder: entry.encoder,
                 callHeaderFields: callOptions.headerFields,
                 userAgent: userAgent,
@@ -231,9 +250,9 @@ public struct APIClient: Sendable {
             pipeline: entry.pipeline
         )
 
-        let acceptable = callOptions.acceptableStatusCodes ?? defaults.acceptableStatusCodes
+        let acceptable = callOptions.acceptableStatusCodes ?? entry.service.defaults.acceptableStatusCodes
         // Read once: HTTPTypes parses the status from its pseudo-header field on every read.
-        let status = response.status
+        let status = response.head.status
         let code = status.code
         guard code >= acceptable.lowerBound, code <= acceptable.upperBound else {
             var response = response

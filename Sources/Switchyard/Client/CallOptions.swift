@@ -39,7 +39,8 @@ public struct CallOptions: Sendable {
     }
     /// Header fields for this call; they replace fields of the same name from the service and endpoint.
     public var headerFields: HTTPFields {
-        get { self[option: HeaderFields.self] ?? [:] }
+        // `HTTPFields()`, not `[:]`: the literal builds its empty list through a call on every read.
+        get { self[option: HeaderFields.self] ?? HTTPFields() }
         set { self[option: HeaderFields.self] = newValue.isEmpty ? nil : newValue }
     }
     /// Stages for this call only. They run outside (before, on the way in) the service's stages,

@@ -35,7 +35,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
         let transportName: String
         let stages: [any Stage]
         let serviceState: (any AnyObject & Sendable)?
-        let entry: NextStage
+        let entry: ChainLink
 
         init(
             serviceID: ServiceID,
@@ -50,7 +50,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
             self.transportName = transport.name
             self.stages = links.map(\.stage)
             self.serviceState = serviceState(self.stages)
-            self.entry = Pipeline.fold(links, around: Pipeline.terminal(transport, follower: follower), skippable: true)
+            self.entry = Pipeline.fold(links, around: TransportLink(transport, follower: follower), skippable: true)
         }
     }
 
@@ -101,6 +101,16 @@ public struct Pipeline: Sendable, CustomStringConvertible {
         context: CallContext,
         additionalStages: [any Stage] = []
     ) async throws(SwitchyardError) -> Response {
+        try await sendHere(request, context: context, additionalStages: additionalStages)
+    }
+
+    /// ``send(_:context:additionalStages:)`` on the caller's executor: how the client, already off
+    /// any actor, sends a call without an executor hop at each link of the chain.
+    package nonisolated(nonsending) func sendHere(
+        _ request: consuming Request,
+        context: CallContext,
+        additionalStages: [any Stage]
+    ) async throws(SwitchyardError) -> Response {
         if context.serviceState == nil, let state = storage.serviceState {
             var context = context
             context.serviceState = state
@@ -111,15 +121,15 @@ public struct Pipeline: Sendable, CustomStringConvertible {
 
     /// Runs the chain (with the call's own stages around it, if any), converting what it throws.
     @inline(__always)
-    private func run(
+    private nonisolated(nonsending) func run(
         _ request: consuming Request,
         context: CallContext,
         additionalStages: [any Stage]
     ) async throws(SwitchyardError) -> Response {
         do {
-            if additionalStages.isEmpty { return try await storage.entry(request, context) }
+            if additionalStages.isEmpty { return try await Self.pass(storage.entry, request, context: context) }
             let chain = Self.fold(additionalStages.map(Link.init), around: storage.entry, skippable: false)
-            return try await chain(request, context)
+            return try await Self.pass(chain, request, context: context)
         } catch {
             throw SwitchyardError.wrapping(error, stage: nil).filling(from: context)
         }
@@ -159,6 +169,104 @@ public struct Pipeline: Sendable, CustomStringConvertible {
             return response
         }
         return try await stage.intercept(request, context: context, next: next)
+    }
+
+    /// One link of the folded chain, run by ``pass(_:_:context:)``: a run of request stages, a run of
+    /// response stages, a general stage, or the transport. Links are objects the fold builds once,
+    /// not closures: a request passes from link to link through one function calling itself, with no
+    /// closure forwarder's frame and no executor hop between links. A general stage still receives
+    /// the rest of the chain as a `NextStage`, made once at the fold.
+    fileprivate class ChainLink: @unchecked Sendable {
+        // Unchecked: every property, here and in the subclasses, is a `let` of a `Sendable` type.
+        /// Which subclass a link is.
+        enum Kind { case requests, responses, stage, transport }
+
+        /// Which subclass the link is, so ``pass(_:_:context:)`` casts without a dynamic check.
+        let kind: Kind
+
+        init(kind: Kind) {
+            self.kind = kind
+        }
+    }
+
+    /// A run of request-only stages, outermost first, then `rest`.
+    private final class RequestsLink: ChainLink, @unchecked Sendable {
+        let run: Run<any RequestStage>
+        let synchronous: [any SynchronousRequestStage]
+        let slots: [Int]?
+        /// The common run: every stage synchronous (closure stages that do not wait).
+        let allSynchronous: Bool
+        let skippable: Bool
+        let rest: ChainLink
+
+        init(_ run: Run<any RequestStage>, rest: ChainLink, skippable: Bool) {
+            self.run = run
+            (synchronous, slots) = Pipeline.synchronousSlots(of: run.stages, as: (any SynchronousRequestStage).self)
+            allSynchronous = synchronous.count == run.stages.count
+            self.skippable = skippable
+            self.rest = rest
+            super.init(kind: .requests)
+        }
+    }
+
+    /// A run of response-only stages, outermost first, around `rest`.
+    private final class ResponsesLink: ChainLink, @unchecked Sendable {
+        let run: Run<any ResponseStage>
+        let synchronous: [any SynchronousResponseStage]
+        let slots: [Int]?
+        let skippable: Bool
+        let rest: ChainLink
+
+        init(_ run: Run<any ResponseStage>, rest: ChainLink, skippable: Bool) {
+            self.run = run
+            (synchronous, slots) = Pipeline.synchronousSlots(of: run.stages, as: (any SynchronousResponseStage).self)
+            self.skippable = skippable
+            self.rest = rest
+            super.init(kind: .responses)
+        }
+    }
+
+    /// One general stage around `rest`.
+    private final class StageLink: ChainLink, @unchecked Sendable {
+        let link: Link
+        let skippable: Bool
+        let rest: ChainLink
+        /// What the stage calls: the rest of the chain as a `NextStage`.
+        let next: NextStage
+
+        init(_ link: Link, rest: ChainLink, skippable: Bool) {
+            self.link = link
+            self.skippable = skippable
+            self.rest = rest
+            next = { (request: consuming Request, context: CallContext) in try await Pipeline.pass(rest, request, context: context) }
+            super.init(kind: .stage)
+        }
+    }
+
+    /// The innermost link: the transport, and the follower that may take its answer further.
+    private final class TransportLink: ChainLink, @unchecked Sendable {
+        let transport: any Transport
+        /// Whether the transport observes call cancellation itself (read once).
+        let observes: Bool
+        /// Whether a follower may take the transport's answers further.
+        let hasFollower: Bool
+        /// The follower; one that never follows when there is none. Not optional: calling it reads
+        /// the existential in place instead of copying it out of an optional.
+        let follower: any ExchangeFollower
+        /// What the follower sends with: one exchange with the transport.
+        let send: NextStage
+
+        init(_ transport: any Transport, follower: (any ExchangeFollower)?) {
+            let observes = transport.observesCallCancellation
+            self.transport = transport
+            self.observes = observes
+            self.hasFollower = follower != nil
+            self.follower = follower ?? NoFollower()
+            send = { (request: consuming Request, context: CallContext) in
+                try await Pipeline.sendOnce(request, transport: transport, observes: observes, context: context)
+            }
+            super.init(kind: .transport)
+        }
     }
 
     /// One registered stage as the fold sees it: its id, the stage that does the work (unwrapped
@@ -201,7 +309,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     /// request instead of one per stage. Within a run, a ``SynchronousRequestStage``'s or
     /// ``SynchronousResponseStage``'s synchronous method is called as a plain function, with no
     /// asynchronous frame of its own.
-    fileprivate static func fold(_ links: [Link], around inner: @escaping NextStage, skippable: Bool) -> NextStage {
+    fileprivate static func fold(_ links: [Link], around inner: ChainLink, skippable: Bool) -> ChainLink {
         var next = inner
         var index = links.count
         while index > 0 {
@@ -212,17 +320,17 @@ public struct Pipeline: Sendable, CustomStringConvertible {
                     run.prepend(stage, links[index - 1])
                     index -= 1
                 }
-                next = requestLink(run, rest: rest, skippable: skippable)
+                next = RequestsLink(run, rest: rest, skippable: skippable)
             } else if links[index - 1].stage is any ResponseStage {
                 var run = Run<any ResponseStage>()
                 while index > 0, let stage = links[index - 1].stage as? any ResponseStage {
                     run.prepend(stage, links[index - 1])
                     index -= 1
                 }
-                next = responseLink(run, rest: rest, skippable: skippable)
+                next = ResponsesLink(run, rest: rest, skippable: skippable)
             } else {
                 index -= 1
-                next = link(links[index], rest: rest, skippable: skippable)
+                next = StageLink(links[index], rest: rest, skippable: skippable)
             }
         }
         return next
@@ -230,7 +338,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
 
     /// A run of consecutive one-way stages, kept as parallel arrays so that the common call — no
     /// stage skipped, none opt-in — iterates the stages alone.
-    private struct Run<Element: Sendable>: Sendable {
+    fileprivate struct Run<Element: Sendable>: Sendable {
         var stages: [Element] = []
         var links: [Link] = []
         var hasOptIn = false
@@ -250,76 +358,136 @@ public struct Pipeline: Sendable, CustomStringConvertible {
         }
     }
 
-    /// One general stage.
-    private static func link(_ link: Link, rest: @escaping NextStage, skippable: Bool) -> NextStage {
-        let stage = link.stage
-        let id = link.id
-        return { (request: consuming Request, context: CallContext) in
-            guard link.runs(in: context, skippable: skippable) else { return try await rest(request, context) }
+    /// Passes a request through `link` and the links inside it: the whole chain runs in this one
+    /// function, calling itself from link to link. The transport link counts the send, calls the
+    /// transport, and lets the follower take an answer further (a redirect) — only when it asks to,
+    /// so that the common answer costs one check; timing and keeping the body are handled in a
+    /// function of their own.
+    fileprivate nonisolated(nonsending) static func pass(
+        _ link: ChainLink,
+        _ request: consuming Request,
+        context: CallContext
+    ) async throws -> Response {
+        switch link.kind {
+        case .requests:
+            let link = unsafeDowncast(link, to: RequestsLink.self)
+            let whole = link.run.runsWhole(in: context, skippable: link.skippable)
+            if link.allSynchronous, context.control.timings == nil {
+                try prepareSynchronously(link.synchronous, link.run, whole: whole, skippable: link.skippable, &request, context: context)
+            } else {
+                try await prepareEach(
+                    link.run,
+                    link.synchronous,
+                    link.slots,
+                    whole: whole,
+                    skippable: link.skippable,
+                    &request,
+                    context: context
+                )
+            }
+            return try await pass(link.rest, request, context: context)
+        case .responses:
+            return try await passResponses(unsafeDowncast(link, to: ResponsesLink.self), request, context: context)
+        case .stage:
+            return try await passStage(unsafeDowncast(link, to: StageLink.self), request, context: context)
+        case .transport:
+            let link = unsafeDowncast(link, to: TransportLink.self)
+            let control = context.control
+            control.recordTransportSend(request)  // one attempt, however often the follower sends
+            if control.timings != nil || control.keepsReceivedBody {
+                return try await observedExchange(request, link, context: context)
+            }
+            return try await exchange(request, link, context: context)
+        }
+    }
+
+    /// One general stage around the rest of the chain. A function of its own, so that the other
+    /// links' frames stay small.
+    @inline(never)
+    private nonisolated(nonsending) static func passStage(
+        _ link: StageLink,
+        _ request: consuming Request,
+        context: CallContext
+    ) async throws -> Response {
+        guard link.link.runs(in: context, skippable: link.skippable) else { return try await pass(link.rest, request, context: context) }
+        let id = link.link.id
+        do {
+            if let timings = context.control.timings {
+                return try await timed(link.link.stage, id: id, request, context: context, next: link.next, timings: timings)
+            }
+            return try await link.link.stage.intercept(request, context: context, next: link.next)
+        } catch {
+            throw SwitchyardError.wrapping(error, stage: id, in: context)
+        }
+    }
+
+    /// A run of response-only stages around the rest of the chain: their `process` methods run
+    /// innermost first. A function of its own, so that the other links' frames stay small.
+    @inline(never)
+    private nonisolated(nonsending) static func passResponses(
+        _ link: ResponsesLink,
+        _ request: consuming Request,
+        context: CallContext
+    ) async throws -> Response {
+        let run = link.run
+        let stages = run.stages
+        let synchronous = link.synchronous
+        let slots = link.slots
+        let skippable = link.skippable
+        let sent = request
+        let whole = run.runsWhole(in: context, skippable: skippable)
+        // Entered outermost first, as a request passes them, so that timings list them in order.
+        let entries = context.control.timings.map { timings in
+            stages.indices.map { index in
+                whole || run.links[index].runs(in: context, skippable: skippable) ? timings.enter(run.links[index].id) : -1
+            }
+        }
+        var response = try await pass(link.rest, sent, context: context)
+        for index in stages.indices.reversed() where whole || run.links[index].runs(in: context, skippable: skippable) {
             do {
-                if let timings = context.control.timings {
-                    return try await timed(stage, id: id, request, context: context, next: rest, timings: timings)
+                if let timings = context.control.timings, let entries {
+                    let start = CallClock.now
+                    defer { timings.add(entries[index], outbound: CallClock.now - start) }
+                    try await process(index, stages, synchronous, slots, &response, for: sent, context: context)
+                } else {
+                    try await process(index, stages, synchronous, slots, &response, for: sent, context: context)
                 }
-                return try await stage.intercept(request, context: context, next: rest)
             } catch {
-                throw SwitchyardError.wrapping(error, stage: id, in: context)
+                throw SwitchyardError.wrapping(error, stage: run.links[index].id, in: context).carrying(response)
             }
         }
+        return response
+
     }
 
-    /// A run of request-only stages, outermost first.
-    private static func requestLink(_ run: Run<any RequestStage>, rest: @escaping NextStage, skippable: Bool) -> NextStage {
+    /// Runs a run of request stages one by one, with their timings when the call records them: the
+    /// run that has asynchronous stages, or a call that records timings. A function of its own, so
+    /// that the common run's link keeps a small frame.
+    @inline(never)
+    private nonisolated(nonsending) static func prepareEach(
+        _ run: Run<any RequestStage>,
+        _ synchronous: [any SynchronousRequestStage],
+        _ slots: [Int]?,
+        whole: Bool,
+        skippable: Bool,
+        _ request: inout Request,
+        context: CallContext
+    ) async throws {
         let stages = run.stages
-        let (synchronous, slots) = synchronousSlots(of: stages, as: (any SynchronousRequestStage).self)
-        return { (request: consuming Request, context: CallContext) in
-            let whole = run.runsWhole(in: context, skippable: skippable)
-            let timings = context.control.timings
-            for index in stages.indices where whole || run.links[index].runs(in: context, skippable: skippable) {
-                do {
-                    if let timings {
-                        let entry = timings.enter(run.links[index].id)
-                        let start = CallClock.now
-                        defer { timings.add(entry, inbound: CallClock.now - start) }
-                        try await prepare(index, stages, synchronous, slots, &request, context: context)
-                    } else {
-                        try await prepare(index, stages, synchronous, slots, &request, context: context)
-                    }
-                } catch {
-                    throw SwitchyardError.wrapping(error, stage: run.links[index].id, in: context)
+        let timings = context.control.timings
+        for index in stages.indices where whole || run.links[index].runs(in: context, skippable: skippable) {
+            do {
+                if let timings {
+                    let entry = timings.enter(run.links[index].id)
+                    let start = CallClock.now
+                    defer { timings.add(entry, inbound: CallClock.now - start) }
+                    try await prepare(index, stages, synchronous, slots, &request, context: context)
+                } else {
+                    try await prepare(index, stages, synchronous, slots, &request, context: context)
                 }
+            } catch {
+                throw SwitchyardError.wrapping(error, stage: run.links[index].id, in: context)
             }
-            return try await rest(request, context)
-        }
-    }
-
-    /// A run of response-only stages, outermost first; their `process` methods run innermost first.
-    private static func responseLink(_ run: Run<any ResponseStage>, rest: @escaping NextStage, skippable: Bool) -> NextStage {
-        let stages = run.stages
-        let (synchronous, slots) = synchronousSlots(of: stages, as: (any SynchronousResponseStage).self)
-        return { (request: consuming Request, context: CallContext) in
-            let sent = request
-            let whole = run.runsWhole(in: context, skippable: skippable)
-            // Entered outermost first, as a request passes them, so that timings list them in order.
-            let entries = context.control.timings.map { timings in
-                stages.indices.map { index in
-                    whole || run.links[index].runs(in: context, skippable: skippable) ? timings.enter(run.links[index].id) : -1
-                }
-            }
-            var response = try await rest(sent, context)
-            for index in stages.indices.reversed() where whole || run.links[index].runs(in: context, skippable: skippable) {
-                do {
-                    if let timings = context.control.timings, let entries {
-                        let start = CallClock.now
-                        defer { timings.add(entries[index], outbound: CallClock.now - start) }
-                        try await process(index, stages, synchronous, slots, &response, for: sent, context: context)
-                    } else {
-                        try await process(index, stages, synchronous, slots, &response, for: sent, context: context)
-                    }
-                } catch {
-                    throw SwitchyardError.wrapping(error, stage: run.links[index].id, in: context).carrying(response)
-                }
-            }
-            return response
         }
     }
 
@@ -327,7 +495,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     /// has a slot), through its `async` requirement otherwise. Inlined, so a synchronous stage costs
     /// no asynchronous frame.
     @inline(__always)
-    private static func prepare(
+    private nonisolated(nonsending) static func prepare(
         _ index: Int,
         _ stages: [any RequestStage],
         _ synchronous: [any SynchronousRequestStage],
@@ -342,9 +510,29 @@ public struct Pipeline: Sendable, CustomStringConvertible {
         }
     }
 
+    /// Runs a run of synchronous request stages, in order, as plain function calls: one synchronous
+    /// call from the link's asynchronous frame, whose loop keeps its state on the stack.
+    @inline(never)
+    private static func prepareSynchronously(
+        _ stages: [any SynchronousRequestStage],
+        _ run: Run<any RequestStage>,
+        whole: Bool,
+        skippable: Bool,
+        _ request: inout Request,
+        context: CallContext
+    ) throws {
+        for index in stages.indices where whole || run.links[index].runs(in: context, skippable: skippable) {
+            do {
+                try stages[index].prepareSynchronously(&request, context: context)
+            } catch {
+                throw SwitchyardError.wrapping(error, stage: run.links[index].id, in: context)
+            }
+        }
+    }
+
     /// Runs response stage `index` of a run, as `prepare` runs a request stage.
     @inline(__always)
-    private static func process(
+    private nonisolated(nonsending) static func process(
         _ index: Int,
         _ stages: [any ResponseStage],
         _ synchronous: [any SynchronousResponseStage],
@@ -362,7 +550,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
 
     /// The stages of a run that are `Synchronous` (called as plain functions), and for each stage of
     /// the run its position among them, or -1 for an asynchronous one; no positions when none is.
-    private static func synchronousSlots<Element, Synchronous>(
+    fileprivate static func synchronousSlots<Element, Synchronous>(
         of stages: [Element],
         as _: Synchronous.Type
     ) -> (stages: [Synchronous], slots: [Int]?) {
@@ -379,59 +567,48 @@ public struct Pipeline: Sendable, CustomStringConvertible {
         return (synchronous, synchronous.isEmpty ? nil : slots)
     }
 
-    /// The innermost link: counts the send, calls the transport, and lets `follower` take an answer
-    /// further (a redirect) — only when it asks to, so that the common answer costs one check.
-    ///
-    /// The common call — no timings, no kept body — calls the transport from this closure's own
-    /// frame, with no asynchronous frame between them; timing and keeping the body are handled in a
-    /// function of their own.
-    fileprivate static func terminal(_ transport: any Transport, follower: (any ExchangeFollower)?) -> NextStage {
-        let observes = transport.observesCallCancellation
-        let send: NextStage = { (request: consuming Request, context: CallContext) in
-            try await sendOnce(request, transport: transport, observes: observes, context: context)
+    /// One exchange with the transport, taken further when the follower asks: the transport is
+    /// called from the innermost link's own frame.
+    @inline(__always)
+    private nonisolated(nonsending) static func exchange(
+        _ request: consuming Request,
+        _ link: TransportLink,
+        context: CallContext
+    ) async throws -> Response {
+        guard link.hasFollower else {
+            return try await sendOnce(request, transport: link.transport, observes: link.observes, context: context)
         }
-        guard let follower else {
-            return { (request: consuming Request, context: CallContext) in
-                let control = context.control
-                control.recordTransportSend(request)  // one attempt
-                if control.timings != nil || control.keepsReceivedBody {
-                    return try await observedExchange(request, inner: send, context: context)
-                }
-                return try await sendOnce(request, transport: transport, observes: observes, context: context)
-            }
-        }
-        // What the observed exchange runs: the same exchange, taken further when the follower asks.
-        let followed: NextStage = { (request: consuming Request, context: CallContext) in
-            let request = copy request
-            let response = try await sendOnce(request, transport: transport, observes: observes, context: context)
-            guard follower.follows(response) else { return response }
-            return try await follower.follow(response, for: request, context: context, send: send)
-        }
-        return { (request: consuming Request, context: CallContext) in
-            let control = context.control
-            control.recordTransportSend(request)  // one attempt, however often the follower sends
-            if control.timings != nil || control.keepsReceivedBody {
-                return try await observedExchange(request, inner: followed, context: context)
-            }
-            let request = copy request
-            let response = try await sendOnce(request, transport: transport, observes: observes, context: context)
-            guard follower.follows(response) else { return response }
-            return try await follower.follow(response, for: request, context: context, send: send)
+        let request = copy request
+        let response = try await sendOnce(request, transport: link.transport, observes: link.observes, context: context)
+        guard link.follower.follows(response) else { return response }
+        return try await link.follower.follow(response, for: request, context: context, send: link.send)
+    }
+
+    /// The follower of a transport link that has none: it never follows.
+    private struct NoFollower: ExchangeFollower {
+        func follows(_ response: Response) -> Bool { false }
+
+        func follow(_ response: Response, for request: Request, context: CallContext, send: NextStage) async throws -> Response {
+            response
         }
     }
 
     /// The exchange with the transport's time recorded as its own entry when the call records
     /// timings, and the body it answered with kept when the call keeps it.
-    private static func observedExchange(_ request: Request, inner: NextStage, context: CallContext) async throws -> Response {
+    private nonisolated(nonsending) static func observedExchange(
+        _ request: Request,
+        _ link: TransportLink,
+        context: CallContext
+    ) async throws -> Response {
         let control = context.control
         let response: Response
         if let timings = control.timings {
             let entry = timings.enter(.transport)
             let start = CallClock.now
             defer { timings.add(entry, inbound: CallClock.now - start) }
-            response = try await inner(request, context)
+            response = try await exchange(request, link, context: context)
         } else {
-            response = try await inner(request, context)
+            response = try await exchange(request, link, context: context)
         }
         // A stream is never kept: it would keep itself, its connection and the call alive.
         if control.keepsReceivedBody, response.body.stream == nil { control.recordReceived(response.body) }
@@ -441,14 +618,14 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     /// One exchange with the transport: in the caller's task when the transport observes call
     /// cancellation, else in a task the call's cancellation can cancel.
     @inline(__always)
-    private static func sendOnce(
+    fileprivate nonisolated(nonsending) static func sendOnce(
         _ request: Request,
         transport: any Transport,
         observes: Bool,
         context: CallContext
     ) async throws -> Response {
         do {
-            if let cancelled = context.control.cancellationError { throw cancelled }
+            if context.control.isCancelled, let cancelled = context.control.cancellationError { throw cancelled }
             try Task.checkCancellation()
             if observes { return try await transport.send(request, context: context) }
             return try await context.control.runCancellable { try await transport.send(request, context: context) }

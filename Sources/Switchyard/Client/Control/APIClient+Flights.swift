@@ -13,7 +13,7 @@ extension APIClient {
     /// - Returns: the response, and the control that ran the pipeline (whose counts and timings the
     ///   call reports).
     @inline(__always)
-    func fly(
+    nonisolated(nonsending) func fly(
         _ request: consuming Request,
         spec: CallSpec,
         context: CallContext,
@@ -34,7 +34,7 @@ extension APIClient {
 
     /// The default path: the pipeline runs in the caller's task.
     @inline(__always)
-    private func flyAlone(
+    private nonisolated(nonsending) func flyAlone(
         _ request: consuming Request,
         context: CallContext,
         options: CallOptions,
@@ -42,28 +42,33 @@ extension APIClient {
     ) async throws(SwitchyardError) -> Response {
         let id = context.requestID
         let control = context.control
-        tracker.admitAlone(id, control: control, serviceID: context.serviceID, tags: context.tags, account: context.account)
-        let watch = watchCall(id, context: context, options: options)
-        // A streamed answer keeps its scope until the stream ends; its deadline covered the head.
-        var streams = false
-        defer { streams ? watch?.endDeadline() : watch?.end() }
+        tracker.admitAlone(id, control: control, serviceID: context.serviceID, tags: options.tags, account: options.account)
+        // Most calls have neither a scope nor a deadline: nothing watches them, and nothing is ended.
+        let watched = options.namesScope || context.deadlineOffset != nil
+        let watch = watched ? watchCall(id, context: context, options: options) : nil
         let response: Response
         do throws(SwitchyardError) {
             // A scope released as the call was admitted: it ends cancelled without starting.
-            if let cancelled = control.cancellationError { throw cancelled }
-            if context.deadline == nil {
-                response = try await pipeline.send(consume request, context: context, additionalStages: options.additionalStages)
+            if control.isCancelled, let cancelled = control.cancellationError { throw cancelled }
+            if context.deadlineOffset == nil {
+                response = try await pipeline.sendHere(consume request, context: context, additionalStages: options.additionalStages)
             } else {
                 response = try await Self.sendUnderDeadline(request, context: context, stages: options.additionalStages, pipeline: pipeline)
             }
         } catch {
-            throw ended(id, control: control, context: context) ?? error
+            let cancelled = ended(id, control: control, context: context)
+            if watched { watch?.end() }
+            throw cancelled ?? error
         }
         if let stream = response.body.stream {
-            streams = true
+            // A streamed answer keeps its scope until the stream ends; its deadline covered the head.
+            defer { if watched { watch?.endDeadline() } }
             return try stayInFlight(id, response: response, stream: stream, control: control, context: context, watch: watch)
         }
-        if let cancelled = ended(id, control: control, context: context) { throw cancelled }
+        // Out of flight first, then unwatched, as a call always ends: a cancel in between finds it gone.
+        let removed = tracker.remove(id)
+        if watched { watch?.end() }
+        if !removed, let cancelled = control.cancellationError { throw cancelled.filling(from: context) }
         return response
     }
 

@@ -110,7 +110,12 @@ final class CallTracker: Sendable {
     /// Forgets a call that has ended; `false` when a cancellation had already taken it, in which case
     /// the call must end cancelled whatever its pipeline produced.
     func remove(_ id: RequestID) -> Bool {
-        state.withLock { $0.calls.removeValue(forKey: id) } != nil
+        // By index: the call's entry is dropped in place, not handed out as an optional to destroy.
+        state.withLock { state in
+            guard let index = state.calls.index(forKey: id) else { return false }
+            state.calls.remove(at: index)
+            return true
+        }
     }
 
     /// Forgets a flight that has ended, so later identical calls start a new one.

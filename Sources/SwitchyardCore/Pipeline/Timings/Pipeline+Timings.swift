@@ -2,7 +2,9 @@ import Synchronization
 
 extension Pipeline {
     /// Runs a general stage for a call that records timings: its own time before each hand-over
-    /// counts as inbound, after the last response came back as outbound.
+    /// counts as inbound, after the last response came back as outbound. Never inlined: its clock
+    /// readings would otherwise take room in the frame of every link that runs a stage.
+    @inline(never)
     static func timed(
         _ stage: any Stage,
         id: StageID,
