@@ -117,30 +117,27 @@ struct AsyncHTTPClientTransportTests {
     @Test("a per-call timeout ends a slow call with timeout, well before the server answers")
     func timeout() async throws {
         try await withBackend { _, client in
-            let start = ContinuousClock.now
             let error = await #expect(throws: SwitchyardError.self) {
                 _ = try await client.send(.utility, .get, "/delay/120000", options: CallOptions(timeout: .milliseconds(200)))
             }
             #expect(error?.code == .timeout)
             #expect(error?.stage == StageID("transport"))
-            // The server answers after 120 s; ending far sooner (with room for a loaded 2-core machine,
-            // whose CPU-bound suites have held both threads for over 30 s) shows the timeout did it.
-            #expect(ContinuousClock.now - start < .seconds(60))
+            // The code shows the timeout ended the call: the server would have answered 200 after 120 s.
+            // No wall-clock bound: on a loaded 2-core machine the CPU-bound suites have held both
+            // threads for over 60 s.
         }
     }
 
     @Test("cancelling the task cancels the request on its connection and ends the call with cancelled")
     func cancellation() async throws {
         try await withBackend { _, client in
-            let start = ContinuousClock.now
             let task = Task { try await client.send(.utility, .get, "/delay/120000") }
             try await Task.sleep(for: .milliseconds(200))
             task.cancel()
             let error = await #expect(throws: SwitchyardError.self) { _ = try await task.value }
             #expect(error?.code == .cancelled)
-            // The server answers after 120 s; ending far sooner (with room for a loaded 2-core machine)
-            // shows the cancellation did it.
-            #expect(ContinuousClock.now - start < .seconds(60))
+            // The code shows the cancellation ended the call: the server would have answered 200 after
+            // 120 s (no wall-clock bound, as above).
         }
     }
 

@@ -135,15 +135,14 @@ struct APIClientTests {
     @Test("a per-call timeout shorter than the transport's delay is a timeout error naming the transport")
     func timeout() async throws {
         let client = try makeClient(transport: MockTransport(.delayed(by: .seconds(120), then: .status(.ok))))
-        let start = ContinuousClock.now
         let error = await #expect(throws: SwitchyardError.self) {
             _ = try await client.send(.users, .get, "/slow", options: CallOptions(timeout: .milliseconds(50)))
         }
         #expect(error?.code == .timeout)
         #expect(error?.stage == StageID("transport"))
-        // Well before the 120 s answer, with room for a loaded machine (the suite's CPU-bound
-        // generator tests have held the two threads of a busy 2-core machine for over 30 s).
-        #expect(ContinuousClock.now - start < .seconds(60))
+        // The code shows the timeout ended the call: the transport would have answered 200 after 120 s.
+        // No wall-clock bound: on a loaded 2-core machine the suite's CPU-bound tests have held both
+        // threads for over 60 s.
     }
 
     @Test("cancelling the calling task ends the call with cancelled, promptly")
