@@ -42,7 +42,7 @@ extension APIClient {
     ) async throws(SwitchyardError) -> Response {
         let id = context.requestID
         let control = context.control
-        tracker.admitAlone(id, control: control, serviceID: context.serviceID, tags: options.tags, account: options.account)
+        tracker.admitAlone(id, control: control, serviceID: context.serviceID, tags: context.tags, account: context.account)
         // Most calls have neither a scope nor a deadline: nothing watches them, and nothing is ended.
         let watched = options.namesScope || context.deadlineOffset != nil
         let watch = watched ? watchCall(id, context: context, options: options) : nil
