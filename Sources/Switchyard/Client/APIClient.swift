@@ -132,6 +132,8 @@ public struct APIClient: Sendable {
         /// The call's result carrying `value`, with the response's and the call's metadata. The
         /// exchange is consumed, so its response's fields are handed to the result, not copied.
         consuming func result<Value>(_ value: consuming Value) -> CallResult<Value> {
+            // The call's duration ends here, before the timings are logged.
+            let duration = CallClock.now - start
             var metadata = response.metadata
             if let timings = control.timings?.timings {
                 metadata[StageTimings.self] = timings
@@ -151,7 +153,7 @@ public struct APIClient: Sendable {
                 serviceID: context.serviceID,
                 environment: context.environment,
                 attempts: control.transportSends,
-                duration: CallClock.now - start,
+                duration: duration,
                 source: response.source,
                 redirectCount: response.redirectCount,
                 finalURL: response.url,

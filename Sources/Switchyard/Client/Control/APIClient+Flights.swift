@@ -42,10 +42,8 @@ extension APIClient {
     ) async throws(SwitchyardError) -> Response {
         let id = context.requestID
         let control = context.control
-        tracker.admitAlone(id, control: control, serviceID: context.serviceID, tags: options.tags, account: options.account)
-        // Most calls have neither a scope nor a deadline: nothing watches them, and nothing is ended.
-        let watched = options.namesScope || context.deadlineOffset != nil
-        let watch = watched ? watchCall(id, context: context, options: options) : nil
+        tracker.admitAlone(id, control: control, serviceID: context.serviceID, tags: context.tags, account: context.account)
+        let watch = watchCall(id, context: context, options: options)
         let response: Response
         do throws(SwitchyardError) {
             // A scope released as the call was admitted: it ends cancelled without starting.
@@ -56,19 +54,15 @@ extension APIClient {
                 response = try await Self.sendUnderDeadline(request, context: context, stages: options.additionalStages, pipeline: pipeline)
             }
         } catch {
-            let cancelled = ended(id, control: control, context: context)
-            if watched { watch?.end() }
-            throw cancelled ?? error
+            try end(id, control: control, context: context, watch: watch)
+            throw error
         }
         if let stream = response.body.stream {
             // A streamed answer keeps its scope until the stream ends; its deadline covered the head.
-            defer { if watched { watch?.endDeadline() } }
+            defer { watch?.endDeadline() }
             return try stayInFlight(id, response: response, stream: stream, control: control, context: context, watch: watch)
         }
-        // Out of flight first, then unwatched, as a call always ends: a cancel in between finds it gone.
-        let removed = tracker.remove(id)
-        if watched { watch?.end() }
-        if !removed, let cancelled = control.cancellationError { throw cancelled.filling(from: context) }
+        try end(id, control: control, context: context, watch: watch)
         return response
     }
 
@@ -119,10 +113,14 @@ extension APIClient {
         return response
     }
 
+    /// Ends a call that ran alone: out of flight first, then unwatched, as a call always ends (a
+    /// cancel in between finds it gone). Throws the cancellation's error when a cancellation took
+    /// the call first: it then ends as the cancellation said, whatever its pipeline produced.
     @inline(__always)
-    private func ended(_ id: RequestID, control: CallControl, context: CallContext) -> SwitchyardError? {
-        guard !tracker.remove(id), let cancelled = control.cancellationError else { return nil }
-        return cancelled.filling(from: context)
+    private func end(_ id: RequestID, control: CallControl, context: CallContext, watch: CallWatch?) throws(SwitchyardError) {
+        let removed = tracker.remove(id)
+        watch?.end()
+        if !removed, let cancelled = control.cancellationError { throw cancelled.filling(from: context) }
     }
 
     /// Calls identical calls may join, refuse or replace: the pipeline runs once, in a task of its
