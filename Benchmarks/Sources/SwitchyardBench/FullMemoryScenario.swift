@@ -17,21 +17,33 @@ struct FullMemoryScenario: AsyncParsableCommand {
     @Option(help: "Rounds (the median is reported).") var rounds = 5
     @Option(help: "Comma-separated stage names to leave out (the server then refuses what it needs: for profiling).")
     var dropStages = ""
+    @Option(
+        help: """
+            With --contender switchyard: a target that changes on every call, `query` (POST /orders?seq=N) or \
+            `id` (GET /orders/N, named GET /orders/{id}); the logging stage then redacts a new target each call.
+            """
+    )
+    var changingTarget: FullMemoryRun.ChangingTarget?
     @OptionGroup var alone: ContenderOptions
 
     /// The contenders `--contender` can run alone: the full pipeline and the hand-written client.
     static let contenders = ["switchyard", "hand-written"]
 
-    func validate() throws { try alone.validate(among: Self.contenders) }
+    func validate() throws {
+        try alone.validate(among: Self.contenders)
+        if changingTarget != nil, alone.contender != "switchyard" {
+            throw ValidationError("--changing-target needs --contender switchyard")
+        }
+    }
 
     func run() async throws {
         let requestCount = requests
         if let contender = alone.contender {
             // The client's time per call, the server's share subtracted (instructions.sh leaves the
             // server's instructions out the same way: callgrind stops collecting inside its `respond`).
-            let (dropping, warmup) = (Set(dropStages.split(separator: ",").map(String.init)), alone.warmup)
+            let (dropping, warmup, changing) = (Set(dropStages.split(separator: ",").map(String.init)), alone.warmup, changingTarget)
             try await Task.detached {
-                let run = try FullMemoryRun(dropping: dropping)
+                let run = try FullMemoryRun(dropping: dropping, changingTarget: changing)
                 try await ContenderOptions.run(contender, warmup: warmup, calls: requestCount) {
                     try await run.clientNanoseconds(requests: $0, byHand: contender == "hand-written")
                 }
@@ -83,11 +95,18 @@ struct FullMemoryRun: Sendable {
         var stages: [(String, Double)]
     }
 
+    /// A target that changes on every call (`--changing-target`).
+    enum ChangingTarget: String, ExpressibleByArgument, Sendable {
+        case query, id
+    }
+
     let transport = InProcessShopTransport()
+    let changingTarget: ChangingTarget?
     let contender: FullPipelineContender
     let handWritten: HandWrittenShopClient
 
-    init(dropping: Set<String>) throws {
+    init(dropping: Set<String>, changingTarget: ChangingTarget? = nil) throws {
+        self.changingTarget = changingTarget
         let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, store: nil))
         try FullPipelineContender.register(in: registry, baseURL: "https://shop.example.com", transport: transport, dropping: dropping)
         contender = FullPipelineContender(client: APIClient(registry: registry))
@@ -134,7 +153,14 @@ struct FullMemoryRun: Sendable {
     /// The client's nanoseconds per call over `requests` calls of one contender, the server's share
     /// subtracted.
     func clientNanoseconds(requests: Int, byHand: Bool) async throws -> Double {
-        let (total, serverShare) = try await round(requests: requests, byHand ? handWritten.call : contender.call)
+        let call: () async throws -> Int
+        switch (byHand, changingTarget) {
+        case (true, _): call = handWritten.call
+        case (false, nil): call = contender.call
+        case (false, .query): call = contender.callAtChangingQuery
+        case (false, .id): call = contender.callAtChangingID
+        }
+        let (total, serverShare) = try await round(requests: requests, call)
         return total - serverShare
     }
 

@@ -5,6 +5,7 @@ import Logging
 import Switchyard
 import SwitchyardAsyncHTTPClient
 import SwitchyardCrypto
+import Synchronization
 
 /// Switchyard with the full pipeline against the sample backend's shop module: common parameters,
 /// headers, the bearer token, logging at info to a discarding handler, null stripping, the envelope
@@ -27,7 +28,14 @@ struct FullPipelineContender: Sendable {
         }
     }
 
+    /// A read order (`GET /orders/{id}`).
+    struct ReadOrder: Decodable, Sendable {
+        let id: Int
+    }
+
     let client: APIClient
+    /// Calls made with a changing target, numbering them.
+    private let calls = CallCounter()
     let endpoint = DynamicEndpoint<Order>(
         service: FullPipelineContender.shop,
         method: .post,
@@ -69,6 +77,31 @@ struct FullPipelineContender: Sendable {
         )
     }
 
+    /// The same order at `/orders?seq=N`, N new on every call.
+    func callAtChangingQuery() async throws -> Int {
+        let sequence = calls.next()
+        var endpoint = endpoint
+        endpoint.path = "/orders?seq=\(sequence)"
+        let order = try await client.send(endpoint).value
+        guard order.id == 42, order.received.qty == 2 else { throw CancellationError() }
+        return 1
+    }
+
+    /// A read of order N (`GET /orders/N`, named `GET /orders/{id}`), N new on every call.
+    func callAtChangingID() async throws -> Int {
+        let sequence = calls.next()
+        let read = DynamicEndpoint<ReadOrder>(
+            service: Self.shop,
+            method: .get,
+            path: "/orders/\(sequence)",
+            options: CallOptions(timeout: .seconds(30)),
+            name: "GET /orders/{id}",
+            as: ReadOrder.self
+        )
+        guard try await client.send(read).value.id == sequence else { throw CancellationError() }
+        return 1
+    }
+
     func call() async throws -> Int {
         let order = try await client.send(endpoint).value
         guard order.id == 42, order.received.qty == 2 else { throw CancellationError() }
@@ -90,5 +123,15 @@ struct DiscardingLogHandler: LogHandler {
     func log(event: LogEvent) {
         // Force the lazily built message, as a real handler would, then drop it.
         _ = event.message.description
+    }
+}
+
+/// Counts a contender's calls across its copies.
+final class CallCounter: Sendable {
+    private let count = Atomic(0)
+
+    /// The next call's number, from 1.
+    func next() -> Int {
+        count.add(1, ordering: .relaxed).newValue
     }
 }

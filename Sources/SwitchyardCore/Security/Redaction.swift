@@ -51,7 +51,12 @@ public struct Redaction: Sendable {
         didSet { matcher = RedactionNameMatcher(fragments: nameFragments, names: names) }
     }
     /// The rules that hide path segments of a request target.
-    public var pathRules: [PathRule]
+    public var pathRules: [PathRule] {
+        didSet { hasMatchingPathRule = pathRules.contains { $0.isMatching } }
+    }
+    /// Whether a ``PathRule/matching(_:)`` rule is among ``pathRules``: its closure may answer
+    /// differently for the same segment from one call to the next, so no verdict may be remembered.
+    package private(set) var hasMatchingPathRule: Bool
     /// What a hidden value is replaced with.
     public var replacement: String
     /// ``nameFragments`` and ``names`` prepared for judging ASCII names byte by byte.
@@ -90,6 +95,7 @@ public struct Redaction: Sendable {
         self.nameFragments = nameFragments.map { $0.lowercased() }
         self.names = Set(names.map { $0.lowercased() })
         self.pathRules = pathRules
+        self.hasMatchingPathRule = pathRules.contains { $0.isMatching }
         self.replacement = replacement
         self.matcher = RedactionNameMatcher(fragments: self.nameFragments, names: self.names)
     }
@@ -362,6 +368,12 @@ extension Redaction {
         /// segment).
         public static func matching(_ isSecret: @escaping @Sendable (String) -> Bool) -> PathRule {
             PathRule(kind: .matching(isSecret))
+        }
+
+        /// Whether the rule is a ``matching(_:)`` rule, whose answer only its closure knows.
+        package var isMatching: Bool {
+            if case .matching = kind { return true }
+            return false
         }
 
         /// Whether the rule hides `segment` (percent-decoded), which follows `previous`.

@@ -18,6 +18,9 @@ struct EnvelopeReader {
     /// they were named; a path that leads nowhere is absent. A handful at most: a scan finds one
     /// sooner than a hash would. A path of one name is read from ``top`` as it is asked for.
     private var nested: [(path: String, found: Found)] = []
+    /// The paths named at creation: of the one-name paths only they are read from ``top``, whose
+    /// other members' names were not checked for repeats. Kept as given, not filtered: a handful.
+    private let paths: [String]
 
     /// Validates `body`, reads its top-level members and resolves `paths`.
     ///
@@ -26,6 +29,7 @@ struct EnvelopeReader {
     ///   with a `null` among its values.
     init(_ body: Data, paths: [String]) throws(JSONMembers.ScanError) {
         self.body = body
+        self.paths = paths
         // Most envelopes name top-level members only (`code`, `msg`, `data`): their paths are the names.
         guard paths.contains(where: { !Self.isName($0) }) else {
             self.top = try JSONMembers.topLevel(of: body, unique: paths)
@@ -49,7 +53,7 @@ struct EnvelopeReader {
 
     /// The member resolved at `path`, if any.
     private func found(at path: String) -> Found? {
-        if Self.isName(path) { return top[path].map { ($0, body, 0) } }
+        if Self.isName(path) { return paths.contains(path) ? top[path].map { ($0, body, 0) } : nil }
         for entry in nested where entry.path == path { return entry.found }
         return nil
     }

@@ -31,12 +31,7 @@ enum LogLine {
             line.write(" ")
             line.write(path)
             line.write(" ")
-            let components = elapsed.components
-            let tenths = components.seconds * 10_000 + components.attoseconds / 100_000_000_000_000
-            line.write(tenths / 10)
-            line.write(".")
-            line.write(tenths % 10)
-            line.write(" ms")
+            line.write(milliseconds: elapsed)
             if let size {
                 line.write(" ")
                 line.write(Int64(size))
@@ -45,6 +40,12 @@ enum LogLine {
                 line.write(" streaming")
             }
         }
+    }
+
+    /// `12.4 ms`: a duration in milliseconds to the tenth, as every line the stage logs shows one.
+    static func milliseconds(_ duration: Duration) -> String {
+        // Two numbers of up to 20 digits and a sign each, the point and the unit.
+        make(capacity: 48) { $0.write(milliseconds: duration) }
     }
 
     /// A string of at most `capacity` UTF-8 bytes, written by `body`.
@@ -72,6 +73,16 @@ enum LogLine {
                     count += 1
                 }
             }
+        }
+
+        /// `duration` in milliseconds to the tenth, truncated: `12.4 ms`.
+        mutating func write(milliseconds duration: Duration) {
+            let components = duration.components
+            let tenths = components.seconds * 10_000 + components.attoseconds / 100_000_000_000_000
+            write(tenths / 10)
+            write(".")
+            write(tenths % 10)
+            write(" ms")
         }
 
         /// The decimal digits of `number`, with a `-` before a negative one (as `String(number)`).

@@ -167,7 +167,7 @@ public struct LoggingStage: Stage {
         let failure = SwitchyardError.wrapping(error)
         let status = failure.status.map { " \($0.code)" } ?? ""
         logger.warning(
-            "✗ \(method) \(path) failed after \(Self.milliseconds(elapsed)): \(failure.code)\(status) — \(redaction.redactMessage(of: failure))",
+            "✗ \(method) \(path) failed after \(LogLine.milliseconds(elapsed)): \(failure.code)\(status) — \(redaction.redactMessage(of: failure))",
             metadata: metadata
         )
     }
@@ -203,7 +203,7 @@ public struct LoggingStage: Stage {
             return chunk
         }.onEnd { failure in
             let (bytes, chunks) = counts.withLock { ($0.bytes, $0.chunks) }
-            let elapsed = Self.milliseconds(CallClock.now - start)
+            let elapsed = LogLine.milliseconds(CallClock.now - start)
             if let failure {
                 logger.warning(
                     "✗ stream of \(path) ended after \(elapsed), \(bytes) B in \(chunks) chunks: \(failure.code) — \(redaction.redactMessage(of: failure))",
@@ -255,12 +255,6 @@ public struct LoggingStage: Stage {
 
     private static func quoted(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
-    }
-
-    private static func milliseconds(_ duration: Duration) -> String {
-        let components = duration.components
-        let tenths = components.seconds * 10_000 + components.attoseconds / 100_000_000_000_000
-        return "\(tenths / 10).\(tenths % 10) ms"
     }
 }
 

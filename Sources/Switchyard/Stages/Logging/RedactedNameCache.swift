@@ -1,67 +1,111 @@
 import Synchronization
 
-/// The endpoint names and request targets a ``LoggingStage``'s ``Redaction`` leaves as they are,
-/// remembered, and the last call's: a service calls a handful of endpoints at a handful of targets,
+/// The endpoint names and request paths a ``LoggingStage``'s ``Redaction`` leaves as they are,
+/// remembered, and the last call's: a service calls a handful of endpoints at a handful of paths,
 /// and redacting the same text again on every call is waste.
 ///
-/// Only texts with nothing to hide are kept, so the cache never holds a secret; a text the
-/// redaction changes is redacted again on each call. It relies on redaction giving the same answer
-/// for the same text, as the built-in rules do. Holds at most ``limit`` texts; past that it starts over.
+/// Only texts the redaction left unchanged are kept, so nothing the redaction hid is held; what is
+/// held is what the log shows anyway (a plain path, a plain endpoint name), and it lives as long as
+/// the stage. A query is redacted on every call: its rules go by parameter name and are cheap, and
+/// queries (timestamps, signatures) differ from call to call. Only ASCII texts are kept, compared
+/// byte for byte: `String` equality is canonical, and two targets that differ in their bytes must
+/// not share a verdict. Nothing is remembered for a redaction with a ``Redaction/PathRule/matching(_:)``
+/// rule, whose closure may answer differently for the same segment from one call to the next.
+/// Paths and names are held apart, at most ``limit`` of each; past that that set starts over, so
+/// paths that differ on every call (ids) never evict the endpoint names.
 final class RedactedNameCache: Sendable {
-    /// The most texts remembered at once.
+    /// The most paths, and the most endpoint names, remembered at once.
     static let limit = 512
 
-    /// A target and the endpoint name it was redacted with (its path template, if any).
+    /// A path and the endpoint name it was redacted with (its path template, if any).
     private struct Key: Hashable {
-        let target: String
+        let path: String
         let template: String
     }
 
-    /// What is remembered: the path (what precedes the `?`) of every unchanged target, and the last
-    /// call whose target and endpoint name were both unchanged.
+    /// What is remembered: every unchanged path with its template, every unchanged endpoint name,
+    /// and the last call whose path and endpoint name were both unchanged.
     private struct State {
-        var unchanged: [Key: String] = [:]
-        var lastCall: (target: String, endpointName: String, path: String)?
+        var paths: Set<Key> = []
+        var names: Set<String> = []
+        var lastCall: (path: String, endpointName: String)?
     }
 
     private let state = Mutex(State())
 
+    /// How many paths and endpoint names are remembered; for tests.
+    var count: (paths: Int, names: Int) {
+        state.withLock { ($0.paths.count, $0.names.count) }
+    }
+
     /// The call's target as `redaction` renders it with its endpoint name as the path template, the
     /// target's path alone, and the endpoint name as `redaction` renders it: what a logged call shows.
     ///
-    /// A service's calls mostly repeat the one before, so that call is checked first, by comparing
-    /// the texts, before any is hashed.
+    /// A service's calls mostly repeat the one before, so that call's path and name are compared
+    /// first, byte for byte, before anything is hashed.
     func redactedCall(target: String, endpointName: String, by redaction: Redaction) -> (path: String, whole: String, endpointName: String)
     {
+        guard !redaction.hasMatchingPathRule else {
+            let rendered = redaction.redactedTarget(target, template: endpointName)
+            return (rendered.path, rendered.whole, endpointName.isEmpty ? endpointName : redaction.redactTarget(endpointName))
+        }
+        let (pathPart, query) = Request.split(target: target)
+        let (path, name) = redactedPath(pathPart, endpointName: endpointName, by: redaction)
+        guard let query else { return (path, path, name) }
+        return (path, path + "?" + redaction.redactPairs(query), name)
+    }
+
+    /// `path` (a target's, without its query) and `endpointName` as `redaction` renders them.
+    private func redactedPath(_ path: Substring, endpointName: String, by redaction: Redaction) -> (path: String, name: String) {
         let repeated = state.withLock { state -> String? in
-            guard let last = state.lastCall, last.target == target, last.endpointName == endpointName else { return nil }
+            guard let last = state.lastCall, Self.sameBytes(last.path, path), Self.sameBytes(last.endpointName, endpointName[...]) else {
+                return nil
+            }
             return last.path
         }
-        if let repeated { return (repeated, target, endpointName) }
-        let name = endpointName.isEmpty ? endpointName : redacted(endpointName, by: redaction)
-        let rendered = redactedTarget(target, template: endpointName, by: redaction)
-        if name == endpointName, rendered.whole == target {
-            state.withLock { $0.lastCall = (target, endpointName, rendered.path) }
+        if let repeated { return (repeated, endpointName) }
+        let pathText = String(path)
+        guard Self.isASCII(path.utf8), Self.isASCII(endpointName[...].utf8) else {
+            let name = endpointName.isEmpty ? endpointName : redaction.redactTarget(endpointName)
+            return (redaction.redactedTarget(pathText, template: endpointName).path, name)
         }
-        return (rendered.path, rendered.whole, name)
+        let key = Key(path: pathText, template: endpointName)
+        let known = state.withLock { state in
+            (path: state.paths.contains(key), name: endpointName.isEmpty || state.names.contains(endpointName))
+        }
+        let redactedPath = known.path ? pathText : redaction.redactedTarget(pathText, template: endpointName).path
+        let name = known.name ? endpointName : redaction.redactTarget(endpointName)
+        let plainPath = known.path || Self.sameBytes(redactedPath, pathText[...])
+        let plainName = known.name || Self.sameBytes(name, endpointName[...])
+        if plainPath || plainName {
+            state.withLock { state in
+                if plainPath, !known.path { Self.insert(key, into: &state.paths) }
+                if plainName, !known.name { Self.insert(endpointName, into: &state.names) }
+                if plainPath, plainName { state.lastCall = (pathText, endpointName) }
+            }
+        }
+        return (redactedPath, name)
     }
 
-    /// `name` as `redaction` renders it (``Redaction/redactTarget(_:)``).
-    func redacted(_ name: String, by redaction: Redaction) -> String {
-        redactedTarget(name, template: "", by: redaction).whole
+    /// Adds `element` to `set`, which starts over when it holds ``limit`` elements.
+    private static func insert<Element: Hashable>(_ element: Element, into set: inout Set<Element>) {
+        if set.count >= limit { set.removeAll(keepingCapacity: true) }
+        set.insert(element)
     }
 
-    /// `target` as `redaction` renders it with the call's endpoint name `template`, and its path
-    /// alone (`Redaction.redactedTarget(_:template:)`).
-    func redactedTarget(_ target: String, template: String, by redaction: Redaction) -> (path: String, whole: String) {
-        let key = Key(target: target, template: template)
-        if let path = state.withLock({ $0.unchanged[key] }) { return (path, target) }
-        let redacted = redaction.redactedTarget(target, template: template)
-        guard redacted.whole == target else { return redacted }
-        state.withLock { state in
-            if state.unchanged.count >= Self.limit { state.unchanged.removeAll(keepingCapacity: true) }
-            state.unchanged[key] = redacted.path
+    /// Whether `text` is ASCII, read from its contiguous bytes when it has them (a native string's).
+    private static func isASCII(_ text: Substring.UTF8View) -> Bool {
+        text.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy { $0 < 0x80 } } ?? text.allSatisfy { $0 < 0x80 }
+    }
+
+    /// Whether `remembered` and `text` are the same bytes (not merely canonically equal), compared
+    /// in their contiguous storage when both have it: walking a string's UTF-8 view index by index
+    /// costs over ten times as much.
+    private static func sameBytes(_ remembered: String, _ text: Substring) -> Bool {
+        guard remembered.utf8.count == text.utf8.count else { return false }
+        let compared = remembered.utf8.withContiguousStorageIfAvailable { left in
+            text.utf8.withContiguousStorageIfAvailable { right in left.elementsEqual(right) }
         }
-        return redacted
+        return (compared ?? nil) ?? remembered.utf8.elementsEqual(text.utf8)
     }
 }

@@ -18,10 +18,19 @@ struct LogLineTests {
     )
     func responseLine(elapsed: Duration) {
         let response = Response(status: .created, headerFields: [:], body: Data(repeating: 1, count: 310))
-        let components = elapsed.components
-        let tenths = components.seconds * 10_000 + components.attoseconds / 100_000_000_000_000
-        let expected = "← 201 Created POST /orders \(tenths / 10).\(tenths % 10) ms 310 B"
+        let expected = "← 201 Created POST /orders \(LogLine.milliseconds(elapsed)) 310 B"
         #expect(LogLine.response(response, method: "POST", path: "/orders", elapsed: elapsed) == expected)
+    }
+
+    @Test(
+        "a duration is written in milliseconds to the tenth, truncated, as every logged line shows it",
+        arguments: [
+            (Duration.zero, "0.0 ms"), (.nanoseconds(50_000), "0.0 ms"), (.microseconds(12_449), "12.4 ms"),
+            (.seconds(86_400 * 365), "31536000000.0 ms"), (.milliseconds(-3), "-3.0 ms"),
+        ]
+    )
+    func milliseconds(elapsed: Duration, text: String) {
+        #expect(LogLine.milliseconds(elapsed) == text)
     }
 
     @Test("a status without a usual reason, a long path and an empty body fit")

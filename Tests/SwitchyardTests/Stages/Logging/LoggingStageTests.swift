@@ -4,6 +4,7 @@ import InMemoryLogging
 import Logging
 import Switchyard
 import SwitchyardTesting
+import Synchronization
 import Testing
 
 @Suite("Logging stage")
@@ -220,4 +221,30 @@ struct LoggingStageTests {
             }
         }
     }
+
+    @Test("a matching rule is asked again on every call: its changed answer shows in the next identical call's lines")
+    func matchingRuleAskedEveryCall() async throws {
+        let (logger, handler) = logger(.info)
+        let answer = RuleAnswer()
+        var redaction = Redaction.default
+        redaction.pathRules.append(.matching { segment in segment == "u-42" && answer.hides.load(ordering: .relaxed) })
+        let stage = LoggingStage(logger: logger, redaction: redaction)
+        let request = try Request.fixture(.get, "https://api.test/users/u-42?page=1")
+        let context = CallContext(serviceID: .users, endpointName: "GET /users/u-42")
+        for hides in [false, true, false] {
+            answer.hides.store(hides, ordering: .relaxed)
+            handler.clear()
+            _ = await StageHarness(stage).run(request, context: context, respond: .json("{}"))
+            let lines = handler.entries.map(\.message.description)
+            #expect(lines.count == 2)
+            let shown = hides ? "/users/<redacted>" : "/users/u-42"
+            #expect(lines.allSatisfy { $0.contains(shown) })
+            #expect(handler.entries.allSatisfy { $0.metadata["endpoint"] == "GET \(shown)" })
+        }
+    }
+}
+
+/// The answer a test's stateful path rule gives, changed between calls.
+private final class RuleAnswer: Sendable {
+    let hides = Atomic(false)
 }
