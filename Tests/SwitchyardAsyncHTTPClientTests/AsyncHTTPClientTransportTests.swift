@@ -117,14 +117,17 @@ struct AsyncHTTPClientTransportTests {
     @Test("a per-call timeout ends a slow call with timeout, well before the server answers")
     func timeout() async throws {
         try await withBackend { _, client in
+            let start = ContinuousClock.now
             let error = await #expect(throws: SwitchyardError.self) {
                 _ = try await client.send(.utility, .get, "/delay/120000", options: CallOptions(timeout: .milliseconds(200)))
             }
             #expect(error?.code == .timeout)
             #expect(error?.stage == StageID("transport"))
-            // The code shows the timeout ended the call: the server would have answered 200 after 120 s.
-            // No wall-clock bound: on a loaded 2-core machine the CPU-bound suites have held both
-            // threads for over 60 s.
+            // Before the server's answer at 120 s: a late answer past the deadline is reported as a
+            // timeout too, so the code alone does not show the timer fired. The bound is loose because on
+            // a loaded 2-core machine the CPU-bound suites have held both threads for over 60 s; the
+            // conformance case `sub-second-timeout-is-accurate` checks the timing closely.
+            #expect(ContinuousClock.now - start < .seconds(110))
         }
     }
 

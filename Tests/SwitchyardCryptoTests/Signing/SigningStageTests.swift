@@ -116,8 +116,15 @@ struct SigningStageTests {
         #expect(sent[0].headerFields[SigningWireFormat.timestampHeader] != sent[1].headerFields[SigningWireFormat.timestampHeader])
     }
 
-    /// A server that signs its response for the request's nonce, optionally altered afterwards.
-    private func signingServer(timestamp: Int64, keyID: String = "k1", alter: Bool = false, unsigned: Bool = false) -> MockResponse {
+    /// A server that signs its response for the request's nonce, optionally altered afterwards;
+    /// `written` changes how the signature's hex text is sent.
+    private func signingServer(
+        timestamp: Int64,
+        keyID: String = "k1",
+        alter: Bool = false,
+        unsigned: Bool = false,
+        written: @escaping @Sendable (String) -> String = { $0 }
+    ) -> MockResponse {
         MockResponse { request, _ in
             let nonce = request.headerFields[SigningWireFormat.nonceHeader] ?? ""
             let body = Data(#"{"paid":true}"#.utf8)
@@ -132,7 +139,7 @@ struct SigningStageTests {
             if !unsigned {
                 fields[SigningWireFormat.keyIDHeader] = keyID
                 fields[SigningWireFormat.timestampHeader] = String(timestamp)
-                fields[SigningWireFormat.signatureHeader] = try SigningWireFormat.signature(of: canonical, using: Self.key)
+                fields[SigningWireFormat.signatureHeader] = written(try SigningWireFormat.signature(of: canonical, using: Self.key))
             }
             return Response(status: .ok, headerFields: fields, body: alter ? Data(#"{"paid":false}"#.utf8) : body)
         }
@@ -144,7 +151,12 @@ struct SigningStageTests {
         let stage = SigningStage(keyRing: Self.ring, responseVerification: .required, now: { now })
         let request = try Request.fixture(.get, "https://api.test/pay/1")
         #expect(await StageHarness(stage).run(request, respond: signingServer(timestamp: 1_700_000_010)).error == nil)
+        // Hex digits compare case-insensitively: an upper-case signature is the same signature.
+        let upperCase = signingServer(timestamp: 1_700_000_010, written: { $0.uppercased() })
+        #expect(await StageHarness(stage).run(request, respond: upperCase).error == nil)
         let cases: [(MockResponse, String)] = [
+            (signingServer(timestamp: 1_700_000_010, written: { String($0.prefix(32)) }), "does not match"),
+            (signingServer(timestamp: 1_700_000_010, written: { $0 + "00" }), "does not match"),
             (signingServer(timestamp: 1_700_000_010, alter: true), "does not match"),
             (signingServer(timestamp: 1_700_000_010, unsigned: true), "not signed"),
             (signingServer(timestamp: 1_699_999_000), "outside the allowed"),
