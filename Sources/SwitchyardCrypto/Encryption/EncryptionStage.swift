@@ -181,9 +181,31 @@ public struct EncryptionStage: CredentialBearingStage {
         )
         let body = try response.bodyBytes(for: id)
         response.body = .bytes(try SwitchyardError.crypto { () throws(CryptoError) in try scheme.open(body, key: key, aad: aad) })
-        response.headerFields[EncryptionWireFormat.encryptionHeader] = nil
-        response.headerFields[.contentType] = response.headerFields.value(EncryptionWireFormat.contentTypeHeader)
-        response.headerFields[EncryptionWireFormat.contentTypeHeader] = nil
+        response.headerFields = Self.openedFields(response.headerFields)
         return response
+    }
+
+    /// The fields of an opened response: without the encryption header and the original-type header,
+    /// whose value (joined when repeated) becomes the `Content-Type`, in the first `Content-Type`'s
+    /// place or last, and none when the server sent no original type. What setting the three fields one
+    /// by one gives, in one pass: HTTPTypes removes a field by moving the rest of its list each time.
+    private static func openedFields(_ fields: HTTPFields) -> HTTPFields {
+        let originalType = fields.value(EncryptionWireFormat.contentTypeHeader)
+        var opened = HTTPFields()
+        opened.reserveCapacity(fields.count)
+        var typePlaced = false
+        for field in fields {
+            switch field.name {
+            case EncryptionWireFormat.encryptionHeader, EncryptionWireFormat.contentTypeHeader:
+                continue
+            case .contentType:
+                if !typePlaced, let originalType { opened.append(HTTPField(name: .contentType, value: originalType)) }
+                typePlaced = true
+            default:
+                opened.append(field)
+            }
+        }
+        if !typePlaced, let originalType { opened.append(HTTPField(name: .contentType, value: originalType)) }
+        return opened
     }
 }

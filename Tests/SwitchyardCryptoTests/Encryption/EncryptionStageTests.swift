@@ -291,3 +291,74 @@ struct EncryptionStageTests {
         try? FileManager.default.removeItem(atPath: destination.path + ".partial")
     }
 }
+
+/// Where an opened response's `Content-Type` goes, and which fields stay.
+@Suite("Encryption stage: an opened response's fields")
+struct EncryptionOpenedFieldsTests {
+    /// Runs the stage over a GET whose answer, sealed for it, carries `fields` besides the encryption header.
+    private func opened(_ fields: [HTTPField]) async throws -> [HTTPField] {
+        let ring = try KeyRing(keyID: "k1", key: SymmetricKey.random(byteCount: 32))
+        let stage = EncryptionStage(scheme: .aes256GCM, keyRing: ring)
+        let request = try Request.fixture(.get, "https://secure.example/api/items")
+        let run = await StageHarness(stage).run(
+            request,
+            respond: MockResponse { request, _ in
+                let aad = EncryptionWireFormat.associatedData(
+                    direction: .response,
+                    scheme: .aes256GCM,
+                    keyID: "k1",
+                    method: request.method.rawValue,
+                    target: request.head.path ?? "/",
+                    requestNonce: request.headerFields[EncryptionWireFormat.requestNonceHeader]
+                )
+                var headerFields = HTTPFields(fields)
+                let header = EncryptionWireFormat.headerValue(scheme: .aes256GCM, keyID: "k1")
+                headerFields.append(HTTPField(name: EncryptionWireFormat.encryptionHeader, value: header))
+                let sealed = try EncryptionScheme.aes256GCM.seal(Data("{}".utf8), key: ring.currentKey, aad: aad)
+                return Response(status: .ok, headerFields: headerFields, body: sealed)
+            }
+        )
+        #expect(run.error == nil)
+        return run.response.map { Array($0.headerFields) } ?? []
+    }
+
+    @Test("the original type takes the first Content-Type's place; later ones and both encryption headers go")
+    func originalTypeInPlace() async throws {
+        let fields = try await opened([
+            HTTPField(name: HTTPField.Name("X-Before")!, value: "1"),
+            HTTPField(name: .contentType, value: "application/octet-stream"),
+            HTTPField(name: HTTPField.Name("X-Middle")!, value: "2"),
+            HTTPField(name: .contentType, value: "text/plain"),
+            HTTPField(name: EncryptionWireFormat.contentTypeHeader, value: "application/json"),
+            HTTPField(name: HTTPField.Name("X-After")!, value: "3"),
+        ])
+        #expect(
+            fields == [
+                HTTPField(name: HTTPField.Name("X-Before")!, value: "1"),
+                HTTPField(name: .contentType, value: "application/json"),
+                HTTPField(name: HTTPField.Name("X-Middle")!, value: "2"),
+                HTTPField(name: HTTPField.Name("X-After")!, value: "3"),
+            ]
+        )
+    }
+
+    @Test("without an original type the opened response has no Content-Type")
+    func noOriginalType() async throws {
+        let fields = try await opened([
+            HTTPField(name: .contentType, value: "application/octet-stream"),
+            HTTPField(name: HTTPField.Name("X-Kept")!, value: "1"),
+        ])
+        #expect(fields == [HTTPField(name: HTTPField.Name("X-Kept")!, value: "1")])
+    }
+
+    @Test("an original type without a Content-Type is added last")
+    func originalTypeAddedLast() async throws {
+        let fields = try await opened([
+            HTTPField(name: EncryptionWireFormat.contentTypeHeader, value: "application/json"),
+            HTTPField(name: HTTPField.Name("X-Kept")!, value: "1"),
+        ])
+        #expect(
+            fields == [HTTPField(name: HTTPField.Name("X-Kept")!, value: "1"), HTTPField(name: .contentType, value: "application/json")]
+        )
+    }
+}
