@@ -47,7 +47,7 @@ final class RedactedNameCache: Sendable {
     {
         guard !redaction.hasMatchingPathRule else {
             let rendered = redaction.redactedTarget(target, template: endpointName)
-            return (rendered.path, rendered.whole, endpointName.isEmpty ? endpointName : redaction.redactTarget(endpointName))
+            return (rendered.path, rendered.whole, Self.redactedName(endpointName, by: redaction))
         }
         let (pathPart, query) = Request.split(target: target)
         let (path, name) = redactedPath(pathPart, endpointName: endpointName, by: redaction)
@@ -66,8 +66,7 @@ final class RedactedNameCache: Sendable {
         if let repeated { return (repeated, endpointName) }
         let pathText = String(path)
         guard Self.isASCII(path.utf8), Self.isASCII(endpointName[...].utf8) else {
-            let name = endpointName.isEmpty ? endpointName : redaction.redactTarget(endpointName)
-            return (redaction.redactedTarget(pathText, template: endpointName).path, name)
+            return (redaction.redactedTarget(pathText, template: endpointName).path, Self.redactedName(endpointName, by: redaction))
         }
         let key = Key(path: pathText, template: endpointName)
         let known = state.withLock { state in
@@ -85,6 +84,11 @@ final class RedactedNameCache: Sendable {
             }
         }
         return (redactedPath, name)
+    }
+
+    /// `name` as `redaction` renders it; an empty name (a call without an endpoint name) stays empty.
+    private static func redactedName(_ name: String, by redaction: Redaction) -> String {
+        name.isEmpty ? name : redaction.redactTarget(name)
     }
 
     /// Adds `element` to `set`, which starts over when it holds ``limit`` elements.
