@@ -77,6 +77,8 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+                // Only to recognise the no-op tracer (AsyncHTTPClient depends on it already).
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
                 // `Data` over a `ByteBuffer`'s own storage, for streamed answers; AsyncHTTPClient
                 // already depends on it.
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
@@ -250,6 +252,7 @@ let package = Package(
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: swiftSettings
         ),

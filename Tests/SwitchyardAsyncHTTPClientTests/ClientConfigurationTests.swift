@@ -1,7 +1,9 @@
 import AsyncHTTPClient
+import InMemoryTracing
 import NIOSSL
 import SwitchyardAsyncHTTPClient
 import Testing
+import Tracing
 
 @Suite("AsyncHTTPClient transport: the client configuration Switchyard relies on")
 struct ClientConfigurationTests {
@@ -31,5 +33,19 @@ struct ClientConfigurationTests {
             return
         }
         #expect(AsyncHTTPClientTransport.decompressionLimit == 64 << 20)
+    }
+
+    @Test("a tracer that records nothing is dropped, so the client opens no span per request")
+    func noOpTracerDropped() {
+        var configuration = HTTPClient.Configuration()
+        configuration.tracing.tracer = NoOpTracer()
+        #expect(AsyncHTTPClientTransport.switchyardConfiguration(configuration).tracing.tracer == nil)
+    }
+
+    @Test("a tracer that records is kept")
+    func recordingTracerKept() {
+        var configuration = HTTPClient.Configuration()
+        configuration.tracing.tracer = InMemoryTracer()
+        #expect(AsyncHTTPClientTransport.switchyardConfiguration(configuration).tracing.tracer is InMemoryTracer)
     }
 }
