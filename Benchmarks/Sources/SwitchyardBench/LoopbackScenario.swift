@@ -35,7 +35,8 @@ struct LoopbackScenario: AsyncParsableCommand {
     /// `switchyard pipeline=headers`, `switchyard-full` is `switchyard pipeline=full`, `transport` is
     /// `AsyncHTTPClientTransport` alone).
     static let contenders = [
-        "raw-ahc", "switchyard", "raw-ahc+headers", "switchyard-full", "raw-ahc-shop", "raw-ahc-delegate", "hand-written-shop", "transport",
+        "raw-ahc", "switchyard", "raw-ahc+headers", "raw-ahc+fields", "switchyard-full", "raw-ahc-shop", "raw-ahc-delegate",
+        "hand-written-shop", "transport",
     ]
 
     func validate() throws {
@@ -99,6 +100,15 @@ struct LoopbackScenario: AsyncParsableCommand {
             let rawShop = try RawShopContender(client: httpClient, baseURL: backend.baseURL)
             let raw = RawContender(client: httpClient, url: url)
             let rawWithHeaders = RawContender(client: httpClient, url: url, headerCount: stages)
+            // Every field the `switchyard` contender sends — the stages' fields, the client's
+            // User-Agent, the transport's Accept-Encoding — over the client Switchyard's transport
+            // uses (which decodes gzip and deflate): the same request bytes without the pipeline.
+            let rawWithFields = RawContender(
+                client: switchyardClient,
+                url: url,
+                headerCount: stages,
+                extraFields: [("User-Agent", UserAgent.default.value), ("Accept-Encoding", "gzip, deflate")]
+            )
             let rawDelegate = RawDelegateContender(client: httpClient, url: url)
             let ours = SwitchyardContender(client: client)
             let transport = AsyncHTTPClientTransport(client: switchyardClient)
@@ -116,7 +126,9 @@ struct LoopbackScenario: AsyncParsableCommand {
             // `--contender`: one contender alone, after a warm-up, for exactly `--requests` calls.
             if let contender = alone.contender {
                 let calls: [String: @Sendable () async throws -> Int] = [
-                    "raw-ahc": raw.call, "switchyard": ours.call, "raw-ahc+headers": rawWithHeaders.call, "switchyard-full": full.call,
+                    "raw-ahc": raw.call, "switchyard": ours.call, "raw-ahc+headers": rawWithHeaders.call,
+                    "raw-ahc+fields": rawWithFields.call,
+                    "switchyard-full": full.call,
                     "raw-ahc-shop": rawShop.call, "raw-ahc-delegate": rawDelegate.call, "hand-written-shop": handWritten.call,
                     "transport": transportCall,
                 ]
@@ -248,10 +260,10 @@ struct RawContender: Sendable {
     /// The header fields sent, made once (as the stages make theirs once).
     let headers: [(name: String, value: String)]
 
-    init(client: HTTPClient, url: String, headerCount: Int = 0) {
+    init(client: HTTPClient, url: String, headerCount: Int = 0, extraFields: [(name: String, value: String)] = []) {
         self.client = client
         self.url = url
-        self.headers = (0..<headerCount).map { ("x-stage-\($0)", "value-\($0)") }
+        self.headers = (0..<headerCount).map { ("x-stage-\($0)", "value-\($0)") } + extraFields
     }
 
     func call() async throws -> Int {
