@@ -16,3 +16,36 @@ extension HTTPFields {
         return found
     }
 }
+
+extension HTTPFields {
+    /// Sets `fields` as `self[fields: field.name] = [field]` would for each field, one after another,
+    /// with one pass over the list: a field whose name is here once replaces that field in place, and
+    /// the others are appended in their order — which is what the sets do. When a name is here more
+    /// than once (the sets would remove the extra ones) or `fields` names one twice, the sets are
+    /// made one by one.
+    ///
+    /// - Parameter fields: the fields to set, at most a handful.
+    package mutating func set(_ fields: [HTTPField]) {
+        let matched: Bool = withUnsafeTemporaryAllocation(of: Int.self, capacity: fields.count) { slots in
+            slots.initialize(repeating: -1)
+            for index in self.indices {
+                // A name's length, read from the string's header, rules out most pairs without comparing.
+                let length = self[index].name.canonicalName.utf8.count
+                for slot in fields.indices
+                where fields[slot].name.canonicalName.utf8.count == length && fields[slot].name == self[index].name {
+                    guard slots[slot] < 0 else { return false }
+                    slots[slot] = index
+                }
+            }
+            for slot in fields.indices {
+                for other in fields.indices[..<slot] where fields[other].name == fields[slot].name { return false }
+            }
+            for slot in fields.indices {
+                if slots[slot] >= 0 { self[slots[slot]] = fields[slot] } else { self.append(fields[slot]) }
+            }
+            return true
+        }
+        guard !matched else { return }
+        for field in fields { self[fields: field.name] = [field] }
+    }
+}
