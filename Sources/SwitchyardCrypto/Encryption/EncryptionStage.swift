@@ -112,7 +112,7 @@ public struct EncryptionStage: CredentialBearingStage {
         // (``HTTPFields/set(_:)``): in order, as the stage's subscript sets would leave them.
         var fields: [HTTPField] = []
         if wireFormat == .v2 {
-            let fresh = try SwitchyardError.crypto { () throws(CryptoError) in Digest.hex(try NonceSource.bytes(count: 16)) }
+            let fresh = try SwitchyardError.crypto { () throws(CryptoError) in try NonceSource.hex(count: 16) }
             nonce = fresh
             fields.reserveCapacity(4)
             fields.append(HTTPField(name: EncryptionWireFormat.requestNonceHeader, value: fresh))

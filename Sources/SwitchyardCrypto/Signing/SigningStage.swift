@@ -85,7 +85,7 @@ public struct SigningStage: CredentialBearingStage {
         var request = request
         // A streamed upload is refused (``SwitchyardError/Code/unsupportedBody``): the signature covers the whole body.
         _ = try request.bodyBytes(for: id)
-        let nonce = try SwitchyardError.crypto { () throws(CryptoError) in Digest.hex(try NonceSource.bytes(count: 16)) }
+        let nonce = try SwitchyardError.crypto { () throws(CryptoError) in try NonceSource.hex(count: 16) }
         let timestamp = Int64(now().timeIntervalSince1970)
         let keyID = keyRing.currentKeyID
         try SwitchyardError.crypto { () throws(CryptoError) in
