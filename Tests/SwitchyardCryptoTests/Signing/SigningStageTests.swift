@@ -271,6 +271,25 @@ struct SigningStageTests {
         #expect(body == "total_fee=1&nonce_str=abc&sign_type=HMAC-SHA256&sign=\(expected)")
         #expect(run.forwardedRequest?.query == nil)
     }
+
+    @Test("the signature is HMAC-SHA256 in lower-case hex: RFC 4231 test cases 1 and 2")
+    func signatureKnownAnswers() throws {
+        let hiThere = SymmetricKey(Data(repeating: 0x0b, count: 20))
+        #expect(
+            try SigningWireFormat.signature(of: "Hi There", using: hiThere)
+                == "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7"
+        )
+        let jefe = SymmetricKey(Data("Jefe".utf8))
+        #expect(
+            try SigningWireFormat.signature(of: "what do ya want for nothing?", using: jefe)
+                == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
+        )
+        // The same as the code the public HMAC gives, written out, for an empty and a long text.
+        for text in ["", String(repeating: "canonical\n", count: 500)] {
+            let code = try HMAC.authenticationCode(for: Data(text.utf8), using: jefe)
+            #expect(try SigningWireFormat.signature(of: text, using: jefe) == Digest.hex(code))
+        }
+    }
 }
 
 /// A clock the test advances by a minute at a time.
