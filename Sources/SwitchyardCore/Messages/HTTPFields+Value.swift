@@ -8,12 +8,16 @@ extension HTTPFields {
     /// - Parameter name: the field's name.
     /// - Returns: the value, or `nil` when no field has the name.
     package func value(_ name: HTTPField.Name) -> String? {
-        var found: String?
-        for field in self where field.name == name {
+        let canonical = name.canonicalName
+        // A name's length, read from the string's header, rules out most fields without comparing
+        // their names (equal names have equal lengths), and the fields are read in place, not copied.
+        let length = canonical.utf8.count
+        var found: Int?
+        for index in indices where self[index].name.canonicalName.utf8.count == length && self[index].name.canonicalName == canonical {
             guard found == nil else { return self[name] }
-            found = field.value
+            found = index
         }
-        return found
+        return found.map { self[$0].value }
     }
 }
 
