@@ -145,7 +145,11 @@ public struct SigningStage: CredentialBearingStage {
         // Compared in the strings' own UTF-8 storage: `Data(_:)` over a string's bytes costs a dynamic
         // cast and a copy on every call.
         var expectedText = expected
-        var received = signature.lowercased()
+        // Lower-cased only when it has to be: a signature as sent (ASCII, no capitals) already is.
+        var received = signature
+        if !received.withUTF8({ bytes in bytes.allSatisfy { $0 < 0x80 && !(0x41...0x5A).contains($0) } }) {
+            received = signature.lowercased()
+        }
         let matches = expectedText.withUTF8 { left in
             received.withUTF8 { right in ConstantTime.equals(UnsafeRawBufferPointer(left), UnsafeRawBufferPointer(right)) }
         }

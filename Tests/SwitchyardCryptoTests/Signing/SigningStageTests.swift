@@ -154,7 +154,12 @@ struct SigningStageTests {
         // Hex digits compare case-insensitively: an upper-case signature is the same signature.
         let upperCase = signingServer(timestamp: 1_700_000_010, written: { $0.uppercased() })
         #expect(await StageHarness(stage).run(request, respond: upperCase).error == nil)
+        let mixedCase = signingServer(timestamp: 1_700_000_010, written: { String($0.prefix(32)) + $0.dropFirst(32).uppercased() })
+        #expect(await StageHarness(stage).run(request, respond: mixedCase).error == nil)
         let cases: [(MockResponse, String)] = [
+            // Non-ASCII is never a hex digit, lower-cased or not (the Kelvin sign lower-cases to an ASCII k).
+            (signingServer(timestamp: 1_700_000_010, written: { "\u{212A}" + $0.dropFirst() }), "does not match"),
+            (signingServer(timestamp: 1_700_000_010, written: { "é" + $0.dropFirst() }), "does not match"),
             (signingServer(timestamp: 1_700_000_010, written: { String($0.prefix(32)) }), "does not match"),
             (signingServer(timestamp: 1_700_000_010, written: { $0 + "00" }), "does not match"),
             (signingServer(timestamp: 1_700_000_010, alter: true), "does not match"),
