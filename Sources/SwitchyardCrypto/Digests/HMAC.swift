@@ -67,26 +67,38 @@ public enum HMAC {
     ) throws(CryptoError) -> Data {
         var code = Data(count: algorithm.byteCount)
         try code.withMutableCryptoBytes { output throws(CryptoError) in
-            // A context this key was keyed into before, or a new one keyed now; either way one
-            // `EVP_MAC_init` without a key starts the computation over.
-            let kind = algorithm.contextKind
-            guard
-                let context = key.storage.contexts.take(kind)
-                    ?? key.withUnsafeBytes({ keyBytes in
-                        switchyard_hmac_keyed_new(algorithm.openSSLName, keyBytes.bytePointer, keyBytes.count)
-                    })
-            else { throw CryptoError.openSSL("HMAC-\(algorithm.openSSLName)") }
-            var written = 0
-            let status = message.withUnsafeBytes { messageBytes in
-                switchyard_hmac_keyed(context, messageBytes.bytePointer, messageBytes.count, output.bytePointer, output.count, &written)
-            }
-            guard status == 1, written == algorithm.byteCount else {
-                KeyedContextPool.free(context, kind)
-                throw CryptoError.openSSL("HMAC-\(algorithm.openSSLName)" + (status == 1 ? " (unexpected length \(written))" : ""))
-            }
-            key.storage.contexts.giveBack(context, kind)
+            try authenticationCode(for: message, using: key, algorithm: algorithm, into: output)
         }
         return code
+    }
+
+    /// Computes the HMAC of `message` under `key` into `output`, which holds exactly
+    /// ``Algorithm/byteCount`` bytes: ``authenticationCode(for:using:algorithm:)`` without a `Data`
+    /// of its own, for a caller that only reads the code once (a signature written as text).
+    static func authenticationCode(
+        for message: some ContiguousBytes,
+        using key: SymmetricKey,
+        algorithm: Algorithm,
+        into output: UnsafeMutableRawBufferPointer
+    ) throws(CryptoError) {
+        // A context this key was keyed into before, or a new one keyed now; either way one
+        // `EVP_MAC_init` without a key starts the computation over.
+        let kind = algorithm.contextKind
+        guard
+            let context = key.storage.contexts.take(kind)
+                ?? key.withUnsafeBytes({ keyBytes in
+                    switchyard_hmac_keyed_new(algorithm.openSSLName, keyBytes.bytePointer, keyBytes.count)
+                })
+        else { throw CryptoError.openSSL("HMAC-\(algorithm.openSSLName)") }
+        var written = 0
+        let status = message.withUnsafeBytes { messageBytes in
+            switchyard_hmac_keyed(context, messageBytes.bytePointer, messageBytes.count, output.bytePointer, output.count, &written)
+        }
+        guard status == 1, written == algorithm.byteCount else {
+            KeyedContextPool.free(context, kind)
+            throw CryptoError.openSSL("HMAC-\(algorithm.openSSLName)" + (status == 1 ? " (unexpected length \(written))" : ""))
+        }
+        key.storage.contexts.giveBack(context, kind)
     }
 
     /// Whether `code` is the HMAC of `message` under `key`, compared in constant time.

@@ -108,13 +108,19 @@ public struct EncryptionStage: CredentialBearingStage {
         // Version 2 binds both bodies to this attempt with a fresh nonce, and names scheme and key id
         // on every request, so the server knows them for the answer to a bodiless one.
         var nonce: String?
+        // The fields the stage sets, set together at the end in one pass over the request's fields
+        // (``HTTPFields/set(_:)``): in order, as the stage's subscript sets would leave them.
+        var fields: [HTTPField] = []
         if wireFormat == .v2 {
-            let fresh = try SwitchyardError.crypto { () throws(CryptoError) in Digest.hex(try NonceSource.bytes(count: 16)) }
+            let fresh = try SwitchyardError.crypto { () throws(CryptoError) in try NonceSource.hex(count: 16) }
             nonce = fresh
-            request.headerFields[EncryptionWireFormat.requestNonceHeader] = fresh
-            request.headerFields[EncryptionWireFormat.encryptionHeader] = EncryptionWireFormat.headerValue(
-                scheme: scheme,
-                keyID: keyRing.currentKeyID
+            fields.reserveCapacity(4)
+            fields.append(HTTPField(name: EncryptionWireFormat.requestNonceHeader, value: fresh))
+            fields.append(
+                HTTPField(
+                    name: EncryptionWireFormat.encryptionHeader,
+                    value: EncryptionWireFormat.headerValue(scheme: scheme, keyID: keyRing.currentKeyID)
+                )
             )
         }
         // A streamed upload is refused (``SwitchyardError/Code/unsupportedBody``): the stage seals whole bodies.
@@ -132,10 +138,28 @@ public struct EncryptionStage: CredentialBearingStage {
                 try SwitchyardError.crypto { () throws(CryptoError) in try scheme.seal(body, key: keyRing.currentKey, aad: aad) }
             )
             let originalType = request.headerFields.value(.contentType)
-            request.headerFields[EncryptionWireFormat.encryptionHeader] = EncryptionWireFormat.headerValue(scheme: scheme, keyID: keyID)
-            request.headerFields[EncryptionWireFormat.contentTypeHeader] = originalType
-            request.headerFields[.contentType] = scheme.isBinary ? "application/octet-stream" : "text/plain; charset=us-ascii"
+            // Version 2 named the scheme and the current key id above already, with the same value.
+            if wireFormat != .v2 {
+                fields.append(
+                    HTTPField(
+                        name: EncryptionWireFormat.encryptionHeader,
+                        value: EncryptionWireFormat.headerValue(scheme: scheme, keyID: keyID)
+                    )
+                )
+            }
+            if let originalType {
+                fields.append(HTTPField(name: EncryptionWireFormat.contentTypeHeader, value: originalType))
+            } else {
+                // No type to keep: any field of the name the app set is removed, after the fields set before it.
+                request.headerFields.set(fields)
+                fields.removeAll(keepingCapacity: true)
+                request.headerFields[EncryptionWireFormat.contentTypeHeader] = nil
+            }
+            fields.append(
+                HTTPField(name: .contentType, value: scheme.isBinary ? "application/octet-stream" : "text/plain; charset=us-ascii")
+            )
         }
+        if !fields.isEmpty { request.headerFields.set(fields) }
         var response = try await next(request, context)
         // An unsealed error status (a gateway's 503 page, an auth proxy's 401, an HTML 500) comes
         // through as what it is — an HTTP status, marked unverified — so the status check and retries

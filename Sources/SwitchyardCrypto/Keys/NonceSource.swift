@@ -80,6 +80,25 @@ enum NonceSource {
         pool.owner = process
     }
 
+    /// `count` fresh random bytes for a nonce, as lower-case hexadecimal (two digits a byte): what
+    /// `Digest.hex(try bytes(count: count))` gives, drawn into a buffer on the stack instead of a `Data`.
+    static func hex(count: Int) throws(CryptoError) -> String {
+        var failure: CryptoError?
+        let text = withUnsafeTemporaryAllocation(byteCount: count, alignment: 1) { buffer -> String in
+            do throws(CryptoError) {
+                try fill(buffer)
+            } catch {
+                failure = error
+                return ""
+            }
+            return String(unsafeUninitializedCapacity: 2 * count) { output in
+                Digest.writeHex(UnsafeRawBufferPointer(buffer), into: UnsafeMutableBufferPointer(rebasing: output[...]))
+            }
+        }
+        if let failure { throw failure }
+        return text
+    }
+
     /// `count` fresh random bytes for a nonce.
     static func bytes(count: Int) throws(CryptoError) -> Data {
         var data = Data(count: count)

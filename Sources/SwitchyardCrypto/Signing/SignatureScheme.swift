@@ -1,3 +1,4 @@
+import HTTPTypes
 public import Switchyard
 
 /// How a ``SigningStage`` signs a request: what it signs (the canonical form) and where the
@@ -56,9 +57,21 @@ public struct CanonicalRequestSigning: SignatureScheme {
     /// Adds the four header fields.
     public func sign(_ request: inout Request, key: SymmetricKey, keyID: String, timestamp: Int64, nonce: String) throws(CryptoError) {
         let canonical = canonicalizer.canonicalString(for: request, timestamp: timestamp, nonce: nonce, keyID: keyID)
-        request.headerFields[SigningWireFormat.keyIDHeader] = keyID
-        request.headerFields[SigningWireFormat.timestampHeader] = String(timestamp)
-        request.headerFields[SigningWireFormat.nonceHeader] = nonce
-        request.headerFields[SigningWireFormat.signatureHeader] = try SigningWireFormat.signature(of: canonical, using: key)
+        // The four fields are set in one pass over the request's fields (``HTTPFields/set(_:)``), as
+        // four subscript sets would leave them — the first three also when the signature fails.
+        var fields = [
+            HTTPField(name: SigningWireFormat.keyIDHeader, value: keyID),
+            HTTPField(name: SigningWireFormat.timestampHeader, value: String(timestamp)),
+            HTTPField(name: SigningWireFormat.nonceHeader, value: nonce),
+        ]
+        do throws(CryptoError) {
+            fields.append(
+                HTTPField(name: SigningWireFormat.signatureHeader, value: try SigningWireFormat.signature(of: canonical, using: key))
+            )
+        } catch {
+            request.headerFields.set(fields)
+            throw error
+        }
+        request.headerFields.set(fields)
     }
 }

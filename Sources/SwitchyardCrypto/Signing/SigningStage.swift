@@ -85,7 +85,7 @@ public struct SigningStage: CredentialBearingStage {
         var request = request
         // A streamed upload is refused (``SwitchyardError/Code/unsupportedBody``): the signature covers the whole body.
         _ = try request.bodyBytes(for: id)
-        let nonce = try SwitchyardError.crypto { () throws(CryptoError) in Digest.hex(try NonceSource.bytes(count: 16)) }
+        let nonce = try SwitchyardError.crypto { () throws(CryptoError) in try NonceSource.hex(count: 16) }
         let timestamp = Int64(now().timeIntervalSince1970)
         let keyID = keyRing.currentKeyID
         try SwitchyardError.crypto { () throws(CryptoError) in
@@ -145,7 +145,11 @@ public struct SigningStage: CredentialBearingStage {
         // Compared in the strings' own UTF-8 storage: `Data(_:)` over a string's bytes costs a dynamic
         // cast and a copy on every call.
         var expectedText = expected
-        var received = signature.lowercased()
+        // Lower-cased only when it has to be: a signature as sent (ASCII, no capitals) already is.
+        var received = signature
+        if !received.withUTF8({ bytes in bytes.allSatisfy { $0 < 0x80 && !(0x41...0x5A).contains($0) } }) {
+            received = signature.lowercased()
+        }
         let matches = expectedText.withUTF8 { left in
             received.withUTF8 { right in ConstantTime.equals(UnsafeRawBufferPointer(left), UnsafeRawBufferPointer(right)) }
         }

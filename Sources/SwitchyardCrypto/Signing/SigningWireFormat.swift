@@ -72,14 +72,21 @@ public enum SigningWireFormat {
 
     /// Lower-case hex HMAC-SHA256 of `canonical` under `key`.
     public static func signature(of canonical: String, using key: SymmetricKey) throws(CryptoError) -> String {
-        // Straight from the string's UTF-8, without copying it into a `Data` first.
+        // Straight from the string's UTF-8, without copying it into a `Data` first, and the code
+        // into a buffer on the stack, read once as it is written out in hex.
         var canonical = canonical
-        let code = canonical.withUTF8 { utf8 in
-            Result { () throws(CryptoError) in
-                try HMAC.authenticationCode(for: UnsafeRawBufferPointer(utf8), using: key, algorithm: .sha256)
+        let byteCount = HMAC.Algorithm.sha256.byteCount
+        let signature: Result<String, CryptoError> = withUnsafeTemporaryAllocation(byteCount: byteCount, alignment: 1) { code in
+            canonical.withUTF8 { utf8 in
+                Result { () throws(CryptoError) in
+                    try HMAC.authenticationCode(for: UnsafeRawBufferPointer(utf8), using: key, algorithm: .sha256, into: code)
+                    return String(unsafeUninitializedCapacity: 2 * byteCount) { output in
+                        Digest.writeHex(UnsafeRawBufferPointer(code), into: UnsafeMutableBufferPointer(rebasing: output[...]))
+                    }
+                }
             }
         }
-        return Digest.hex(try code.get())
+        return try signature.get()
     }
 
     /// Percent-decodes (keeping invalid escapes as they are) and re-encodes with the unreserved set.

@@ -26,6 +26,29 @@ struct NonceSourceTests {
         #expect(first.contains { $0 != 0 })
     }
 
+    @Test("hexadecimal nonces are two lower-case digits a byte, drawn from the same pool, and never repeat")
+    func hexNoncesNeverRepeat() throws {
+        var seen = Set<String>()
+        for index in 0..<10_000 {
+            // Interleaved with byte draws of another size, so hexadecimal draws straddle refills too.
+            _ = try NonceSource.bytes(count: index % 3 == 0 ? 12 : 5)
+            let nonce = try NonceSource.hex(count: 16)
+            #expect(nonce.utf8.count == 32)
+            #expect(nonce.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
+            #expect(nonce != String(repeating: "0", count: 32))
+            seen.insert(nonce)
+        }
+        #expect(seen.count == 10_000)
+    }
+
+    @Test("a hexadecimal draw larger than the pool's largest, or of nothing, still comes out whole")
+    func hexDrawSizes() throws {
+        let large = try NonceSource.hex(count: 100)
+        #expect(large.utf8.count == 200)
+        #expect(large != (try NonceSource.hex(count: 100)))
+        #expect(try NonceSource.hex(count: 0) == "")
+    }
+
     @Test("concurrent draws from many tasks are all distinct")
     func concurrentDrawsAreDistinct() async throws {
         let nonces = try await withThrowingTaskGroup(of: [Data].self) { group in

@@ -154,7 +154,12 @@ struct SigningStageTests {
         // Hex digits compare case-insensitively: an upper-case signature is the same signature.
         let upperCase = signingServer(timestamp: 1_700_000_010, written: { $0.uppercased() })
         #expect(await StageHarness(stage).run(request, respond: upperCase).error == nil)
+        let mixedCase = signingServer(timestamp: 1_700_000_010, written: { String($0.prefix(32)) + $0.dropFirst(32).uppercased() })
+        #expect(await StageHarness(stage).run(request, respond: mixedCase).error == nil)
         let cases: [(MockResponse, String)] = [
+            // Non-ASCII is never a hex digit, lower-cased or not (the Kelvin sign lower-cases to an ASCII k).
+            (signingServer(timestamp: 1_700_000_010, written: { "\u{212A}" + $0.dropFirst() }), "does not match"),
+            (signingServer(timestamp: 1_700_000_010, written: { "é" + $0.dropFirst() }), "does not match"),
             (signingServer(timestamp: 1_700_000_010, written: { String($0.prefix(32)) }), "does not match"),
             (signingServer(timestamp: 1_700_000_010, written: { $0 + "00" }), "does not match"),
             (signingServer(timestamp: 1_700_000_010, alter: true), "does not match"),
@@ -270,6 +275,25 @@ struct SigningStageTests {
         )
         #expect(body == "total_fee=1&nonce_str=abc&sign_type=HMAC-SHA256&sign=\(expected)")
         #expect(run.forwardedRequest?.query == nil)
+    }
+
+    @Test("the signature is HMAC-SHA256 in lower-case hex: RFC 4231 test cases 1 and 2")
+    func signatureKnownAnswers() throws {
+        let hiThere = SymmetricKey(Data(repeating: 0x0b, count: 20))
+        #expect(
+            try SigningWireFormat.signature(of: "Hi There", using: hiThere)
+                == "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7"
+        )
+        let jefe = SymmetricKey(Data("Jefe".utf8))
+        #expect(
+            try SigningWireFormat.signature(of: "what do ya want for nothing?", using: jefe)
+                == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
+        )
+        // The same as the code the public HMAC gives, written out, for an empty and a long text.
+        for text in ["", String(repeating: "canonical\n", count: 500)] {
+            let code = try HMAC.authenticationCode(for: Data(text.utf8), using: jefe)
+            #expect(try SigningWireFormat.signature(of: text, using: jefe) == Digest.hex(code))
+        }
     }
 }
 

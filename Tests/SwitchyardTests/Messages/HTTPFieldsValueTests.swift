@@ -33,4 +33,16 @@ struct HTTPFieldsValueTests {
         fields.append(HTTPField(name: HTTPField.Name("X-Switchyard-Nonce")!, value: "abc"))
         #expect(fields.value(HTTPField.Name("x-switchyard-nonce")!) == "abc")
     }
+
+    @Test("names of the same length are told apart by their text, before and after the one asked for")
+    func sameLengthNames() {
+        var fields = HTTPFields()
+        fields.append(HTTPField(name: HTTPField.Name("X-Stomp")!, value: "before"))
+        fields.append(HTTPField(name: HTTPField.Name("X-Stamp")!, value: "asked"))
+        fields.append(HTTPField(name: HTTPField.Name("X-Stump")!, value: "after"))
+        #expect(fields.value(HTTPField.Name("x-stamp")!) == "asked")
+        #expect(fields.value(HTTPField.Name("X-Stemp")!) == nil)
+        fields.append(HTTPField(name: HTTPField.Name("x-STAMP")!, value: "again"))
+        #expect(fields.value(HTTPField.Name("X-Stamp")!) == "asked, again")
+    }
 }
