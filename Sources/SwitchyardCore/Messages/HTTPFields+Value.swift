@@ -10,7 +10,7 @@ extension HTTPFields {
     package func value(_ name: HTTPField.Name) -> String? {
         let canonical = name.canonicalName
         // A name's length, read from the string's header, rules out most fields without comparing
-        // their names (equal names have equal lengths), and the fields are read in place, not copied.
+        // their names (equal names have equal lengths).
         let length = canonical.utf8.count
         var found: Int?
         for index in indices where self[index].name.canonicalName.utf8.count == length && self[index].name.canonicalName == canonical {

@@ -81,6 +81,7 @@ public enum HMAC {
         algorithm: Algorithm,
         into output: UnsafeMutableRawBufferPointer
     ) throws(CryptoError) {
+        precondition(output.count == algorithm.byteCount, "an HMAC-\(algorithm.openSSLName) code takes \(algorithm.byteCount) bytes")
         // A context this key was keyed into before, or a new one keyed now; either way one
         // `EVP_MAC_init` without a key starts the computation over.
         let kind = algorithm.contextKind

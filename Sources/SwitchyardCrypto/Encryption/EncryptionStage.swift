@@ -149,10 +149,9 @@ public struct EncryptionStage: CredentialBearingStage {
             }
             if let originalType {
                 fields.append(HTTPField(name: EncryptionWireFormat.contentTypeHeader, value: originalType))
-            } else {
-                // No type to keep: any field of the name the app set is removed, after the fields set before it.
-                request.headerFields.set(fields)
-                fields.removeAll(keepingCapacity: true)
+            } else if request.headerFields.contains(EncryptionWireFormat.contentTypeHeader) {
+                // No type to keep: any field of the name the app set is removed. The others keep their
+                // order, so removing it before the one set below leaves what removing it after would.
                 request.headerFields[EncryptionWireFormat.contentTypeHeader] = nil
             }
             fields.append(
