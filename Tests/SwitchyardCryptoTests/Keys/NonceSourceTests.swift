@@ -26,7 +26,7 @@ struct NonceSourceTests {
         #expect(first.contains { $0 != 0 })
     }
 
-    @Test("hexadecimal nonces are two lower-case digits a byte, drawn from the same pool, and never repeat")
+    @Test("hexadecimal nonces, drawn between byte nonces, are two lower-case digits a byte and never repeat")
     func hexNoncesNeverRepeat() throws {
         var seen = Set<String>()
         for index in 0..<10_000 {
