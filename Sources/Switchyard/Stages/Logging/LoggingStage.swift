@@ -89,18 +89,7 @@ public struct LoggingStage: Stage {
                 Logger.Message(stringLiteral: LogLine.response(response, method: method, path: path, elapsed: elapsed)),
                 metadata: metadata
             )
-            if let stream = response.body.stream {
-                response.body = .stream(
-                    watch(
-                        stream,
-                        logger: logger,
-                        metadata: metadata,
-                        start: start,
-                        path: "\(method) \(path)",
-                        contentType: response.headerFields[.contentType]
-                    )
-                )
-            }
+            watchStream(of: &response, logger: logger, metadata: metadata, start: start, path: "\(method) \(path)")
             // A call that records stage timings gets them as one line: the stages inside this one and
             // the transport, as they stand when the response reaches it.
             if let timings = context.control.timings { logger.info("← \(timings.timings.line)", metadata: metadata) }
@@ -140,17 +129,14 @@ public struct LoggingStage: Stage {
         let start = CallClock.now
         do {
             var response = try await next(request, context)
-            if let stream = response.body.stream {
+            if response.body.stream != nil {
                 let (metadata, target) = describe(request, context: context)
-                response.body = .stream(
-                    watch(
-                        stream,
-                        logger: logger,
-                        metadata: metadata,
-                        start: start,
-                        path: "\(request.method.rawValue) \(target.path)",
-                        contentType: response.headerFields[.contentType]
-                    )
+                watchStream(
+                    of: &response,
+                    logger: logger,
+                    metadata: metadata,
+                    start: start,
+                    path: "\(request.method.rawValue) \(target.path)"
                 )
             }
             return response
@@ -177,6 +163,15 @@ public struct LoggingStage: Stage {
     /// the declared type), cut after redaction; anything else summarised by size and type.
     public func preview(_ body: Data, contentType: String?) -> String {
         previewText(body, contentType: contentType) ?? "<\(body.count) bytes of \(Self.typeName(contentType))>"
+    }
+
+    /// Replaces a streamed answer's body with ``watch(_:logger:metadata:start:path:contentType:)`` of
+    /// it; any other answer is left as it is.
+    private func watchStream(of response: inout Response, logger: Logger, metadata: Logger.Metadata, start: Duration, path: String) {
+        guard let stream = response.body.stream else { return }
+        response.body = .stream(
+            watch(stream, logger: logger, metadata: metadata, start: start, path: path, contentType: response.headerFields[.contentType])
+        )
     }
 
     /// `stream`, counting its bytes and chunks, previewing its first chunk at debug (redacted as any
