@@ -36,10 +36,13 @@ public enum Digest {
     /// Digest.hex(Data([0x9a, 0x0a]), uppercase: true)   // "9A0A"
     /// ```
     public static func hex(_ data: Data, uppercase: Bool = false) -> String {
-        data.withUnsafeBytes { bytes in
-            String(unsafeUninitializedCapacity: bytes.count * 2) { output in
-                writeHex(bytes, into: UnsafeMutableBufferPointer(rebasing: output[...]), uppercase: uppercase)
-            }
+        data.withUnsafeBytes { bytes in hex(bytes: bytes, uppercase: uppercase) }
+    }
+
+    /// ``hex(_:uppercase:)`` of bytes in any storage (a buffer on the stack, a string's UTF-8).
+    static func hex(bytes: UnsafeRawBufferPointer, uppercase: Bool = false) -> String {
+        String(unsafeUninitializedCapacity: bytes.count * 2) { output in
+            writeHex(bytes, into: UnsafeMutableBufferPointer(rebasing: output[...]), uppercase: uppercase)
         }
     }
 

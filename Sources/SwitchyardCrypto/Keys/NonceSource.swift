@@ -91,9 +91,7 @@ enum NonceSource {
                 failure = error
                 return ""
             }
-            return String(unsafeUninitializedCapacity: 2 * count) { output in
-                Digest.writeHex(UnsafeRawBufferPointer(buffer), into: UnsafeMutableBufferPointer(rebasing: output[...]))
-            }
+            return Digest.hex(bytes: UnsafeRawBufferPointer(buffer))
         }
         if let failure { throw failure }
         return text

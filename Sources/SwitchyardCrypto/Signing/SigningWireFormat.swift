@@ -80,9 +80,7 @@ public enum SigningWireFormat {
             canonical.withUTF8 { utf8 in
                 Result { () throws(CryptoError) in
                     try HMAC.authenticationCode(for: UnsafeRawBufferPointer(utf8), using: key, algorithm: .sha256, into: code)
-                    return String(unsafeUninitializedCapacity: 2 * byteCount) { output in
-                        Digest.writeHex(UnsafeRawBufferPointer(code), into: UnsafeMutableBufferPointer(rebasing: output[...]))
-                    }
+                    return Digest.hex(bytes: UnsafeRawBufferPointer(code))
                 }
             }
         }
