@@ -95,9 +95,10 @@ public struct CacheKey: Sendable, Hashable, Codable, CustomStringConvertible {
         var environment = context.environment.description
         var method = request.method.rawValue
         var authority = request.head.authority ?? ""
-        // A substring, so that the path is not copied out of the request's target first.
-        var path = request.pathWithoutQuery
-        var query = request.canonicalQuery(excluding: excluded)
+        // The target split once; the path a substring, so that it is not copied out of the target first.
+        let target = Request.split(target: request.head.path ?? "/")
+        var path = target.path
+        var query = Request.canonicalQuery(target.query, excluding: excluded)
         var tail = ""
         // A POST read (``CallOptions/cacheReadsWithPOST()``) is told apart by its body.
         if request.method == .post, let body = request.body?.bytes {
