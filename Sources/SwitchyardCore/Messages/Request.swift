@@ -120,13 +120,9 @@ public struct Request: Sendable {
         }
     }
 
-    /// The query's `name=value` pairs sorted, with the names in `excluded` (lower-cased, compared after
-    /// percent-decoding) left out: the canonical query of cache keys and same-request identities.
-    package func canonicalQuery(excluding excluded: Set<String>) -> String {
-        Self.canonicalQuery(query, excluding: excluded)
-    }
-
-    /// ``canonicalQuery(excluding:)`` of a query already split off its target (``split(target:)``).
+    /// The `name=value` pairs of `query` (a target's, as ``split(target:)`` or ``query`` gives it)
+    /// sorted, with the names in `excluded` (lower-cased, compared after percent-decoding) left out: the
+    /// canonical query of cache keys and same-request identities.
     package static func canonicalQuery(_ query: Substring?, excluding excluded: Set<String>) -> String {
         guard let query, !query.isEmpty else { return "" }
         return query.split(separator: "&").filter { pair in

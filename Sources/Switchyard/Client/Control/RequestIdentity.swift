@@ -14,11 +14,12 @@ enum RequestIdentity {
         partition: CredentialPartition,
         volatile: Set<String>
     ) -> String {
+        let target = Request.split(target: request.head.path ?? "/")
         var parts = [
             partition.rawValue, spec.service.rawValue.lowercased(), context.environment.description, request.method.rawValue,
-            String(request.pathWithoutQuery),
+            String(target.path),
         ]
-        parts.append(request.canonicalQuery(excluding: volatile))
+        parts.append(Request.canonicalQuery(target.query, excluding: volatile))
         var parameterText: [UInt8] = []
         let kept = Parameters(spec.parameters.filter { !volatile.contains($0.name.lowercased()) }.map { ($0.name, $0.value) })
         try? JSONValueWriter.append(.object(kept), name: "", sortingKeys: true, to: &parameterText)
