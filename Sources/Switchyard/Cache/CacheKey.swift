@@ -96,7 +96,7 @@ public struct CacheKey: Sendable, Hashable, Codable, CustomStringConvertible {
         var method = request.method.rawValue
         var authority = request.head.authority ?? ""
         // The target split once; the path a substring, so that it is not copied out of the target first.
-        let target = Request.split(target: request.head.path ?? "/")
+        let target = request.targetParts
         var path = target.path
         var query = Request.canonicalQuery(target.query, excluding: excluded)
         var tail = ""

@@ -85,10 +85,14 @@ public struct Request: Sendable {
     }
 
     /// The percent-encoded path without the query.
-    public var pathWithoutQuery: Substring { Self.split(target: head.path ?? "/").path }
+    public var pathWithoutQuery: Substring { targetParts.path }
 
     /// The percent-encoded query (without `?`), or `nil` when the target has none.
-    public var query: Substring? { Self.split(target: head.path ?? "/").query }
+    public var query: Substring? { targetParts.query }
+
+    /// The target (`/` when it has none) split at its first `?` (``split(target:)``), for a reader
+    /// of both parts: one split instead of one for each.
+    package var targetParts: (path: Substring, query: Substring?) { Self.split(target: head.path ?? "/") }
 
     /// A request target (or a path template) split at its first `?` byte: what precedes it, and
     /// what follows it (`nil` when there is no `?`). Split by bytes, not by `Character`s, so a mark
@@ -120,7 +124,7 @@ public struct Request: Sendable {
         }
     }
 
-    /// The `name=value` pairs of `query` (a target's, as ``split(target:)`` or ``query`` gives it)
+    /// The `name=value` pairs of `query` (a target's, as ``targetParts`` or ``query`` gives it)
     /// sorted, with the names in `excluded` (lower-cased, compared after percent-decoding) left out: the
     /// canonical query of cache keys and same-request identities.
     package static func canonicalQuery(_ query: Substring?, excluding excluded: Set<String>) -> String {

@@ -83,18 +83,10 @@ enum NonceSource {
     /// `count` fresh random bytes for a nonce, as lower-case hexadecimal (two digits a byte): what
     /// `Digest.hex(try bytes(count: count))` gives, drawn into a buffer on the stack instead of a `Data`.
     static func hex(count: Int) throws(CryptoError) -> String {
-        var failure: CryptoError?
-        let text = withUnsafeTemporaryAllocation(byteCount: count, alignment: 1) { buffer -> String in
-            do throws(CryptoError) {
-                try fill(buffer)
-            } catch {
-                failure = error
-                return ""
-            }
+        try withUnsafeTemporaryAllocation(byteCount: count, alignment: 1) { buffer throws(CryptoError) -> String in
+            try fill(buffer)
             return Digest.hex(bytes: UnsafeRawBufferPointer(buffer))
         }
-        if let failure { throw failure }
-        return text
     }
 
     /// `count` fresh random bytes for a nonce.

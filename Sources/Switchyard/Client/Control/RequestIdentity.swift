@@ -14,7 +14,7 @@ enum RequestIdentity {
         partition: CredentialPartition,
         volatile: Set<String>
     ) -> String {
-        let target = Request.split(target: request.head.path ?? "/")
+        let target = request.targetParts
         var parts = [
             partition.rawValue, spec.service.rawValue.lowercased(), context.environment.description, request.method.rawValue,
             String(target.path),
