@@ -41,20 +41,41 @@ struct GeneratorFuzzTests {
         #"'Pets { }; func x() { fatalError("PWNED") }; enum Z'"#,
     ]
 
-    /// The fixtures of this target, and a few public documents nobody on the project wrote.
-    static func seeds() throws -> [Seed] {
-        let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    /// The public documents nobody on the project wrote that seed the fuzz too, when the corpus lies beside
+    /// the clone (`../shared/corpora/openapi`, as in CI).
+    static let corpusNames = ["apisguru-xkcd.yaml", "oai-webhook-example.yaml", "oai-non-oauth-scopes.json", "resend.yaml"]
+
+    /// This target's directory.
+    static let testsDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Where the public corpus lies when it is beside the clone.
+    static let corpusDirectory = testsDirectory.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("shared/corpora/openapi")
+
+    /// Whether the public corpus is beside the clone, or CI requires it.
+    static let corpusPresent =
+        FileManager.default.fileExists(atPath: corpusDirectory.path)
+        || ProcessInfo.processInfo.environment["SWITCHYARD_REQUIRE_REAL_SERVERS"] == "1"
+
+    /// The fixtures of this target (in the repository, so every clone has them).
+    static func repositorySeeds() throws -> [URL] {
+        let tests = testsDirectory
         var urls = try FileManager.default.contentsOfDirectory(at: tests.appendingPathComponent("OpenAPI"), includingPropertiesForKeys: nil)
         urls += try FileManager.default.contentsOfDirectory(at: tests.appendingPathComponent("Streams"), includingPropertiesForKeys: nil)
         urls += try FileManager.default.contentsOfDirectory(at: tests, includingPropertiesForKeys: nil).filter {
             $0.lastPathComponent.hasSuffix(".switchyard.yaml")
         }
-        let corpus = tests.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("shared/corpora/openapi")
-        for name in ["apisguru-xkcd.yaml", "oai-webhook-example.yaml", "oai-non-oauth-scopes.json", "resend.yaml"] {
-            let url = corpus.appendingPathComponent(name)
-            if FileManager.default.fileExists(atPath: url.path) { urls.append(url) }
-        }
+        return urls
+    }
+
+    /// The corpus documents found beside the clone (none on a plain clone).
+    static func corpusSeeds() -> [URL] {
+        corpusNames.map { corpusDirectory.appendingPathComponent($0) }.filter { FileManager.default.fileExists(atPath: $0.path) }
+    }
+
+    /// The fixtures of this target, and the public documents of the corpus when it is beside the clone.
+    static func seeds() throws -> [Seed] {
+        let urls = try repositorySeeds() + corpusSeeds()
         return try urls.sorted { $0.lastPathComponent < $1.lastPathComponent }.map { url in
             let name = url.lastPathComponent
             // The corpus's names are not OpenAPI names; give them one so that they are read as documents.
@@ -173,7 +194,8 @@ struct GeneratorFuzzTests {
         let seed = environment["SWITCHYARD_FUZZ_SEED"].flatMap { UInt64($0) } ?? 0x5317_C4A1
         let count = environment["SWITCHYARD_FUZZ_DOCUMENTS"].flatMap { Int($0) } ?? 200
         let seeds = try Self.seeds()
-        #expect(seeds.count >= 8)
+        // The repository's own fixtures: OpenAPI 3.0, 3.1 and 3.2 documents in YAML and JSON, and descriptions.
+        #expect(try Self.repositorySeeds().count >= 7)
         // The documents first, in order, so that the seed alone decides them. The largest document
         // (resend.yaml, 220 kB) takes seconds to read in a debug build: every thousandth document is one
         // of it, the rest are the small ones.
@@ -203,6 +225,14 @@ struct GeneratorFuzzTests {
                 + " slowest \(slowestTime) (#\(slowest) from \(documents.isEmpty ? "" : documents[slowest].file))"
         )
         #expect(slowestTime < .seconds(30), "slowest document: #\(slowest), \(slowestTime)")
+    }
+
+    @Test(
+        "the public corpus's documents seed the fuzz when the corpus is beside the clone",
+        .enabled(if: corpusPresent, "needs ../shared/corpora/openapi beside the clone (as CI lays it out)")
+    )
+    func corpusSeedsPresent() {
+        #expect(Self.corpusSeeds().map(\.lastPathComponent) == Self.corpusNames)
     }
 
     /// The verdicts, written by the workers.
