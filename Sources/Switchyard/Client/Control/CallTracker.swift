@@ -130,24 +130,28 @@ final class CallTracker: Sendable {
     /// start order.
     @discardableResult
     func cancel(_ reason: CallControl.Reason, where select: ([(RequestID, Call)]) -> [RequestID]) -> [RequestID] {
-        let chosen: [(RequestID, CallControl.PendingHandlers?)] = state.withLock { state in
+        let (chosen, handles) = state.withLock { state -> ([(RequestID, CallControl.PendingHandlers?)], [@Sendable () -> Void]) in
             let ordered = state.calls.sorted { $0.value.order < $1.value.order }.map { ($0.key, $0.value) }
             // A cancelled call is no longer in flight, even before its task has noticed; it is marked
-            // in the same critical section, so it cannot end any other way.
-            return select(ordered).compactMap { id in state.calls.removeValue(forKey: id).map { (id, $0.control.mark(reason)) } }
+            // in the same critical section, so it cannot end any other way — nor can its handle.
+            let chosen = select(ordered).compactMap { id in state.calls.removeValue(forKey: id).map { (id, $0.control.mark(reason)) } }
+            return (chosen, chosen.compactMap { state.handles.removeValue(forKey: $0.0) })
         }
         for (_, handlers) in chosen { handlers?.run() }
+        for cancel in handles { cancel() }
         return chosen.map(\.0)
     }
 
     /// Makes call `id` end with `reason`; `false` when it is not in flight (any more).
     @discardableResult
     func cancel(_ id: RequestID, _ reason: CallControl.Reason) -> Bool {
-        let taken: CallControl.PendingHandlers?? = state.withLock { state in
-            state.calls.removeValue(forKey: id).map { $0.control.mark(reason) }
+        let (taken, handle) = state.withLock { state -> (CallControl.PendingHandlers??, (@Sendable () -> Void)?) in
+            guard let call = state.calls.removeValue(forKey: id) else { return (nil, nil) }
+            return (.some(call.control.mark(reason)), state.handles.removeValue(forKey: id))
         }
         guard let taken else { return false }
         taken?.run()
+        handle?()
         return true
     }
 

@@ -50,23 +50,22 @@ public final class CallHandle<Output: Sendable>: Sendable {
         operation: @escaping @Sendable (_ progress: CallOptions) async -> Outcome
     ) {
         self.id = id
+        self.tracker = tracker
         var reporting = CallOptions()
         reporting.uploadProgress = { [weak self] in self?.report(upload: $0) }
         reporting.downloadProgress = { [weak self] in self?.report(download: $0) }
         let progressOptions = reporting
-        tracker.register(id) { [weak self] in self?.cancel() }
+        // Every cancel that reaches the call through the client — by id, tag, service, account, scope,
+        // `cancel(.all)` — takes this hook in the same critical section that reports the call cancelled.
+        tracker.register(id) { [weak self] in self?.markCancelled() }
         let task = Task { [self] () -> Outcome in
-            var outcome = await operation(progressOptions)
-            // A cancel API that reported this call took its handle first: it ends cancelled, whatever
-            // the call produced meanwhile.
-            if !tracker.unregister(id), case .success = outcome {
-                var cancelled = SwitchyardError(code: .cancelled, message: "The call was cancelled through its handle.")
-                cancelled.requestID = id
-                outcome = .failure(cancelled)
-            }
-            end(with: outcome)
-            finished?(outcome)
-            return outcome
+            let outcome = await operation(progressOptions)
+            // `false`: a cancel API that reported this call took its hook first, and the call ends
+            // cancelled whatever it produced meanwhile (the hook may not have run yet).
+            let reported = !tracker.unregister(id)
+            let final = end(with: outcome, cancelled: reported)
+            finished?(final)
+            return final
         }
         let cancelNow = core.withLock { core in
             core.task = task
@@ -74,6 +73,9 @@ public final class CallHandle<Output: Sendable>: Sendable {
         }
         if cancelNow { task.cancel() }
     }
+
+    /// The calls in flight, which ``cancel()`` goes through as `client.cancel(.id(id))` does.
+    private let tracker: CallTracker
 
     /// Where the call stands now.
     public var state: CallState { core.withLock { $0.state } }
@@ -111,9 +113,24 @@ public final class CallHandle<Output: Sendable>: Sendable {
 
     /// Cancels the call: it ends with ``SwitchyardError/Code/cancelled`` and the state
     /// ``CallState/cancelled``, unless it has already ended. Safe to call at any time, any number of times.
+    ///
+    /// Exact, as `client.cancel(.id(id))` is: once it returns, ``state`` reads ``CallState/cancelled``
+    /// (or the state the call had already ended in) and never changes again, and ``result`` is that
+    /// state's outcome — an answer arriving at the same moment is dropped, never delivered as a success.
     public func cancel() {
+        markCancelled()
+        // The call in flight is marked cancelled (its pipeline stops, a flight it shares is left) and
+        // the hook forgotten, as by `client.cancel(.id(id))`.
+        tracker.cancel(id, .cancelled("cancelled through its handle"))
+        tracker.cancelHandles([id])
+    }
+
+    /// Records the cancel under the handle's lock — the call, if it has not ended, now reads cancelled
+    /// and will end so — and cancels its task.
+    private func markCancelled() {
         let task = core.withLock { core -> Task<Outcome, Never>? in
             core.cancelRequested = true
+            if case .running = core.state { core.state = .cancelled }
             return core.task
         }
         task?.cancel()
@@ -156,17 +173,33 @@ public final class CallHandle<Output: Sendable>: Sendable {
         for reader in core.readers.values { reader.yield(core.progress) }
     }
 
-    private func end(with outcome: Outcome) {
-        let readers = core.withLock { core -> [AsyncStream<CallProgress>.Continuation] in
-            switch outcome {
+    /// Settles the call's end under the handle's lock: a cancel recorded first (through ``cancel()``, or
+    /// `reported` by the client's cancel APIs) makes it end cancelled whatever `outcome` is.
+    private func end(with outcome: Outcome, cancelled reported: Bool) -> Outcome {
+        let (final, readers) = core.withLock { core -> (Outcome, [AsyncStream<CallProgress>.Continuation]) in
+            var final = outcome
+            let wasCancelled: Bool
+            if case .cancelled = core.state { wasCancelled = true } else { wasCancelled = reported }
+            if wasCancelled, case .success = outcome {
+                var cancelled = SwitchyardError(code: .cancelled, message: "The call was cancelled through its handle.")
+                cancelled.requestID = id
+                final = .failure(cancelled)
+            } else if wasCancelled, case .failure(let error) = outcome, error.code != .cancelled {
+                var cancelled = SwitchyardError(code: .cancelled, message: "The call was cancelled through its handle.")
+                cancelled.requestID = id
+                cancelled.underlyingError = error
+                final = .failure(cancelled)
+            }
+            switch final {
             case .success: core.state = .succeeded
             case .failure(let error) where error.code == .cancelled: core.state = .cancelled
             case .failure(let error): core.state = .failed(error)
             }
             defer { core.readers.removeAll() }
-            return Array(core.readers.values)
+            return (final, Array(core.readers.values))
         }
         // Outside the lock: finishing runs the readers' termination handlers, which take it.
         for reader in readers { reader.finish() }
+        return final
     }
 }
