@@ -113,6 +113,12 @@ public struct CacheStage: SessionBoundStage {
     /// ``StageID/cache``.
     public var id: StageID { .cache }
 
+    /// Outside the credential stages: the partition is taken from the credentials they will add, and
+    /// an answer they refresh must be stored under the new credentials' partition, not served past them.
+    public var orderRules: [StageOrderRule] {
+        [.outside(.authorization, .cookies, because: "the cache partitions its entries by the credentials these stages add")]
+    }
+
     /// Creates the stage.
     ///
     /// - Parameters:

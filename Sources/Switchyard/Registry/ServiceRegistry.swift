@@ -187,6 +187,7 @@ public final class ServiceRegistry: Sendable {
         for (environment, url) in service.baseURLs { parsed[environment] = try parse(url, for: environment) }
         var fallback: BaseURL?
         if let url = service.fallbackBaseURL { fallback = try parse(url, for: nil) }
+        try checkOrder(of: service)
         let pipeline = Pipeline(
             serviceID: service.id,
             stages: service.stages,
@@ -196,6 +197,24 @@ public final class ServiceRegistry: Sendable {
         )
         let entry = Entry(service: service, baseURLs: parsed, fallbackBaseURL: fallback, pipeline: pipeline)
         state.withLock { $0.routes[service.id] = $0.route(entry) }
+    }
+
+    /// Refuses a service whose stages break a required ``StageOrderRule``; logs a warning for each
+    /// piece of advice they break.
+    private func checkOrder(of service: Service) throws(SwitchyardError) {
+        let violations = StageOrderRule.violations(in: service.stages)
+        let refused = violations.filter { $0.rule.strength == .required }
+        for advice in violations where advice.rule.strength == .advice {
+            configuration.logger.warning("stage order of \(service.id): \(advice)")
+        }
+        guard !refused.isEmpty else { return }
+        var error = SwitchyardError(
+            code: .stageOrder,
+            message: "the stages of \(service.id) stand in a forbidden order: " + refused.map(\.description).joined(separator: "; ")
+        )
+        error.serviceID = service.id
+        error.stage = refused[0].stage
+        throw error
     }
 
     /// Removes a service; returns whether it was registered.

@@ -23,6 +23,9 @@ public struct OptInStage<Wrapped: Stage>: Stage {
     /// The wrapped stage's id: a call enables (or skips) it by that id.
     public var id: StageID { wrapped.id }
 
+    /// The wrapped stage's order rules: where it stands matters whenever a call enables it.
+    public var orderRules: [StageOrderRule] { wrapped.orderRules }
+
     /// Runs the wrapped stage exactly as the pipeline would run it in place (the pipeline itself only
     /// calls this for calls that enabled the stage).
     public func intercept(_ request: Request, context: CallContext, next: NextStage) async throws -> Response {

@@ -18,6 +18,11 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     /// The ids of the stages registered as opt-in (``Stage/optIn()``): they run only for calls that
     /// enable them.
     public var optInStageIDs: Set<StageID> { storage.optInStageIDs }
+    /// The order rules each stage declares (``Stage/orderRules``), by stage id: what the pipeline was
+    /// checked against when its service was registered.
+    public var orderRules: [StageID: [StageOrderRule]] {
+        Dictionary(storage.stages.map { ($0.id, $0.orderRules) }.filter { !$0.1.isEmpty }, uniquingKeysWith: +)
+    }
     /// The name of the transport at the end.
     public var transportName: String { storage.transportName }
     /// The registered stages, outermost first, as the fold runs them (opt-in ones unwrapped): the

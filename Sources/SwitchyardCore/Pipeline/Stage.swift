@@ -47,6 +47,10 @@ public protocol Stage: Sendable {
     /// (``StageID/init(typeName:)``); the built-in stages use the static ids of ``StageID``.
     var id: StageID { get }
 
+    /// Where the stage must stand relative to other stages of its pipeline, checked when its service is
+    /// registered (``StageOrderRule``). None by default; the built-in stages declare theirs.
+    var orderRules: [StageOrderRule] { get }
+
     /// Handles one request.
     ///
     /// - Parameters:
@@ -61,4 +65,7 @@ public protocol Stage: Sendable {
 extension Stage {
     /// The type's name as a stage id.
     public var id: StageID { StageID(typeName: Self.self) }
+
+    /// No order rules.
+    public var orderRules: [StageOrderRule] { [] }
 }

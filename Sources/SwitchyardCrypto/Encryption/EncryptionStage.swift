@@ -74,6 +74,32 @@ public struct EncryptionStage: CredentialBearingStage {
     /// blame it by this id, so one service can hold one encryption stage per key or scheme.
     public let id: StageID
 
+    /// The innermost stage that changes the body: every stage that must see plaintext stands outside it.
+    public var orderRules: [StageOrderRule] {
+        var rules: [StageOrderRule] = [
+            .inside(
+                .envelope,
+                .nullStripping,
+                .validation,
+                .cache,
+                because: "these stages must see plaintext: requests before sealing, answers after opening"
+            ),
+            .inside(.retry, because: "each attempt must be sealed afresh, with a new nonce"),
+            .inside(.logging, strength: .advice, because: "the log shows the plaintext, redacted, not the ciphertext"),
+        ]
+        switch framing.request {
+        case .headers:
+            rules.append(.inside(.commonParameters, because: "the associated data binds the query as it leaves encryption"))
+        case .formField, .jsonMember:
+            rules.append(
+                .outside(.commonParameters, strength: .advice, because: "the backend reads the parameters beside the sealed field")
+            )
+        case .wholeBody:
+            break
+        }
+        return rules
+    }
+
     /// Creates the stage.
     ///
     /// - Parameters:

@@ -57,6 +57,20 @@ public struct SigningStage: CredentialBearingStage {
     /// ``StageID/signing``.
     public var id: StageID { .signing }
 
+    /// Inside every stage that changes what it signs, and inside a retry so each attempt is signed
+    /// with a fresh nonce; a canonical-request signature also inside encryption (it signs the ciphertext).
+    public var orderRules: [StageOrderRule] {
+        var rules: [StageOrderRule] = [
+            .inside(.commonParameters, because: "the signature must cover the parameters as sent"),
+            .inside(.retry, because: "each attempt must be signed afresh, with a new nonce and timestamp"),
+            .inside(.headers, .authorization, .cookies, strength: .advice, because: "header fields added after signing are not covered"),
+        ]
+        if scheme is CanonicalRequestSigning {
+            rules.append(.inside(.encryption, because: "the canonical-request signature covers the bytes as sent: the ciphertext"))
+        }
+        return rules
+    }
+
     /// Creates the stage.
     ///
     /// - Parameters:

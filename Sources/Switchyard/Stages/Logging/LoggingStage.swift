@@ -52,6 +52,19 @@ public struct LoggingStage: Stage {
     /// ``StageID/logging``.
     public var id: StageID { .logging }
 
+    /// Inside the stages that add parameters, headers and the token, so it logs what is sent (advice).
+    public var orderRules: [StageOrderRule] {
+        [
+            .inside(
+                .commonParameters,
+                .headers,
+                .authorization,
+                strength: .advice,
+                because: "the log shows the request as sent, with what these stages add (redacted)"
+            )
+        ]
+    }
+
     /// Creates the stage.
     public init(logger: Logger? = nil, level: Logger.Level? = nil, redaction: Redaction = .default, bodyPreviewLimit: Int = 1024) {
         self.logger = logger

@@ -41,6 +41,18 @@ public struct RetryStage: Stage {
     /// ``StageID/retry``.
     public var id: StageID { .retry }
 
+    /// Outside the stages that stamp an attempt, so each attempt gets them afresh (advice).
+    public var orderRules: [StageOrderRule] {
+        [
+            .outside(
+                .commonParameters,
+                .authorization,
+                strength: .advice,
+                because: "each attempt must pass them again: fresh timestamps and nonces, a refreshed token"
+            )
+        ]
+    }
+
     /// Creates the stage.
     ///
     /// - Parameters:
