@@ -57,14 +57,28 @@ extension Redaction {
         return value.first == " " ? value.dropFirst() : value
     }
 
-    /// The field names an event stream's lines open with.
-    private static let eventFields = ["data", "event", "id", "retry"]
+    /// How the lines of an event stream's fields open.
+    private static let eventFields = ["data:", "event:", "id:", "retry:"]
 
     /// Whether text opens like an event stream: its first line that is not empty or a comment is a
-    /// `data`, `event`, `id` or `retry` field.
+    /// `data`, `event`, `id` or `retry` field. Reads no further than that line's first bytes (and the
+    /// comments before it), whatever the text's length.
     static func looksLikeEvents(_ text: String) -> Bool {
-        guard let line = lines(of: text).first(where: { !$0.isEmpty && !$0.hasPrefix(":") }) else { return false }
-        return eventFields.contains { line.hasPrefix($0 + ":") }
+        let bytes = text.utf8
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            if byte == 0x0A || byte == 0x0D {
+                index = bytes.index(after: index)
+                continue
+            }
+            guard byte == UInt8(ascii: ":") else {
+                let line = bytes[index...]
+                return eventFields.contains { line.starts(with: $0.utf8) }
+            }
+            while index < bytes.endIndex, bytes[index] != 0x0A, bytes[index] != 0x0D { index = bytes.index(after: index) }
+        }
+        return false
     }
 
     /// A JSON text sequence's body (RFC 7464: each record opens with the record separator, `0x1E`)

@@ -316,9 +316,10 @@ public struct Redaction: Sendable {
         let type = contentType?.lowercased() ?? ""
         let body = Self.separatingRecords(body, type: type)
         guard let text = Self.text(body) else { return nil }
-        if type.hasPrefix("text/event-stream") || (!type.contains("json") && Self.looksLikeEvents(text)) { return redactEvents(text) }
+        if type.hasPrefix("text/event-stream") { return redactEvents(text) }
         let first = body.first { !Self.isWhiteSpace($0) }
         if type.contains("json") || first == UInt8(ascii: "{") || first == UInt8(ascii: "[") { return redactJSON(body) }
+        if Self.looksLikeEvents(text) { return redactEvents(text) }
         let pairs = type.hasPrefix("application/x-www-form-urlencoded") || Self.looksLikePairs(text)
         guard pairs || type.isEmpty || type.hasPrefix("text/") else { return nil }
         return redactText(text)
