@@ -75,7 +75,7 @@ struct ReflectionRedactionTests {
         expectNoSecret(in: shown(error))
     }
 
-    @Test("stored entries, call options and endpoints show no credential either")
+    @Test("stored entries, call options, service defaults and endpoints show no credential either")
     func storedOptionsAndEndpoints() {
         let entry = CachedResponse(
             key: CacheKey(serviceID: "users", endpoint: "GET /me", identity: "GET /me", partition: .public),
@@ -88,6 +88,10 @@ struct ReflectionRedactionTests {
         #expect(shown(entry)[0].contains("fr"))
         let options = CallOptions(headerFields: [.authorization: "Bearer bearer-SECRET-4"])
         expectNoSecret(in: shown(options))
+        var defaults = ServiceDefaults()
+        defaults.headerFields[.authorization] = "Bearer bearer-SECRET-4"
+        expectNoSecret(in: shown(defaults))
+        #expect(shown(defaults)[0].contains("Authorization: <redacted>"))
         let endpoint = DynamicEndpoint<Response>(
             service: .users,
             method: .post,
