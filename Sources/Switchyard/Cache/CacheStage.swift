@@ -13,7 +13,9 @@ import HTTPTypes
 /// entry is only ever served to a request made with the same credentials or for the same account,
 /// from memory or from disk. A response whose request reached the transport with a credential the
 /// partition does not account for — one a stage inside this one added, such as a dynamic
-/// ``HeadersStage`` token — is not stored: it is that credential's owner's, not the partition's.
+/// ``HeadersStage`` token or a fixed one the service did not declare its own
+/// (``CommonHeader/fixed(_:_:isServiceCredential:)``) — is not stored: it is that credential's owner's,
+/// not the partition's.
 /// Register such stages outside the cache (the documented order), or name the call's account. The rest of the key leaves out the query parameters named in
 /// ``excludedParameters`` — timestamps, nonces, signatures — so a new timestamp finds the same
 /// entry, while another environment, path or page does not.

@@ -5,6 +5,11 @@ public import HTTPTypes
 /// A stored response: status, header fields and body (plaintext, after decryption), when it was
 /// requested and received, and what RFC 9111 needs to judge it later — its validators and the
 /// request header fields its `Vary` names.
+///
+/// An entry never keeps `Set-Cookie` (nor the obsolete `Set-Cookie2`): a cookie is the answer's to
+/// one user at one moment, not part of what may be served again, and a public entry's file on disk
+/// would hold it in plaintext. The fields are dropped when the entry is made, when its header fields
+/// change (a `304` that revalidates it) and when a disk tier reads an older file that still has them.
 public struct CachedResponse: Sendable, Equatable {
     /// The key it was stored under.
     public var key: CacheKey { storage.value.key }
@@ -16,7 +21,8 @@ public struct CachedResponse: Sendable, Equatable {
         _modify {
             // Deferred, so that the derived values follow even when the caller's change throws.
             defer {
-                let fields = storage.value.headerFields
+                let fields = Self.storable(storage.value.headerFields)
+                storage.value.headerFields = fields
                 storage.value.directives = StoredDirectives(fields)
                 storage.value.head?.headerFields = fields
             }
@@ -83,6 +89,7 @@ public struct CachedResponse: Sendable, Equatable {
         requestedAt: Date? = nil,
         varyingFields: [String: String] = [:]
     ) {
+        let headerFields = Self.storable(headerFields)
         storage = CopyOnWrite(
             Fields(
                 key: key,
@@ -96,6 +103,17 @@ public struct CachedResponse: Sendable, Equatable {
                 varyingFields: varyingFields
             )
         )
+    }
+
+    /// The fields an entry never keeps: the cookies an answer sets.
+    static let unstoredFields: [HTTPField.Name] = [.setCookie, HTTPField.Name("Set-Cookie2")!]
+
+    /// `fields` without ``unstoredFields``; the same value, not a copy, when it has none of them.
+    static func storable(_ fields: HTTPFields) -> HTTPFields {
+        guard unstoredFields.contains(where: { fields.contains($0) }) else { return fields }
+        var kept = fields
+        for name in unstoredFields { kept[values: name] = [] }
+        return kept
     }
 
     /// The `ETag` validator, if the server sent one.

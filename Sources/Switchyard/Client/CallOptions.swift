@@ -92,6 +92,8 @@ public struct CallOptions: Sendable {
         get { storage.value.options }
         _modify { yield &storage.value.options }
     }
+    /// The options this call sets, for reflection (``customMirror``).
+    var setOptions: [StoredOption] { storage.value.options }
     /// The cache policy chosen with ``cache(_:version:)``; `nil` when these options choose none (the
     /// ``CacheStage``'s default then applies).
     public var cachePolicy: CachePolicy? { self[option: CacheStage.CallPolicy.self] }

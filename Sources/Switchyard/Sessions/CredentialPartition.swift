@@ -19,7 +19,10 @@ import Synchronization
 /// request carried then nor a credential source that named the call's credentials puts on it
 /// (``CredentialSource/credentialNames``) — a ``HeadersStage`` or ``CommonParametersStage`` value, a
 /// stage of your own — makes the exchange unshareable: its response is not cached, and identical
-/// calls that joined it send their own requests instead.
+/// calls that joined it send their own requests instead. A credential of a fixed value is a user's
+/// too, unless the service declares it its own (``CommonHeader/fixed(_:_:isServiceCredential:)``,
+/// ``CommonParameter/fixed(_:_:isServiceCredential:)``): only such a one names no user, carried or
+/// added inside.
 ///
 /// The value is a keyed digest: it names the credentials without holding them, and cannot be turned
 /// back into them without the key. In memory the key is drawn at random for each process; a

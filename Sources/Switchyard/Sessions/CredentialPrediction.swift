@@ -14,7 +14,7 @@ struct CredentialPrediction: Sendable {
     private let carried: Set<CredentialPart>
     /// The names written by the credential sources that named the call's credentials.
     private let sourceNames: Set<String>
-    /// The service's credentials of a fixed value (``FixedCredentialStage``).
+    /// The credentials of a fixed value the service declared its own (``FixedCredentialStage``).
     private let fixed: Set<FixedCredential>
     /// The accounts the call's credentials belong to, as its credential sources name them (a
     /// fingerprint `account:<name>`): ``APIClient/endSession(for:account:)`` drops their entries too.
@@ -34,7 +34,9 @@ struct CredentialPrediction: Sendable {
             return
         }
         let carried = CredentialPart.parts(of: request)
-        var material = carried.map(\.text)
+        let fixed = context.fixedCredentials
+        // A credential the service declared its own names no user: it is left out of the partition.
+        var material = carried.filter { !fixed.contains(FixedCredential(name: $0.name, value: $0.value)) }.map(\.text)
         var sourceNames: Set<String> = []
         var sourceAccounts: Set<String> = []
         for source in context.credentialSources {
@@ -49,7 +51,7 @@ struct CredentialPrediction: Sendable {
         self.carried = Set(carried)
         self.sourceNames = sourceNames
         self.sourceAccounts = sourceAccounts
-        self.fixed = context.fixedCredentials
+        self.fixed = fixed
     }
 
     /// Whether the partition accounts for every credential in `sent`: each was carried when the

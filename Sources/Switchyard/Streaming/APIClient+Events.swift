@@ -14,7 +14,9 @@ extension APIClient {
     /// server that is done answers the reconnection with `204`) — the client waits and calls the
     /// endpoint again **through the pipeline**: a new call with a new request id, so request stages
     /// run again and a refreshed token is used. The reconnection sends `Last-Event-ID` (the last event
-    /// ID the stream set, carried over as the standard says) and waits the stream's last `retry`
+    /// ID the stream set, carried over as the standard says — only an ID the service's own origin set,
+    /// never one from a foreign origin an allowed redirect reached, and only one of at most 1 KiB of
+    /// UTF-8: a longer one is not kept, and the last that fit is sent instead) and waits the stream's last `retry`
     /// (at least the policy's ``RetryPolicy/baseDelay``, at most its ``RetryPolicy/maxDelay``), or
     /// else the policy's backoff with its jitter.
     /// At most ``RetryPolicy/maxAttempts`` − 1 reconnections follow one another without an event in
@@ -66,6 +68,7 @@ extension APIClient {
             maximumSize: maximumSize,
             sleep: sleep,
             first: first.status == .noContent ? nil : first.value,
+            firstOwnsEventIDs: EventStream<E>.ownsEventIDs(first),
             life: life
         )
         var result = first.map { _ in events }

@@ -17,26 +17,49 @@ struct EventStream<E: Endpoint>: AsyncSequence, Sendable where E.Output == Respo
     let sleep: @Sendable (Duration) async throws -> Void
     /// The first connection's body; `nil` when it answered `204`.
     let first: ResponseStream?
+    /// Whether the first connection's answer came from the service's own origin, so that the event
+    /// IDs it sets may be sent back (``ownsEventIDs(_:)``).
+    let firstOwnsEventIDs: Bool
     let life: Life
+
+    /// The longest event ID, in UTF-8 bytes, that a reconnection sends back as `Last-Event-ID`: 1 KiB,
+    /// room for any cursor or id a service uses. A longer one is not kept: the reconnection sends the
+    /// last ID that fit (the server replays from there) rather than a field a server chose to bloat.
+    static var maximumLastEventIDLength: Int { 1024 }
+
+    /// Whether `result`'s events may choose the `Last-Event-ID` sent back to the service: its answer
+    /// came from the origin the call was sent to — no redirect, or one that stayed on that origin. A
+    /// foreign origin an allowed redirect reached never chooses what the service is told.
+    static func ownsEventIDs(_ result: CallResult<ResponseStream>) -> Bool {
+        guard let landed = result.finalURL else { return true }
+        guard let sent = result.sentRequest?.url else { return false }
+        return landed.scheme?.lowercased() == sent.scheme?.lowercased() && landed.host?.lowercased() == sent.host?.lowercased()
+            && landed.port == sent.port
+    }
 
     func makeAsyncIterator() -> Iterator {
         let opened = first.map { life.open($0, lastEventID: nil, retry: nil, limit: maximumSize) }
-        return Iterator(stream: self, current: opened)
+        return Iterator(stream: self, current: opened, ownsEventIDs: firstOwnsEventIDs)
     }
 
     /// Reads one connection's events, then reconnects.
     struct Iterator: AsyncIteratorProtocol {
         let stream: EventStream
         var current: DecodedStream<ResponseStream, ServerSentEvent>.Iterator?
+        /// The `Last-Event-ID` a reconnection sends: the last ID an event of the service's own origin
+        /// set, if it fit ``EventStream/maximumLastEventIDLength``.
         var lastEventID: String?
+        /// Whether the open connection's events may set ``lastEventID``.
+        var ownsEventIDs: Bool
         var retry: Duration?
         /// Reconnections since the last event.
         var failures = 0
         var finished = false
 
-        init(stream: EventStream, current: DecodedStream<ResponseStream, ServerSentEvent>.Iterator?) {
+        init(stream: EventStream, current: DecodedStream<ResponseStream, ServerSentEvent>.Iterator?, ownsEventIDs: Bool) {
             self.stream = stream
             self.current = current
+            self.ownsEventIDs = ownsEventIDs
             self.finished = current == nil
             if finished { stream.life.end() }
         }
@@ -54,7 +77,9 @@ struct EventStream<E: Endpoint>: AsyncSequence, Sendable where E.Output == Respo
                     let ending: SwitchyardError?
                     do throws(SwitchyardError) {
                         if let event = try await current?.next(isolation: actor) {
-                            lastEventID = event.id
+                            if ownsEventIDs, (event.id?.utf8.count ?? 0) <= EventStream.maximumLastEventIDLength {
+                                lastEventID = event.id
+                            }
                             retry = event.retry
                             failures = 0
                             return event
@@ -114,6 +139,7 @@ struct EventStream<E: Endpoint>: AsyncSequence, Sendable where E.Output == Respo
                     return false
                 }
                 current = stream.life.open(result.value, lastEventID: lastEventID, retry: retry, limit: stream.maximumSize)
+                ownsEventIDs = EventStream.ownsEventIDs(result)
                 return true
             }
         }

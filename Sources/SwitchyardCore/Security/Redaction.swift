@@ -294,21 +294,35 @@ public struct Redaction: Sendable {
     ///   member name (``redactJSON(_:)``), whatever else it declares (`text/plain`, nothing at all).
     /// - Otherwise text that reads as `name=value&…` pairs (an `=` and no white space), or that
     ///   declares `application/x-www-form-urlencoded`, is redacted pair by pair (``redactPairs(_:)``).
+    /// - Text that declares `text/event-stream`, or opens like one (a first line that is a `data`,
+    ///   `event`, `id` or `retry` field), is redacted event by event: each event's data — its `data:`
+    ///   lines joined, as a reader of the stream gets it — is redacted as a body of its own (JSON by
+    ///   member name, pairs pair by pair), and every other line as free text (``redactEvents(_:)``).
+    ///   JSON Lines (`application/x-ndjson`, `application/jsonl`…) are JSON text: redacted by member
+    ///   name line after line; the record separators of a JSON text sequence (`application/json-seq`)
+    ///   are shown as line breaks.
     /// - Any other text is shown only when it declares a `text/` type or no type at all, and then with
     ///   everything after a `name=` whose name is secret hidden, up to the next `&` (`failed with
-    ///   password=…` keeps the words before it); text under another type (a bare token sent as
+    ///   password=…` keeps the words before it), and the values of secret JSON members it quotes hidden
+    ///   (`error: {"access_token":…}`); text under another type (a bare token sent as
     ///   `application/jwt`, say) is not shown: `nil`.
+    ///
+    /// A body cut short (the first chunk of a stream, a preview) is redacted as far as it goes: a
+    /// secret member's value that the cut leaves open is hidden to its end.
     ///
     /// The result is not truncated; ``LoggingStage/preview(_:contentType:)`` and
     /// ``SwitchyardError/debugDescription`` cut it after redaction.
     public func redactBody(_ body: Data, contentType: String?) -> String? {
-        guard let text = Self.text(body) else { return nil }
         let type = contentType?.lowercased() ?? ""
+        let body = Self.separatingRecords(body, type: type)
+        guard let text = Self.text(body) else { return nil }
+        if type.hasPrefix("text/event-stream") { return redactEvents(text) }
         let first = body.first { !Self.isWhiteSpace($0) }
         if type.contains("json") || first == UInt8(ascii: "{") || first == UInt8(ascii: "[") { return redactJSON(body) }
+        if Self.looksLikeEvents(text) { return redactEvents(text) }
         let pairs = type.hasPrefix("application/x-www-form-urlencoded") || Self.looksLikePairs(text)
         guard pairs || type.isEmpty || type.hasPrefix("text/") else { return nil }
-        return redactPairs(text[...])
+        return redactText(text)
     }
 
     /// The body as a string when it is UTF-8 text without control characters other than tab, CR and LF.

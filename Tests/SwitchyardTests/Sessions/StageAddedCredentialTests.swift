@@ -140,15 +140,16 @@ struct StageAddedCredentialTests {
     }
 }
 
-@Suite("Sessions: credentials of a fixed value name no user", .timeLimit(.minutes(1)))
+@Suite("Sessions: credentials of a fixed value the service declares its own name no user", .timeLimit(.minutes(1)))
 struct FixedCredentialTests {
-    @Test("a fixed app key header or parameter added inside the cache still lets the cache store")
+    @Test("a fixed app key header or parameter the service declares its own, added inside the cache, still lets the cache store")
     func fixedKeysInsideCacheStillCache() async throws {
         let transport = MockTransport(.json(#"{"id":1,"name":"x"}"#, headerFields: [.cacheControl: "max-age=3600"]))
         let client = try makeClient(
             stages: [
-                CacheStage(cache: try ResponseCache()), HeadersStage([.fixed(HTTPField.Name("X-Api-Key")!, "app-1")]),
-                CommonParametersStage([.fixed("appkey", .string("app 1"))]),
+                CacheStage(cache: try ResponseCache()),
+                HeadersStage([.fixed(HTTPField.Name("X-Api-Key")!, "app-1", isServiceCredential: true)]),
+                CommonParametersStage([.fixed("appkey", .string("app 1"), isServiceCredential: true)]),
             ],
             transport: transport
         )
@@ -166,7 +167,11 @@ struct FixedCredentialTests {
             return try await next(request, context)
         }
         let client = try makeClient(
-            stages: [CacheStage(cache: try ResponseCache()), HeadersStage([.fixed(HTTPField.Name("X-Api-Key")!, "app-1")]), userKey],
+            stages: [
+                CacheStage(cache: try ResponseCache()),
+                HeadersStage([.fixed(HTTPField.Name("X-Api-Key")!, "app-1", isServiceCredential: true)]),
+                userKey,
+            ],
             transport: transport
         )
         _ = try await client.send(GetMe())

@@ -10,10 +10,23 @@ public struct CommonParameter: Sendable {
     /// The parameter's name as sent.
     public let name: String
     let source: Source
+    /// Whether the service declared the fixed value its own credential (``fixed(_:_:isServiceCredential:)``).
+    let isServiceCredential: Bool
 
     /// A parameter with the same value on every call.
-    public static func fixed(_ name: String, _ value: ParameterValue) -> CommonParameter {
-        CommonParameter(name: name, source: .fixed(value))
+    ///
+    /// A parameter whose name marks a credential (`access_token`, `appsecret`, any name
+    /// ``Redaction/default`` hides) is taken for a user's: an answer to a call that carried it is never
+    /// filed as public by a ``CacheStage`` and goes with ``APIClient/endSession(for:account:)``. Set
+    /// `isServiceCredential` to declare the value the service's own, the same whoever is signed in (an
+    /// app key shipped with the app), so that it names no user (``CredentialPartition``). Never declare
+    /// a token a user signed in with.
+    ///
+    /// ```swift
+    /// CommonParametersStage([.fixed("appkey", "app-key-1", isServiceCredential: true)])
+    /// ```
+    public static func fixed(_ name: String, _ value: ParameterValue, isServiceCredential: Bool = false) -> CommonParameter {
+        CommonParameter(name: name, source: .fixed(value), isServiceCredential: isServiceCredential)
     }
 
     /// A parameter computed for each call (and for each attempt of it). Return `nil` to leave the
@@ -22,7 +35,7 @@ public struct CommonParameter: Sendable {
         _ name: String,
         _ value: @escaping @Sendable (CallContext) async throws -> ParameterValue?
     ) -> CommonParameter {
-        CommonParameter(name: name, source: .dynamic(value))
+        CommonParameter(name: name, source: .dynamic(value), isServiceCredential: false)
     }
 
     /// This call's value, or `nil` to leave it out.

@@ -238,10 +238,12 @@ extension CallOptions {
 }
 
 extension CommonParametersStage: FixedCredentialStage {
-    /// The fixed scalar parameters with secret names: the same on every call, so they name no user.
+    /// The fixed scalar parameters with secret names that the service declared its own
+    /// (``CommonParameter/fixed(_:_:isServiceCredential:)``): they name no user. An undeclared one is a user's.
     var fixedCredentials: [FixedCredential] {
         parameters.compactMap { parameter in
-            guard case .fixed(let value) = parameter.source, Redaction.default.isSensitive(parameter.name), let text = value.scalarText
+            guard parameter.isServiceCredential, case .fixed(let value) = parameter.source, Redaction.default.isSensitive(parameter.name),
+                let text = value.scalarText
             else { return nil }
             return FixedCredential(name: parameter.name.lowercased(), value: text)
         }

@@ -60,10 +60,13 @@ extension CallOptions {
 }
 
 extension HeadersStage: FixedCredentialStage {
-    /// The fixed fields with credential names: the same on every call, so they name no user.
+    /// The fixed fields with credential names that the service declared its own
+    /// (``CommonHeader/fixed(_:_:isServiceCredential:)``): they name no user. An undeclared one is a user's.
     var fixedCredentials: [FixedCredential] {
         headers.compactMap { header in
-            guard case .fixed(let value) = header.source, CredentialPartition.isCredential(header.name) else { return nil }
+            guard header.isServiceCredential, case .fixed(let value) = header.source, CredentialPartition.isCredential(header.name) else {
+                return nil
+            }
             return FixedCredential(name: header.name.canonicalName, value: value)
         }
     }
