@@ -47,6 +47,9 @@ struct OpenAPIPublishedFormsTests {
                         x-notes:
                           type: string
                           x-meta: { nullable: true }
+                        default:
+                          type: number
+                          exclusiveMinimum: false
                 """
         let output = try Self.generate(text)
         #expect(
@@ -59,6 +62,9 @@ struct OpenAPIPublishedFormsTests {
                     + " left out",
                 "Forms.openapi.yaml:24:11: warning: 'nullable' is OpenAPI 3.0's keyword; it is read as 3.0 reads it (a 3.1 document"
                     + " writes type: [..., 'null'] or a 'null' choice)",
+                // A member named like a keyword (`default`) is a schema all the same.
+                "Forms.openapi.yaml:30:11: warning: 'exclusiveMinimum: false' is OpenAPI 3.0's form; it bounds nothing more, so it is"
+                    + " left out",
             ]
         )
         #expect(output.swift.contains("var celsius: Double?") && output.swift.contains("var percent: Int?"))

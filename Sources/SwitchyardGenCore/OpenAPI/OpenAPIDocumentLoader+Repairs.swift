@@ -26,16 +26,25 @@ extension OpenAPIDocumentLoader {
     /// `node` repaired as above, each repair that changes what the document says reported to `warn` with
     /// its path; the tree itself when nothing needed it. `laterForms`: the document is OpenAPI 3.1 or 3.2.
     static func repaired(_ node: Node, path: [String], laterForms: Bool = false, warn: (String, [String]) -> Void) -> Node {
-        repairedOrNil(node, path: path, schemas: laterForms, warn: warn) ?? node
+        repairedOrNil(node, path: path, schemas: laterForms, names: false, warn: warn) ?? node
     }
 
+    /// The keys whose values map names to schemas (`properties: {default: {…}}` names a member `default`).
+    private static let namingKeys: Set<String> = ["properties", "patternProperties", "dependentSchemas", "$defs", "definitions", "schemas"]
+
     /// The repaired node, or `nil` when nothing under it changed (so no tree is compared or copied).
-    /// `schemas`: the node may be a 3.1 schema (it is not under data).
-    private static func repairedOrNil(_ node: Node, path: [String], schemas: Bool, warn: (String, [String]) -> Void) -> Node? {
+    /// `schemas`: the node may be a 3.1 schema (it is not under data); `names`: its keys are names, not keywords.
+    private static func repairedOrNil(
+        _ node: Node,
+        path: [String],
+        schemas: Bool,
+        names: Bool,
+        warn: (String, [String]) -> Void
+    ) -> Node? {
         switch node {
         case .mapping(var mapping):
             var rewritten = false
-            if schemas {
+            if schemas && !names {
                 rewritten = earlierForms(&mapping, path: path, warn: warn)
                 if let choices = typeList(mapping) {
                     mapping = choices
@@ -64,8 +73,14 @@ extension OpenAPIDocumentLoader {
                     changed = true
                     continue
                 }
-                let data = dataKeys.contains(key) || key.lowercased().hasPrefix("x-")
-                let value = repairedOrNil(pair.value, path: path + [key], schemas: schemas && !data, warn: warn)
+                let data = !names && (dataKeys.contains(key) || key.lowercased().hasPrefix("x-"))
+                let value = repairedOrNil(
+                    pair.value,
+                    path: path + [key],
+                    schemas: schemas && !data,
+                    names: !names && namingKeys.contains(key),
+                    warn: warn
+                )
                 if value != nil { changed = true }
                 pairs.append((pair.key, value ?? pair.value))
             }
@@ -73,7 +88,7 @@ extension OpenAPIDocumentLoader {
         case .sequence(let sequence):
             var changed = false
             let nodes = sequence.enumerated().map { index, item in
-                let value = repairedOrNil(item, path: path + [String(index)], schemas: schemas, warn: warn)
+                let value = repairedOrNil(item, path: path + [String(index)], schemas: schemas, names: false, warn: warn)
                 if value != nil { changed = true }
                 return value ?? item
             }
