@@ -18,6 +18,7 @@ public enum DescriptionParser {
         "method", "path", "summary", "description", "parameters", "bodyEncoding", "body", "response", "options", "examples",
     ]
     static let parameterKeys = ["type", "in", "required", "default", "description"]
+    static let streamKeys = ["stream", "element"]
     static let optionKeys = ["encrypted", "cache", "retries", "timeout", "tags", "sameRequest"]
     static let cacheKeys = ["policy", "maxAge"]
     static let modelKeys = ["summary", "fields"]
@@ -207,7 +208,9 @@ public enum DescriptionParser {
                 }
             }
         }
-        if let response = fields["response"], let text = reader.string(response, "'response'") {
+        if let response = fields["response"], response.mapping != nil {
+            endpoint.response = streamResponse(response, reader) ?? .none
+        } else if let response = fields["response"], let text = reader.string(response, "'response'") {
             switch text {
             case "none": endpoint.response = .none
             case "raw": endpoint.response = .raw
@@ -226,6 +229,37 @@ public enum DescriptionParser {
         if let body = fields["body"] { endpoint.body = DescriptionBodyParser.body(body, reader) }
         if let examples = fields["examples"] { endpoint.examples = self.examples(examples, of: name, reader) }
         return endpoint
+    }
+
+    /// `response: { stream: <media type>, element: <type> }`: a streamed answer, read as it arrives. An event
+    /// stream's `element` is the JSON of each event's data (without it, the values are the events); a JSON
+    /// Lines or JSON text sequence stream's is each value's type, which it needs.
+    private static func streamResponse(_ node: Node, _ reader: YAMLReader) -> APIDescription.Response? {
+        guard let fields = reader.fields(node, "'response'", allowed: streamKeys) else { return nil }
+        guard let mediaNode = fields["stream"] else {
+            reader.error("a 'response' mapping declares a streamed answer: it needs 'stream', its media type", at: node)
+            return nil
+        }
+        guard let mediaType = reader.string(mediaNode, "'stream'") else { return nil }
+        guard OpenAPIImporter.streamMediaTypes.contains(mediaType) else {
+            let known = OpenAPIImporter.streamMediaTypes.sorted().joined(separator: ", ")
+            reader.error("'\(mediaType)' is not a streamed media type: write one of \(known)", at: mediaNode)
+            return nil
+        }
+        guard let elementNode = fields["element"] else {
+            if mediaType == "text/event-stream" { return .stream(mediaType: mediaType, element: nil) }
+            reader.error("a '\(mediaType)' stream needs 'element', the type of each value", at: node)
+            return nil
+        }
+        guard let text = reader.string(elementNode, "'element'") else { return nil }
+        guard let type = TypeReference(parsing: text) else {
+            reader.error(
+                "'\(text)' is not a type: write a model name, a scalar (string, int, int64, double, bool), [Type] or Type?",
+                at: elementNode
+            )
+            return nil
+        }
+        return .stream(mediaType: mediaType, element: type)
     }
 
     /// `examples:`: a JSON body per status, answered by an `ExampleTransport` as `application/json`.

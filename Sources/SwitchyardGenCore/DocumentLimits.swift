@@ -7,13 +7,22 @@ import Yams
 /// bounded, then its YAML events counted by libyaml — the parser Yams itself uses — before Yams
 /// composes a tree or OpenAPIKit decodes one. Aliases are counted each time they are used, so a
 /// "billion laughs" document of a few hundred bytes is refused at the alias that crosses a limit,
-/// in microseconds, instead of being expanded.
+/// in microseconds, instead of being expanded. What aliases add is bounded by the document's own size
+/// too (``aliasRatio``), so reading a document costs time in proportion to its text, whatever it repeats.
 enum DocumentLimits {
     /// The largest document read, in bytes (16 MiB: several times the largest public API documents).
     static let maximumBytes = 16 << 20
     /// The most nodes (scalars, sequences, mappings) a document may hold once its aliases are expanded,
     /// each alias counted as the nodes it stands for.
     static let maximumNodes = 1_000_000
+    /// The most nodes aliases may add to a document, as a multiple of the nodes written in it (each alias
+    /// one): reading costs about the same per node, repeated or not, so a document may cost at most this
+    /// many times what its text would. Generous for shared responses and parameters, which a real
+    /// document repeats a few times; a "billion laughs" repeats its few nodes tens of thousands of times.
+    static let aliasRatio = 10
+    /// The nodes aliases may add to any document, however small (a little document that repeats a
+    /// schema a few times): a few hundred milliseconds of reading at most.
+    static let aliasAllowance = 20_000
     /// The deepest nesting of sequences and mappings, aliases expanded where they are used: reading a
     /// node and decoding it recurse, one stack frame set per level.
     static let maximumDepth = 128
@@ -126,6 +135,11 @@ enum DocumentLimits {
         yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
         yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
         var anchors: [String: Cost] = [:]
+        // The nodes written in the document (an alias as one), and after each alias that repeats nodes the
+        // nodes counted so far with aliases expanded and where that alias is: the bound on what aliases add
+        // depends on the whole document, so it is checked at its end, at the alias that crossed it.
+        var written = 0
+        var repeats: [(total: Int, location: SourceLocation)] = []
         // The open collections, innermost last: what each holds so far, its anchor, its entries.
         var open: [(cost: Cost, anchor: String?, entries: Int, isMapping: Bool, start: SourceLocation)] = []
         // What composing and decoding the whole document costs: each alias as what it repeats.
@@ -139,14 +153,17 @@ enum DocumentLimits {
             let anchor: String?
             switch event.type {
             case YAML_STREAM_END_EVENT:
-                return nil
+                return aliasError(written: written, total: total.nodes, repeats: repeats)
             case YAML_SCALAR_EVENT:
                 (node, anchor) = (.scalar, name(event.data.scalar.anchor))
                 total.add(node)
+                written += 1
             case YAML_ALIAS_EVENT:
                 // An alias Yams cannot resolve is its error to report; it counts as one node meanwhile.
                 (node, anchor) = (name(event.data.alias.anchor).flatMap { anchors[$0] } ?? .scalar, nil)
                 total.add(node)
+                written += 1
+                if node.nodes > 1 { repeats.append((total.nodes, location)) }
             case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
                 let isMapping = event.type == YAML_MAPPING_START_EVENT
                 let anchor = isMapping ? name(event.data.mapping_start.anchor) : name(event.data.sequence_start.anchor)
@@ -162,6 +179,7 @@ enum DocumentLimits {
                 collection.cost.height += 1
                 collection.cost.comparisons = min(collection.cost.comparisons + own.comparisons, maximumKeyComparisons + 1)
                 total.add(Cost(nodes: own.nodes, height: 0, comparisons: own.comparisons))
+                written += 1
                 (node, anchor) = (collection.cost, collection.anchor)
             default:
                 continue
@@ -176,6 +194,20 @@ enum DocumentLimits {
             }
         }
         return nil
+    }
+
+    /// The error at the alias after which the nodes aliases add pass ``aliasRatio`` times the `written`
+    /// nodes (and ``aliasAllowance``); `nil` when the document's `total` stays within that.
+    private static func aliasError(written: Int, total: Int, repeats: [(total: Int, location: SourceLocation)]) -> DescriptionError? {
+        let allowed = max(aliasAllowance, aliasRatio * written)
+        guard total - written > allowed, let crossing = repeats.first(where: { $0.total - written > allowed }) ?? repeats.last else {
+            return nil
+        }
+        return DescriptionError(
+            "the document's aliases repeat more than \(aliasRatio) times its own \(written) nodes here (\(total - written) nodes"
+                + " added, at most \(allowed)); the generator reads no further",
+            at: crossing.location
+        )
     }
 
     private static func name(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {

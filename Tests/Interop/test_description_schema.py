@@ -14,6 +14,7 @@ DESCRIPTIONS = [
     ROOT / "Samples" / "Demo" / "Catalog.switchyard.yaml",
     ROOT / "Tests" / "SwitchyardGenTests" / "Petstore.switchyard.yaml",
     ROOT / "Tests" / "SwitchyardGenTests" / "Studio.switchyard.yaml",
+    ROOT / "Tests" / "SwitchyardGenTests" / "Streams" / "Ticker.switchyard.yaml",
 ]
 
 
@@ -31,6 +32,8 @@ def test_shipped_descriptions_match_the_schema(path):
         {"services": {"shop": {"environments": {"develop": "http://h"}, "endpoints": {"GetItem": {"path": "/x", "options": {"cache": "cacheElseNetwrk"}}}}}},
         {"services": {"shop": {"environments": {"develop": "http://h"}, "endpoints": {"GetItem": {"path": "x"}}}}},
         {"models": {"Item": {"fields": {"id": "int"}}}},
+        {"services": {"shop": {"environments": {"develop": "http://h"}, "endpoints": {"Follow": {"path": "/x", "response": {"stream": "text/plain"}}}}}},
+        {"services": {"shop": {"environments": {"develop": "http://h"}, "endpoints": {"Follow": {"path": "/x", "response": {"stream": "application/jsonl"}}}}}},
     ],
 )
 def test_the_schema_rejects_mistakes(mistake):

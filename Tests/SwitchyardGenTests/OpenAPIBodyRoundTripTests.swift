@@ -140,6 +140,17 @@ struct OpenAPIBodyRoundTripTests {
         #expect(body?["to"] as? String == "Bob" && body?["amount"] as? Int == 7 && body?.count == 2)
     }
 
+    @Test("ledger: a query parameter of one value or an array sends either; an allOf-wrapped nullable reference decodes")
+    func ledgerPublishedForms() async throws {
+        let entries =
+            #"{"code":0,"msg":"ok","data":[{"id":"e1","amount":5,"memo":null,"approver":null},"#
+            + #"{"id":"e2","amount":6,"memo":null,"approver":{"name":"Ann"}}]}"#
+        let transport = MockTransport(.json(entries))
+        let listed = try await Self.client(transport).send(ListEntries(tag: ["rent"], year: [2024, 2025]))
+        #expect(transport.requests.first?.query == "tag=rent&year=2024&year=2025")
+        #expect(listed.value.map(\.approver) == [nil, Party(name: "Ann")])
+    }
+
     @Test("the description format's bodies: a model as JSON (required or not), a file upload, a multipart form")
     func studio() async throws {
         let track = #"{"id":1,"title":"Intro","tags":{"mood":"calm"}}"#

@@ -8,19 +8,49 @@ import Yams
 /// - Plain scalars are resolved by YAML 1.2's core schema, where Yams's decoder reads YAML 1.1: `yes`,
 ///   `no`, `on`, `off` (and `y`, `n`) are strings, not Booleans (`enum: [yes, no]` is not `[true, false]`);
 ///   `1_000`, `0b101`, `1:30` and `.iNf` are strings, not numbers; `0755` is the decimal 755, not octal.
+/// - In a 3.1 or 3.2 document (`laterForms`), what OpenAPI 3.0 wrote otherwise is read, each place with a
+///   warning, instead of refusing the whole document: `exclusiveMinimum: true` beside `minimum: 5` is
+///   `exclusiveMinimum: 5` (`false` bounds nothing more and is left out), and `nullable` is read as 3.0
+///   reads it. Examples, defaults, enumerations and extensions are data, not schemas: nothing in them is
+///   taken for one of these forms.
+/// - A 3.1 list of types that holds `array` and another type (`type: [string, array]`, which OpenAPIKit
+///   would read as its first type alone) is the `anyOf` of one schema per type, each with the keywords
+///   that apply to it: a member or body is then a union of both forms, and a parameter the array form
+///   (which also sends a single value).
 extension OpenAPIDocumentLoader {
     static let integerBoundKeys: Set<String> = ["maximum", "minimum", "exclusiveMaximum", "exclusiveMinimum", "multipleOf"]
 
-    /// `node` repaired as above, each left-out bound reported to `warn` with its path; the tree itself
-    /// when nothing needed it.
-    static func repaired(_ node: Node, path: [String], warn: (String, [String]) -> Void) -> Node {
-        repairedOrNil(node, path: path, warn: warn) ?? node
+    /// The keys whose values are data, never a schema.
+    private static let dataKeys: Set<String> = ["example", "examples", "default", "enum", "const"]
+
+    /// `node` repaired as above, each repair that changes what the document says reported to `warn` with
+    /// its path; the tree itself when nothing needed it. `laterForms`: the document is OpenAPI 3.1 or 3.2.
+    static func repaired(_ node: Node, path: [String], laterForms: Bool = false, warn: (String, [String]) -> Void) -> Node {
+        repairedOrNil(node, path: path, schemas: laterForms, names: false, warn: warn) ?? node
     }
 
+    /// The keys whose values map names to schemas (`properties: {default: {…}}` names a member `default`).
+    private static let namingKeys: Set<String> = ["properties", "patternProperties", "dependentSchemas", "$defs", "definitions", "schemas"]
+
     /// The repaired node, or `nil` when nothing under it changed (so no tree is compared or copied).
-    private static func repairedOrNil(_ node: Node, path: [String], warn: (String, [String]) -> Void) -> Node? {
+    /// `schemas`: the node may be a 3.1 schema (it is not under data); `names`: its keys are names, not keywords.
+    private static func repairedOrNil(
+        _ node: Node,
+        path: [String],
+        schemas: Bool,
+        names: Bool,
+        warn: (String, [String]) -> Void
+    ) -> Node? {
         switch node {
-        case .mapping(let mapping):
+        case .mapping(var mapping):
+            var rewritten = false
+            if schemas && !names {
+                rewritten = earlierForms(&mapping, path: path, warn: warn)
+                if let choices = typeList(mapping) {
+                    mapping = choices
+                    rewritten = true
+                }
+            }
             let isInteger = mapping.contains { pair in
                 guard pair.key.string == "type" else { return false }
                 return pair.value.string == "integer" || (pair.value.sequence?.contains { $0.string == "integer" } ?? false)
@@ -31,7 +61,9 @@ extension OpenAPIDocumentLoader {
             for pair in mapping {
                 let key = pair.key.string ?? ""
                 if isInteger, integerBoundKeys.contains(key), let text = pair.value.scalar?.string, Int(text) == nil,
-                    !(Double(text).map { Int(exactly: $0) != nil } ?? false)
+                    !(Double(text).map { Int(exactly: $0) != nil } ?? false),
+                    // OpenAPI 3.0's `exclusiveMinimum: true` is no bound: it says how `minimum` bounds.
+                    !(key.hasPrefix("exclusive") && isBoolean(pair.value))
                 {
                     warn(
                         "the integer bound '\(key): \(text)' is not a 64-bit integer; it is ignored (the generated code checks no bounds,"
@@ -41,15 +73,22 @@ extension OpenAPIDocumentLoader {
                     changed = true
                     continue
                 }
-                let value = repairedOrNil(pair.value, path: path + [key], warn: warn)
+                let data = !names && (dataKeys.contains(key) || key.lowercased().hasPrefix("x-"))
+                let value = repairedOrNil(
+                    pair.value,
+                    path: path + [key],
+                    schemas: schemas && !data,
+                    names: !names && namingKeys.contains(key),
+                    warn: warn
+                )
                 if value != nil { changed = true }
                 pairs.append((pair.key, value ?? pair.value))
             }
-            return changed ? .mapping(Node.Mapping(pairs, mapping.tag, mapping.style, mapping.mark)) : nil
+            return changed || rewritten ? .mapping(Node.Mapping(pairs, mapping.tag, mapping.style, mapping.mark)) : nil
         case .sequence(let sequence):
             var changed = false
             let nodes = sequence.enumerated().map { index, item in
-                let value = repairedOrNil(item, path: path + [String(index)], warn: warn)
+                let value = repairedOrNil(item, path: path + [String(index)], schemas: schemas, names: false, warn: warn)
                 if value != nil { changed = true }
                 return value ?? item
             }
@@ -59,6 +98,89 @@ extension OpenAPIDocumentLoader {
         case .alias:
             return nil
         }
+    }
+
+    /// The value of `key` in `mapping`, compared as text whatever the key's tag.
+    private static func value(_ key: String, in mapping: Node.Mapping) -> Node? {
+        mapping.first { $0.key.string == key }?.value
+    }
+
+    /// Whether `node` is a plain `true` or `false`.
+    private static func isBoolean(_ node: Node) -> Bool {
+        guard let scalar = node.scalar, scalar.style == .plain else { return false }
+        return ["true", "false"].contains(scalar.string)
+    }
+
+    /// Rewrites OpenAPI 3.0's Boolean `exclusiveMinimum` and `exclusiveMaximum` of a 3.1 schema into 3.1's
+    /// form, and reports them and `nullable`, each at its place; whether `mapping` changed.
+    private static func earlierForms(_ mapping: inout Node.Mapping, path: [String], warn: (String, [String]) -> Void) -> Bool {
+        var changed = false
+        for (exclusive, bound) in [("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")] {
+            guard let flag = value(exclusive, in: mapping), isBoolean(flag) else { continue }
+            let boundValue = value(bound, in: mapping)
+            var pairs = mapping.filter { $0.key.string != exclusive }.map { ($0.key, $0.value) }
+            if flag.string == "true", let boundValue, let text = boundValue.scalar?.string {
+                pairs = pairs.map { $0.0.string == bound ? (Node(exclusive), boundValue) : $0 }
+                warn(
+                    "'\(exclusive): true' is OpenAPI 3.0's form; this 3.1 document's schema is read as '\(exclusive): \(text)'"
+                        + " (3.1 writes the bound itself)",
+                    path + [exclusive]
+                )
+            } else {
+                let why = flag.string == "true" ? "it names no '\(bound)'" : "it bounds nothing more"
+                warn("'\(exclusive): \(flag.string ?? "")' is OpenAPI 3.0's form; \(why), so it is left out", path + [exclusive])
+            }
+            mapping = Node.Mapping(pairs, mapping.tag, mapping.style, mapping.mark)
+            changed = true
+        }
+        if let nullable = value("nullable", in: mapping), isBoolean(nullable) {
+            warn(
+                "'nullable' is OpenAPI 3.0's keyword; it is read as 3.0 reads it (a 3.1 document writes type: [..., 'null']"
+                    + " or a 'null' choice)",
+                path + ["nullable"]
+            )
+        }
+        return changed
+    }
+
+    /// The keywords that apply to each JSON type, which go with it when a list of types is split.
+    private static let typeKeywords: [String: Set<String>] = {
+        let numeric: Set<String> = ["format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"]
+        return [
+            "array": [
+                "items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains", "minContains", "maxContains",
+                "unevaluatedItems",
+            ],
+            "string": ["format", "pattern", "minLength", "maxLength", "contentEncoding", "contentMediaType", "contentSchema"],
+            "integer": numeric,
+            "number": numeric,
+            "object": [
+                "properties", "required", "additionalProperties", "patternProperties", "propertyNames", "minProperties",
+                "maxProperties", "unevaluatedProperties", "dependentRequired", "dependentSchemas",
+            ],
+        ]
+    }()
+
+    /// `type: [string, array]` (with any other types, `null` among them) as the `anyOf` of one schema per
+    /// type, each with its keywords; the other keywords (a description, a default) stay beside it. `nil`
+    /// when the mapping has no such list, or already composes schemas.
+    private static func typeList(_ mapping: Node.Mapping) -> Node.Mapping? {
+        guard let list = value("type", in: mapping)?.sequence, value("anyOf", in: mapping) == nil, value("oneOf", in: mapping) == nil
+        else { return nil }
+        let types = list.compactMap(\.string)
+        let kinds = types.filter { $0 != "null" }
+        guard types.count == list.count, kinds.contains("array"), Set(kinds).count > 1 else { return nil }
+        var choices: [Node] = []
+        for kind in kinds {
+            let keywords = typeKeywords[kind] ?? []
+            let own = mapping.filter { $0.key.string.map(keywords.contains) ?? false }.map { ($0.key, $0.value) }
+            choices.append(.mapping(Node.Mapping([(Node("type"), Node(kind))] + own)))
+        }
+        if kinds.count < types.count { choices.append(.mapping(Node.Mapping([(Node("type"), Node("null", Tag(.str), .singleQuoted))]))) }
+        let applying = Set(kinds.flatMap { typeKeywords[$0] ?? [] })
+        let rest = mapping.filter { pair in pair.key.string.map { $0 != "type" && !applying.contains($0) } ?? true }
+            .map { ($0.key, $0.value) }
+        return Node.Mapping(rest + [(Node("anyOf"), .sequence(Node.Sequence(choices)))], mapping.tag, mapping.style, mapping.mark)
     }
 
     /// `scalar` as YAML 1.2's core schema reads it, where Yams's constructors would read it otherwise,

@@ -45,7 +45,7 @@ enum OpenAPIDocumentLoader {
                 )
             ])
         }
-        let repaired = repaired(root, path: [], warn: warn)
+        let repaired = repaired(root, path: [], laterForms: !version.hasPrefix("3.0."), warn: warn)
         do {
             if version.hasPrefix("3.0.") {
                 let document = try YAMLDecoder().decode(OpenAPIKit30.OpenAPI.Document.self, from: repaired)

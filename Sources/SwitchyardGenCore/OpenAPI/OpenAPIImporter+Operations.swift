@@ -160,8 +160,12 @@ extension OpenAPIImporter {
             warn("unsupported style '\(style)' for the \(location.rawValue) parameter '\(parameter.name)'; it is left out", at: path)
             return nil
         }
-        let schema = context.schema.flattenToJsonSchema()
-        guard let declared = type(of: schema, hint: endpoint + SwiftNames.upperCamel(parameter.name), path: path + ["schema"]) else {
+        var schema = context.schema.flattenToJsonSchema()
+        var schemaPath = path + ["schema"]
+        if let arrayForm = arrayForm(of: schema) {
+            (schema, schemaPath) = (arrayForm.schema, schemaPath + arrayForm.path)
+        }
+        guard let declared = type(of: schema, hint: endpoint + SwiftNames.upperCamel(parameter.name), path: schemaPath) else {
             return nil
         }
         guard let type = textType(declared.unwrapped, objects: location == .query) else {

@@ -40,7 +40,7 @@ extension OpenAPIImporter {
             case .a(false)?, nil: break
             }
             return model
-        case .all(let parts, _) where annotatedReference(parts) != nil:
+        case .all(let parts, _) where annotatedReference(parts) != nil || lonePart(parts) != nil:
             return nil
         case .all(let parts, _):
             var model = model(name, schema, path, kind: .structure)
@@ -119,6 +119,8 @@ extension OpenAPIImporter {
                 }
             case .all(let parts, _) where annotatedReference(parts) != nil:
                 annotatedReference(parts).flatMap { referenced($0.reference, path: path + ["allOf", String($0.index)]) }
+            case .all(let parts, _) where lonePart(parts) != nil:
+                lonePart(parts).flatMap { type(of: $0.schema, hint: hint, path: path + ["allOf", String($0.index)]) }
             case .one(let choices, _) where constantEnumeration(choices) != nil,
                 .any(let choices, _) where constantEnumeration(choices) != nil:
                 inline(schema, hint: hint, path: path)
@@ -191,6 +193,23 @@ extension OpenAPIImporter {
         return found
     }
 
+    /// The one part of an `allOf` that is neither an object to merge nor a reference, when every other part
+    /// only describes: `allOf: [{oneOf: [{$ref}, {type: 'null'}]}, {description: …}]` (a nullable reference),
+    /// a scalar, an array or a union. The `allOf` then has that part's type.
+    func lonePart(_ parts: [JSONSchema]) -> (schema: JSONSchema, index: Int)? {
+        var found: (JSONSchema, Int)?
+        for (index, part) in parts.enumerated() {
+            switch part.value {
+            case .fragment where part.allowedValues == nil: continue
+            case .object, .all, .reference: return nil
+            default:
+                guard found == nil else { return nil }
+                found = (part, index)
+            }
+        }
+        return found
+    }
+
     /// `enum: [a, b]` or `const: a` without a `type`: strings only.
     private func isStringEnumeration(_ schema: JSONSchema) -> Bool {
         guard let values = schema.allowedValues, !values.isEmpty else { return false }
@@ -246,7 +265,7 @@ extension OpenAPIImporter {
     }
 
     /// `oneOf: [X, {type: null}]`: X and its index, the 3.1 way to write a nullable X.
-    private func nullableChoice(_ choices: [JSONSchema]) -> (schema: JSONSchema, index: Int)? {
+    func nullableChoice(_ choices: [JSONSchema]) -> (schema: JSONSchema, index: Int)? {
         guard choices.count == 2, let nullIndex = choices.firstIndex(where: \.isNull) else { return nil }
         return (choices[1 - nullIndex], 1 - nullIndex)
     }
@@ -316,6 +335,16 @@ extension OpenAPIImporter {
             case .all(let nested, _): found = mergedFields(nested, owner: owner, path: resolvedPath, including: chain)
             // A part that only describes (`{description: …}`) adds no member.
             case .fragment where resolved.allowedValues == nil: found = []
+            // A part that is an object or null (`oneOf: [{$ref}, {type: 'null'}]`) adds that object's members,
+            // each optional.
+            case .one(let choices, _) where nullableChoice(choices) != nil, .any(let choices, _) where nullableChoice(choices) != nil:
+                let keyword = if case .one = resolved.value { "oneOf" } else { "anyOf" }
+                let single = nullableChoice(choices).map { [$0.schema] } ?? []
+                found = mergedFields(single, owner: owner, path: resolvedPath + [keyword], including: chain).map { field in
+                    var optional = field
+                    if !field.type.isOptional { optional.type = .optional(field.type) }
+                    return optional
+                }
             default:
                 warn("an 'allOf' part that is not an object is not merged; the app does not see what it adds", at: partPath)
                 found = []

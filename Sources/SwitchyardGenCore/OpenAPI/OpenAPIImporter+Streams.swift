@@ -53,7 +53,7 @@ extension OpenAPIImporter {
         // OpenAPIKit keeps no `contentSchema`: it is read from the document's tree.
         if let node = locator.node(at: dataPath + ["contentSchema"]) {
             if let declared = locator.node(at: dataPath + ["contentMediaType"])?.string, !isJSON(declared.lowercased()) { return nil }
-            let repaired = OpenAPIDocumentLoader.repaired(node, path: dataPath + ["contentSchema"]) { _, _ in }
+            let repaired = OpenAPIDocumentLoader.repaired(node, path: dataPath + ["contentSchema"], laterForms: true) { _, _ in }
             guard let schema = try? YAMLDecoder().decode(JSONSchema.self, from: repaired) else {
                 warn("the 'contentSchema' of the events' data is not a schema; the values are the events themselves", at: dataPath)
                 return nil

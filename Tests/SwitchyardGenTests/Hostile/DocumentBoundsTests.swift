@@ -41,6 +41,43 @@ struct DocumentBoundsTests {
         #expect(throws: Never.self) { try SwitchyardGenerator.generate(yaml: Self.laughs(levels: 4), file: "Laughs.openapi.yaml") }
     }
 
+    @Test("a billion-laughs document of about 1 KB expanding to 10⁵ nodes fails fast: aliases add at most 10 times a document")
+    func smallLaughs() {
+        // Five levels of ten, the first of long words: 1 KB of text standing for 111,111 nodes, well within the
+        // node limit, but a hundred thousand times what it writes.
+        var text = Self.laughs(levels: 5)
+        let word = "laughing-out-loud-at-a-generator-that-reads-every-alias-it-is-given-\u{2014}-again"
+        text = text.replacingOccurrences(of: "lol", with: word)
+        #expect((1000...1300).contains(text.utf8.count), "\(text.utf8.count) bytes")
+        let (errors, seconds) = Self.timed { try SwitchyardGenerator.generate(yaml: text, file: "Laughs.openapi.yaml") }
+        #expect(
+            errors == [
+                "Laughs.openapi.yaml:9:12: error: the document's aliases repeat more than 10 times its own 73 nodes here"
+                    + " (123400 nodes added, at most 20000); the generator reads no further"
+            ],
+            "\(errors)"
+        )
+        #expect(seconds < 0.5, "\(seconds) s")
+    }
+
+    @Test("what aliases may add grows with the document: a large document repeats more than a small one may")
+    func aliasesInProportion() throws {
+        // 3,000 nodes of its own, and an anchored list of 100 scalars repeated 250 times: 25,000 nodes added,
+        // within ten times the document though past what any document may add.
+        var lines = ["openapi: 3.1.0", "info: { title: Shared, version: '1' }", "paths: {}", "x-own:"]
+        lines += (0..<1_500).map { "  k\($0): v" }
+        lines.append("x-shared: &shared [" + (0..<100).map { "s\($0)" }.joined(separator: ", ") + "]")
+        lines.append("x-uses: [" + Array(repeating: "*shared", count: 250).joined(separator: ", ") + "]")
+        let text = lines.joined(separator: "\n") + "\n"
+        #expect(throws: Never.self) { try SwitchyardGenerator.generate(yaml: text, file: "Shared.openapi.yaml") }
+        // The same repetition in a document of its own size alone is refused.
+        let small = lines.prefix(4) + lines.suffix(2)
+        let errors = GeneratedCodeInjectionTests.errors {
+            try SwitchyardGenerator.generate(yaml: small.joined(separator: "\n") + "\n", file: "Shared.openapi.yaml")
+        }
+        #expect(errors.count == 1 && errors.first?.contains("aliases repeat more than 10 times") == true, "\(errors)")
+    }
+
     @Test("nesting deeper than the limit fails fast, in a description and in a type")
     func depth() {
         let (errors, seconds) = Self.timed {

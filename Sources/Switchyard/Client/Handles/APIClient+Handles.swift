@@ -9,6 +9,10 @@ extension APIClient {
     /// run in a task of its own; the progress ``CallOptions/uploadProgress`` and
     /// ``CallOptions/downloadProgress`` blocks in `options` are called as well.
     ///
+    /// A call whose failure the app ignores is started here and its handle dropped — no completion and no
+    /// awaiting code hear of it — with ``StageID/accessories`` in ``CallOptions/skippedStages`` so that the
+    /// accessories that show failures do not either; dropping the handle does not cancel the call.
+    ///
     /// ```swift
     /// let handle = client.start(UploadAvatar(image: file))
     /// cancelButton.action = { client.cancel(.id(handle.id)) }
