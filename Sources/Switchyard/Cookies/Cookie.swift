@@ -18,8 +18,9 @@ struct Cookie: Sendable, Equatable {
     var secureOnly: Bool
 
     /// The cookie a `Set-Cookie` field sets for a response from `url`, or `nil` when it is to be
-    /// ignored: no `name=` pair, an empty name, a `Domain` the host is not within (or a single-label
-    /// one, as a public suffix would be), `Secure` from an `http` origin, or longer than `maximumSize`.
+    /// ignored: no `name=` pair, an empty name, a `Domain` the host is not within or that is a public
+    /// suffix other than the host itself (``PublicSuffixList``), `Secure` from an `http` origin, or
+    /// longer than `maximumSize`.
     static func parse(_ field: String, from url: URL, now: Date, maximumSize: Int) -> Cookie? {
         guard field.utf8.count <= maximumSize, let host = canonicalHost(of: url) else { return nil }
         let secureOrigin = url.scheme?.lowercased() == "https"
@@ -74,11 +75,14 @@ struct Cookie: Sendable, Equatable {
         // longer than 400 days (RFC 6265bis §5.5).
         cookie.expiry = (maxAge ?? expires).map { min($0, now.addingTimeInterval(TimeInterval(Self.longestLife))) }
         if !domainAttribute.isEmpty {
-            if domainAttribute == host {
+            if PublicSuffixList.isPublicSuffix(domainAttribute) {
+                // §5.3 step 5: a public suffix is refused, unless it is the host itself, which then
+                // gets a host-only cookie.
+                guard domainAttribute == host else { return nil }
+            } else if domainAttribute == host {
                 cookie.hostOnly = false
             } else {
-                // Without a public suffix list, a single-label domain (`com`, `local`) is refused.
-                guard domainAttribute.contains("."), domainMatches(host, domainAttribute) else { return nil }
+                guard domainMatches(host, domainAttribute) else { return nil }
                 cookie.domain = domainAttribute
                 cookie.hostOnly = false
             }

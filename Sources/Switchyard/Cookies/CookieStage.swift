@@ -16,9 +16,10 @@ import HTTPTypes
 ///
 /// - **Parsing and matching** follow RFC 6265 §5 on every platform (not Foundation's `HTTPCookie`):
 ///   a cookie without `Domain` is host-only (sent to that host alone); one with `Domain` is sent to
-///   the domain and its subdomains, and only stored when the response's host is within it (a
-///   single-label domain such as `com` is refused — there is no public suffix list); `Path` matches
-///   by path segments (default: the request's directory).
+///   the domain and its subdomains, and only stored when the response's host is within it and it is
+///   no public suffix (`com`, `co.uk`, `herokuapp.com`: the Public Suffix List, compiled in — a
+///   host that is itself one gets a host-only cookie); `Path` matches by path segments (default:
+///   the request's directory).
 /// - **`Secure`** cookies are sent over `https` only, and an `http` response cannot set one.
 /// - **Expiry**: `Max-Age` wins over `Expires` (whose dates are parsed leniently, §5.1.1); a
 ///   cookie in the past deletes the stored one; none lives longer than 400 days; cookies without
