@@ -55,11 +55,16 @@ import Tracing
 /// observers (``Switchyard/CallContext/reportSent(_:)``). The timeout covers the whole transfer: give large transfers a
 /// timeout to match. ``Configuration/maximumResponseBodySize`` limits bodies held in memory, not files.
 ///
-/// A streamed answer whose connection breaks mid-body ends with a typed error after the bytes that
-/// reached the stream. AsyncHTTPClient hands body parts on only when a socket read completes, so the
-/// bytes of the read in which the connection ended never reach it: a few KiB before a break can be
-/// missing here where the URLSession transport delivers them. An event stream resumed with
-/// `Last-Event-ID` asks for them again.
+/// A streamed answer whose connection breaks mid-body ends with a typed error after every byte read
+/// before the break: each part goes into the stream's buffer on the connection's event loop as it is
+/// read, so the client asks for more at once and keeps nothing of its own that the break would drop.
+/// The bound is the read-ahead: once the stream's buffer (``Switchyard/CallContext/streamBufferLimit``)
+/// is full the reading pauses, and bytes that reach the machine after that are still in the socket
+/// when the connection breaks — AsyncHTTPClient reads them while tearing the connection down and
+/// drops them with its error, so a consumer that has stopped reading loses what lies beyond its
+/// buffer. A streamed answer over a pinned connection, or with a streamed upload, is read through
+/// AsyncHTTPClient's async body, which pauses between parts and can drop the last reads before a
+/// break the same way. An event stream resumed with `Last-Event-ID` asks for them again.
 public struct AsyncHTTPClientTransport: Transport {
     /// Limits and behaviour of the transport.
     public struct Configuration: Sendable {
@@ -232,6 +237,9 @@ public struct AsyncHTTPClientTransport: Transport {
             context.streamBufferLimit == nil
         {
             return try await sendCollecting(request, context: context)
+        }
+        if streamsThroughDelegate(request, context: context) {
+            return try await context.control.runCancellable { try await sendStreamedAnswer(request, context: context) }
         }
         return try await context.control.runCancellable { try await sendStreaming(request, context: context) }
     }

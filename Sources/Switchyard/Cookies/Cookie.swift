@@ -18,8 +18,10 @@ struct Cookie: Sendable, Equatable {
     var secureOnly: Bool
 
     /// The cookie a `Set-Cookie` field sets for a response from `url`, or `nil` when it is to be
-    /// ignored: no `name=` pair, an empty name, a `Domain` the host is not within (or a single-label
-    /// one, as a public suffix would be), `Secure` from an `http` origin, or longer than `maximumSize`.
+    /// ignored: no `name=` pair, an empty name, a `Domain` the host is not within or that is a public
+    /// suffix other than the host itself (``PublicSuffixList``), `Secure` from an `http` origin, a
+    /// name prefix whose rules it breaks (RFC 6265bis §4.1.3: `__Secure-` needs `Secure`; `__Host-`
+    /// needs `Secure`, no `Domain` and `Path=/`), or longer than `maximumSize`.
     static func parse(_ field: String, from url: URL, now: Date, maximumSize: Int) -> Cookie? {
         guard field.utf8.count <= maximumSize, let host = canonicalHost(of: url) else { return nil }
         let secureOrigin = url.scheme?.lowercased() == "https"
@@ -41,6 +43,7 @@ struct Cookie: Sendable, Equatable {
         var maxAge: Date?
         var expires: Date?
         var domainAttribute = ""
+        var pathAttribute = false
         for attribute in parts {
             let key: String
             let argument: String
@@ -64,6 +67,7 @@ struct Cookie: Sendable, Equatable {
                 if !value.isEmpty { domainAttribute = value.lowercased() }
             case "path":
                 cookie.path = argument.hasPrefix("/") ? argument : defaultPath(of: url)
+                pathAttribute = true
             case "secure":
                 cookie.secureOnly = true
             default:
@@ -74,17 +78,26 @@ struct Cookie: Sendable, Equatable {
         // longer than 400 days (RFC 6265bis §5.5).
         cookie.expiry = (maxAge ?? expires).map { min($0, now.addingTimeInterval(TimeInterval(Self.longestLife))) }
         if !domainAttribute.isEmpty {
-            if domainAttribute == host {
+            if PublicSuffixList.isPublicSuffix(domainAttribute) {
+                // §5.3 step 5: a public suffix is refused, unless it is the host itself, which then
+                // gets a host-only cookie.
+                guard domainAttribute == host else { return nil }
+            } else if domainAttribute == host {
                 cookie.hostOnly = false
             } else {
-                // Without a public suffix list, a single-label domain (`com`, `local`) is refused.
-                guard domainAttribute.contains("."), domainMatches(host, domainAttribute) else { return nil }
+                guard domainMatches(host, domainAttribute) else { return nil }
                 cookie.domain = domainAttribute
                 cookie.hostOnly = false
             }
         }
         // RFC 6265bis §5.7: an insecure origin cannot set a Secure cookie.
         if cookie.secureOnly && !secureOrigin { return nil }
+        // RFC 6265bis §4.1.3, names compared ignoring case: `__Secure-` only with `Secure`; `__Host-`
+        // only with `Secure`, for the host alone and the whole site (no `Domain`, `Path=/`).
+        if startsIgnoringCase(name, "__Secure-") && !cookie.secureOnly { return nil }
+        if startsIgnoringCase(name, "__Host-") && !(cookie.secureOnly && cookie.hostOnly && pathAttribute && cookie.path == "/") {
+            return nil
+        }
         return cookie
     }
 
@@ -150,6 +163,13 @@ struct Cookie: Sendable, Equatable {
 
     private static func isIPAddress(_ host: String) -> Bool {
         host.contains(":") || (host.split(separator: ".").count == 4 && host.allSatisfy { $0 == "." || ($0.isASCII && $0.isNumber) })
+    }
+
+    /// Whether `name` starts with `prefix`, ignoring ASCII case.
+    private static func startsIgnoringCase(_ name: String, _ prefix: String) -> Bool {
+        let fold = { (byte: UInt8) in (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
+        let head = name.utf8.prefix(prefix.utf8.count)
+        return head.count == prefix.utf8.count && head.elementsEqual(prefix.utf8) { fold($0) == fold($1) }
     }
 
     /// `text` without leading and trailing space and tab (§5.2's WSP).

@@ -1,11 +1,13 @@
 import Foundation
 import Synchronization
 
-/// The cookies a ``CookieStage`` keeps, one jar per service and account, in memory only.
+/// The cookies a ``CookieStage`` keeps, one jar per service, environment and account, in memory only.
 final class CookieJar: Sendable {
-    /// Whose cookies: a service's, for one account (`nil` when the app names none).
+    /// Whose cookies: a service's in one environment (a test server's never go to production), for
+    /// one account (`nil` when the app names none).
     struct Partition: Hashable, Sendable {
         let service: ServiceID
+        let environment: ServerEnvironment
         let account: String?
     }
 
@@ -28,13 +30,17 @@ final class CookieJar: Sendable {
 
     /// Stores the cookies of `fields` (`Set-Cookie` values) for a response from `url`: a cookie with
     /// the name, domain and path of a stored one replaces it (keeping its creation time), an expired
-    /// one deletes it, and the jar is then trimmed to its limits, least recently used first.
+    /// one deletes it, and the jar is then trimmed to its limits, least recently used first. An `http`
+    /// response neither replaces nor deletes a `Secure` cookie, nor shadows one with a cookie of its
+    /// name for a related domain and a path within the Secure one's (RFC 6265bis §5.7).
     func store(_ fields: [String], from url: URL, in partition: Partition, now: Date) {
         let cookies = fields.compactMap { Cookie.parse($0, from: url, now: now, maximumSize: limits.cookieSize) }
         guard !cookies.isEmpty else { return }
+        let secureOrigin = url.scheme?.lowercased() == "https"
         partitions.withLock { partitions in
             var jar = partitions[partition] ?? []
             for var cookie in cookies {
+                if !secureOrigin && jar.contains(where: { $0.secureOnly && Self.wouldShadow(cookie, $0) }) { continue }
                 if let old = jar.firstIndex(where: { $0.name == cookie.name && $0.domain == cookie.domain && $0.path == cookie.path }) {
                     cookie.created = jar[old].created
                     jar.remove(at: old)
@@ -79,6 +85,14 @@ final class CookieJar: Sendable {
             guard let account else { return partitions.removeAll() }
             partitions = partitions.filter { $0.key.account != account }
         }
+    }
+
+    /// Whether `cookie` bears on the Secure cookie `secure`: the same name, either's domain within the
+    /// other's, and a path within the Secure one's.
+    private static func wouldShadow(_ cookie: Cookie, _ secure: Cookie) -> Bool {
+        cookie.name == secure.name
+            && (Cookie.domainMatches(cookie.domain, secure.domain) || Cookie.domainMatches(secure.domain, cookie.domain))
+            && Cookie.pathMatches(cookie.path, secure.path)
     }
 
     /// Removes the least recently used cookies of domains over their limit, then of the jar.

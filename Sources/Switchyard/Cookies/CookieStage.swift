@@ -16,19 +16,22 @@ import HTTPTypes
 ///
 /// - **Parsing and matching** follow RFC 6265 §5 on every platform (not Foundation's `HTTPCookie`):
 ///   a cookie without `Domain` is host-only (sent to that host alone); one with `Domain` is sent to
-///   the domain and its subdomains, and only stored when the response's host is within it (a
-///   single-label domain such as `com` is refused — there is no public suffix list); `Path` matches
-///   by path segments (default: the request's directory).
-/// - **`Secure`** cookies are sent over `https` only, and an `http` response cannot set one.
+///   the domain and its subdomains, and only stored when the response's host is within it and it is
+///   no public suffix (`com`, `co.uk`, `herokuapp.com`: the Public Suffix List, compiled in — a
+///   host that is itself one gets a host-only cookie); `Path` matches by path segments (default:
+///   the request's directory).
+/// - **`Secure`** cookies are sent over `https` only; an `http` response can neither set one nor
+///   replace, delete or shadow one. The name prefixes are enforced: `__Secure-` cookies need
+///   `Secure`, `__Host-` ones `Secure`, no `Domain` and `Path=/`.
 /// - **Expiry**: `Max-Age` wins over `Expires` (whose dates are parsed leniently, §5.1.1); a
 ///   cookie in the past deletes the stored one; none lives longer than 400 days; cookies without
 ///   either last until the session ends. Time comes from `now`, which tests replace.
 /// - **Limits** (§6.1), explicit: a `Set-Cookie` value longer than `maximumCookieSize` bytes is
 ///   ignored; past `maximumCookiesPerDomain` for a domain or `maximumCookies` in a jar, the least
 ///   recently used cookies go first.
-/// - **Partitions**: one jar per service and account (``CallOptions/account``; calls that name none
-///   share the service's default jar), like the cache: one account's cookies are never sent for
-///   another. Jars are in memory only — nothing is written to disk. The stage is a
+/// - **Partitions**: one jar per service, environment (``ServerEnvironment``: a test server's cookies
+///   never reach production) and account (``CallOptions/account``; calls that name none share the
+///   service's default jar), like the cache: one account's cookies are never sent for another. Jars are in memory only — nothing is written to disk. The stage is a
 ///   ``CredentialSource``: a ``CacheStage`` or the same-request check registered outside it
 ///   partitions by the account, or by the cookies the jar holds when the call names none.
 /// - **Sessions**: the stage is session-bound (``SessionBoundStage``): ending a session
@@ -70,7 +73,7 @@ public struct CookieStage: SessionBoundStage, CredentialSource {
         guard !context.isForeignOrigin, let url = request.url else { return try await next(request, context) }
         let exchange = CookieExchange(
             jar: jar,
-            partition: .init(service: context.serviceID, account: context.account),
+            partition: .init(service: context.serviceID, environment: context.environment, account: context.account),
             now: now,
             own: request.headerFields[.cookie]
         )
@@ -92,7 +95,7 @@ public struct CookieStage: SessionBoundStage, CredentialSource {
     /// service's default jar holds (never the cookies themselves), or `nil` when it holds none.
     public func credentialFingerprint(for context: CallContext) async throws -> String? {
         if let account = context.account { return "account:" + account }
-        let partition = CookieJar.Partition(service: context.serviceID, account: nil)
+        let partition = CookieJar.Partition(service: context.serviceID, environment: context.environment, account: nil)
         return jar.contents(of: partition, now: now()).map { "cookies:" + CredentialPartition.fingerprint(of: $0) }
     }
 

@@ -25,6 +25,9 @@ public import HTTPTypes
 /// The answer is the operation's first `2xx` example, or the first one with the status the call
 /// chooses (``Status``) or the transport was created with. A request no operation matches, or a
 /// status no example documents, fails with ``SwitchyardError/Code/noExample`` — never an empty `200`.
+/// Matching takes time linear in the request's path, whatever the templates; a call that is cancelled
+/// or past its deadline (``CallContext/deadline``) ends with its cancellation or
+/// ``SwitchyardError/Code/timeout`` instead of an answer.
 public struct ExampleTransport: Transport {
     /// An endpoint's documented example responses, with the method and path template that match its
     /// requests.
@@ -85,9 +88,11 @@ public struct ExampleTransport: Transport {
     /// Answers from the examples, or passes the request to the live transport outside the demo environment.
     ///
     /// - Throws: ``SwitchyardError/Code/noExample`` when no operation matches the request or none of its
-    ///   examples has the chosen status; the live transport's errors.
+    ///   examples has the chosen status; ``SwitchyardError/Code/cancelled`` or ``SwitchyardError/Code/timeout``
+    ///   when the call was cancelled or its deadline passed; the live transport's errors.
     public func send(_ request: Request, context: CallContext) async throws -> Response {
         if let live, context.environment != .demo { return try await live.send(request, context: context) }
+        try Self.checkStillWanted(context)
         if context.observesTransfer {
             context.reportTransferStarted()
             if let body = request.body?.bytes {
@@ -96,10 +101,18 @@ public struct ExampleTransport: Transport {
         }
         var response = try answer(request, status: context[Status.self] ?? status)
         response.source = .example
+        try Self.checkStillWanted(context)
         if context.observesTransfer {
             context.reportReceived(TransferProgress(completed: Int64(response.body.count), total: Int64(response.body.count)))
         }
         return response
+    }
+
+    /// Throws the call's end when it was cancelled or its deadline passed: such a call is not answered.
+    private static func checkStillWanted(_ context: CallContext) throws(SwitchyardError) {
+        if let cancelled = context.control.cancellationError { throw cancelled }
+        if Task.isCancelled { throw SwitchyardError(code: .cancelled, message: "The call was cancelled.") }
+        if context.isPastDeadline { throw CallControl.error(for: .deadline) }
     }
 
     /// The example for a request: its operation's example with `status`, or its first `2xx` one.
@@ -182,18 +195,40 @@ private struct PathTemplate: Sendable {
         return Rank(segments: segments.count, literals: literals)
     }
 
-    /// Whether a segment is the pieces with a non-empty value between each two.
+    /// Whether a segment is the pieces with a non-empty value between each two, in time linear in the
+    /// segment's length (times a piece's): the first piece is a prefix and the last a suffix, and each
+    /// piece between takes its leftmost place after the previous one's end and one character more —
+    /// the earliest end leaves the most room for the pieces after it, so no other choice can succeed
+    /// where it fails, and nothing is tried twice.
     private static func matches(_ segment: Substring, _ pieces: ArraySlice<Substring>) -> Bool {
-        guard let first = pieces.first, segment.hasPrefix(first) else { return false }
-        let rest = segment.dropFirst(first.count)
-        guard pieces.count > 1 else { return rest.isEmpty }
-        // A placeholder takes at least one character, then the remaining pieces match what follows.
-        var start = rest.startIndex
-        while start < rest.endIndex {
-            start = rest.index(after: start)
-            if matches(rest[start...], pieces.dropFirst()) { return true }
+        guard let first = pieces.first, let last = pieces.last else { return false }
+        let text = Array(segment.utf8)
+        let head = Array(first.utf8)
+        guard text.starts(with: head) else { return false }
+        guard pieces.count > 1 else { return text.count == head.count }
+        let tail = Array(last.utf8)
+        // Where the last piece must start: it ends the segment.
+        let tailStart = text.count - tail.count
+        guard tailStart >= head.count, text[tailStart...].elementsEqual(tail) else { return false }
+        var end = head.count
+        for piece in pieces.dropFirst().dropLast() {
+            // A placeholder takes at least one character before the piece.
+            guard let start = firstIndex(of: Array(piece.utf8), in: text, from: end + 1, before: tailStart) else { return false }
+            end = start + piece.utf8.count
         }
-        return false
+        // The last placeholder takes at least one character too.
+        return end < tailStart
+    }
+
+    /// Where `piece` first occurs in `text` at `from` or later, ending by `limit`; `nil` when nowhere.
+    private static func firstIndex(of piece: [UInt8], in text: [UInt8], from: Int, before limit: Int) -> Int? {
+        guard from + piece.count <= limit else { return nil }
+        var start = from
+        while start + piece.count <= limit {
+            if text[start..<(start + piece.count)].elementsEqual(piece) { return start }
+            start += 1
+        }
+        return nil
     }
 }
 

@@ -158,6 +158,23 @@ public struct ResponseStream: AsyncSequence, Sendable {
             guard !chunk.isEmpty else { return }
             try await source.write(chunk)
         }
+
+        /// Hands one chunk to the consumer without waiting, for a producer that must not suspend (a
+        /// transport's callback on its event loop): `true` while the buffer has room for more,
+        /// `false` when it is full — then ``waitForRoom()`` before offering the next chunk.
+        ///
+        /// - Throws: `CancellationError` once the stream has ended: stop reading.
+        package func offer(_ chunk: Data) throws -> Bool {
+            guard !chunk.isEmpty else { return true }
+            return try source.offer(chunk)
+        }
+
+        /// Waits until the buffer has room, the consumer having read.
+        ///
+        /// - Throws: `CancellationError` once the stream has ended, or the waiting task is cancelled.
+        package func waitForRoom() async throws {
+            try await source.waitForRoom()
+        }
     }
 }
 

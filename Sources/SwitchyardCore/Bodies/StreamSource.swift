@@ -165,6 +165,55 @@ final class StreamSource: Sendable {
         }
     }
 
+    /// Buffers a chunk or hands it to a waiting consumer, without waiting: whether the buffer has
+    /// room for more.
+    func offer(_ chunk: Data) throws -> Bool {
+        let (room, consumer): (Bool?, CheckedContinuation<Data?, any Error>?) = state.withLock { state in
+            guard state.end == nil, !state.closed else { return (nil, nil) }
+            if let consumer = state.consumer {
+                state.consumer = nil
+                return (true, consumer)
+            }
+            state.chunks.append(chunk)
+            return (state.chunks.byteCount < limit, nil)
+        }
+        guard let room else { throw CancellationError() }
+        consumer?.resume(returning: chunk)
+        return room
+    }
+
+    /// Waits while the buffer is full, until the consumer reads, the stream ends or the waiting task
+    /// is cancelled.
+    func waitForRoom() async throws {
+        try Task.checkCancellation()
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                enum Step {
+                    case room
+                    case wait
+                    case ended
+                }
+                let step: Step = state.withLock { state in
+                    guard state.end == nil, !state.closed, !Task.isCancelled else { return .ended }
+                    guard state.chunks.byteCount >= limit else { return .room }
+                    precondition(state.producer == nil, "a response stream has one writer at a time")
+                    state.producer = continuation
+                    return .wait
+                }
+                switch step {
+                case .room: continuation.resume()
+                case .wait: break
+                case .ended: continuation.resume(throwing: CancellationError())
+                }
+            }
+        } onCancel: {
+            state.withLock { state in
+                defer { state.producer = nil }
+                return state.producer
+            }?.resume(throwing: CancellationError())
+        }
+    }
+
     /// The next chunk: a buffered one, or the next one written; `nil` at the end.
     func next() async throws(SwitchyardError) -> Data? {
         do {

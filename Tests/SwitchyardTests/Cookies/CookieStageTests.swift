@@ -204,7 +204,8 @@ struct CookieStageTests {
     func fingerprint() async throws {
         let stage = CookieStage()
         let client = try makeClient(stages: [stage], transport: cookieTransport())
-        let context = CallContext(serviceID: .users)
+        // The jar of the environment the client's calls go to (`makeClient`'s registry's).
+        let context = CallContext(serviceID: .users, environment: .develop)
         #expect(try await stage.credentialFingerprint(for: context) == nil)
         _ = try await client.send(.users, .get, set("sid=PRINT-SECRET; Path=/"))
         let first = try #require(try await stage.credentialFingerprint(for: context))
