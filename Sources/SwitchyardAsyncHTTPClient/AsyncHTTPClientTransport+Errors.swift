@@ -13,6 +13,16 @@ extension AsyncHTTPClientTransport {
         translate(error, target: target(of: request), authority: request.head.authority, timeout: timeout, elapsed: elapsed)
     }
 
+    /// How a streamed answer's body reports a failure once its head has arrived: the error for the call
+    /// to `request`, mid-stream, timed from `started` (``CallClock``). It keeps the request's target and
+    /// authority, not the request, so a stream's reader keeps no request body alive.
+    static func midStreamTranslator(for request: Request, started: Duration) -> @Sendable (any Error) -> SwitchyardError {
+        let (target, authority) = (target(of: request), request.head.authority)
+        return { error in
+            translate(error, target: target, authority: authority, timeout: nil, elapsed: CallClock.now - started, midStream: true)
+        }
+    }
+
     /// The ``Switchyard/SwitchyardError`` for an error while the call to `target` was in flight;
     /// `midStream` when its head had arrived and its body was being streamed. It takes the request's
     /// target and authority, not the request, so a stream's reader keeps no request body alive.

@@ -21,7 +21,6 @@ extension AsyncHTTPClientTransport {
         let observer = context.transferObserver
         let timeout = context.effectiveTimeout ?? configuration.fallbackTimeout
         let started = CallClock.now
-        let (target, authority) = (Self.target(of: request), request.head.authority)
         do {
             var delegateRequest = try Self.makeDelegateRequest(request)
             if let acceptEncoding = ContentCoding.acceptEncoding(for: request, context: context, decodes: decodes) {
@@ -38,16 +37,7 @@ extension AsyncHTTPClientTransport {
             let stream = ResponseStream(
                 control: context.control,
                 bufferLimit: context.streamBufferLimit ?? ResponseStream.defaultBufferLimit,
-                translate: {
-                    Self.translate(
-                        $0,
-                        target: target,
-                        authority: authority,
-                        timeout: nil,
-                        elapsed: CallClock.now - started,
-                        midStream: true
-                    )
-                }
+                translate: Self.midStreamTranslator(for: request, started: started)
             ) { writer in
                 let delegate = StreamingDelegate(writer: writer, head: headPromise, observer: observer)
                 let task = client.execute(

@@ -326,20 +326,11 @@ public struct AsyncHTTPClientTransport: Transport {
             }
             if request.method != .head, let bufferLimit = context.streamBufferLimit {
                 // The head's deadline ended with `execute`; the body is read as the consumer asks.
-                let (target, authority) = (Self.target(of: request), request.head.authority)
+                let target = Self.target(of: request)
                 let stream = ResponseStream(
                     control: context.control,
                     bufferLimit: bufferLimit,
-                    translate: {
-                        Self.translate(
-                            $0,
-                            target: target,
-                            authority: authority,
-                            timeout: nil,
-                            elapsed: CallClock.now - started,
-                            midStream: true
-                        )
-                    }
+                    translate: Self.midStreamTranslator(for: request, started: started)
                 ) { writer in
                     try await Self.stream(response, to: writer, observer: observer, target: target)
                 }

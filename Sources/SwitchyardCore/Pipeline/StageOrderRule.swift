@@ -37,16 +37,16 @@ public struct StageOrderRule: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Which side of ``others`` the declaring stage must stand on.
-    public var placement: Placement
+    public let placement: Placement
     /// The stages the rule is about.
-    public var others: Set<StageID>
+    public let others: Set<StageID>
     /// Whether breaking the rule refuses the pipeline or warns.
-    public var strength: Strength
+    public let strength: Strength
     /// Why, in a sentence the error and the warning quote.
-    public var reason: String
+    public let reason: String
 
     /// A rule: the declaring stage stands on `placement`'s side of every stage of `others` the pipeline has.
-    public init(_ placement: Placement, of others: Set<StageID>, strength: Strength = .required, because reason: String) {
+    init(_ placement: Placement, of others: Set<StageID>, strength: Strength = .required, because reason: String) {
         self.placement = placement
         self.others = others
         self.strength = strength
@@ -69,7 +69,7 @@ public struct StageOrderRule: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Every breach of a rule declared by `stages` (outermost first), in the order of the declaring stages.
-    public static func violations(in stages: [any Stage]) -> [StageOrderViolation] {
+    package static func violations(in stages: [any Stage]) -> [StageOrderViolation] {
         let ids = stages.map(\.id)
         var violations: [StageOrderViolation] = []
         for (index, stage) in stages.enumerated() {
@@ -96,25 +96,25 @@ public struct StageOrderRule: Sendable, Hashable, CustomStringConvertible {
 
 /// One breach of a ``StageOrderRule`` by a pipeline: the stage that declared the rule, the stage it
 /// stands on the wrong side of, and the fix.
-public struct StageOrderViolation: Sendable, Hashable, CustomStringConvertible {
+package struct StageOrderViolation: Sendable, Hashable, CustomStringConvertible {
     /// The stage that declared the rule.
-    public let stage: StageID
+    package let stage: StageID
     /// Its position in the pipeline, from 1 (outermost).
-    public let position: Int
+    package let position: Int
     /// The stage it stands on the wrong side of.
-    public let other: StageID
+    package let other: StageID
     /// That stage's position, from 1.
-    public let otherPosition: Int
+    package let otherPosition: Int
     /// The rule broken.
-    public let rule: StageOrderRule
+    package let rule: StageOrderRule
 
     /// How to mend the order: `register Signing after CommonParameters`.
-    public var fix: String {
+    package var fix: String {
         "register \(stage) \(rule.placement == .inside ? "after" : "before") \(other)"
     }
 
     /// `Signing [1] must stand inside CommonParameters [2] — register Signing after CommonParameters: reason`.
-    public var description: String {
+    package var description: String {
         "\(stage) [\(position)] must stand \(rule.placement.rawValue) \(other) [\(otherPosition)] — \(fix): \(rule.reason)"
     }
 }

@@ -180,14 +180,11 @@ public final class CallHandle<Output: Sendable>: Sendable {
             var final = outcome
             let wasCancelled: Bool
             if case .cancelled = core.state { wasCancelled = true } else { wasCancelled = reported }
-            if wasCancelled, case .success = outcome {
+            let failure: SwitchyardError? = if case .failure(let error) = outcome { error } else { nil }
+            if wasCancelled, failure?.code != .cancelled {
                 var cancelled = SwitchyardError(code: .cancelled, message: "The call was cancelled through its handle.")
                 cancelled.requestID = id
-                final = .failure(cancelled)
-            } else if wasCancelled, case .failure(let error) = outcome, error.code != .cancelled {
-                var cancelled = SwitchyardError(code: .cancelled, message: "The call was cancelled through its handle.")
-                cancelled.requestID = id
-                cancelled.underlyingError = error
+                cancelled.underlyingError = failure
                 final = .failure(cancelled)
             }
             switch final {
