@@ -35,7 +35,15 @@ public struct StageHarness<StageUnderTest: Stage>: Sendable {
     /// - Returns: what reached `next`, and the stage's response or error.
     public func run(_ request: Request, context: CallContext? = nil, respond: MockResponse = .status(.ok)) async -> HarnessRun {
         let next = ForwardingTransport(respond: respond)
-        let callContext = context ?? CallContext(serviceID: ServiceID("harness")!, endpointName: "harness")
+        var callContext = context ?? CallContext(serviceID: ServiceID("harness")!, endpointName: "harness")
+        // The run is traced: the context's control is replaced by a traced one that the given control's
+        // cancellation still reaches.
+        let given = callContext.control
+        let traced = CallControl(recordsTimings: false, trace: .diffs)
+        callContext.control = traced
+        let bridge = given.register { if let reason = given.reason { traced.mark(reason)?.run() } }
+        if bridge == nil, let reason = given.reason { traced.mark(reason)?.run() }
+        defer { if let bridge { given.unregister(bridge) } }
         let pipeline = Pipeline(serviceID: callContext.serviceID, stages: [stage], transport: next)
         let outcome: Result<Response, SwitchyardError>
         do {
@@ -43,7 +51,7 @@ public struct StageHarness<StageUnderTest: Stage>: Sendable {
         } catch {
             outcome = .failure(error)
         }
-        return HarnessRun(forwarded: next.calls, outcome: outcome)
+        return HarnessRun(forwarded: next.calls, outcome: outcome, trace: traced.trace ?? PipelineTrace(steps: []))
     }
 }
 
@@ -79,6 +87,18 @@ public struct HarnessRun: Sendable {
     public let forwarded: [ForwardedCall]
     /// The stage's response, or the error it threw.
     public let outcome: Result<Response, SwitchyardError>
+    /// What the stage did, redacted as logs are (``Redaction/default``): its step — the request as it
+    /// received it against the one it passed on, the response it got against the one it returned,
+    /// its outcome and time — then `next`'s, as ``StageID/transport``.
+    ///
+    /// ```swift
+    /// let run = await StageHarness(HeadersStage([.fixed(.accept, "application/json")])).run(request)
+    /// #expect(run.trace.steps[0].request[.header, "Accept"]?.after == "application/json")
+    /// ```
+    public let trace: PipelineTrace
+
+    /// The stage's own step of ``trace``.
+    public var step: StageTrace? { trace.steps.first }
 
     /// The stage's response, if it returned one.
     public var response: Response? { try? outcome.get() }

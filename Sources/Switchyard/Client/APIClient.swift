@@ -110,7 +110,7 @@ public struct APIClient: Sendable {
             }
         } catch {
             throw DecodingFailureMessage.error(for: error, output: E.Output.self, response: exchange.response)
-                .filling(from: exchange.context)
+                .filling(from: exchange.context).traced(by: exchange.control)
         }
         // The decoded value is moved into the result, not copied.
         return exchange.result(consume value)
@@ -135,9 +135,11 @@ public struct APIClient: Sendable {
             // The call's duration ends here, before the timings are logged.
             let duration = CallClock.now - start
             var metadata = response.metadata
-            if let timings = control.timings?.timings {
+            if let recorder = control.timings {
+                let timings = recorder.timings
                 metadata[StageTimings.self] = timings
                 context.logger.trace("\(timings.line)", metadata: ["request-id": "\(context.requestID)"])
+                if let tracer = recorder.tracer { metadata[PipelineTrace.self] = tracer.trace() }
             }
             // Every field in one initialization, straight into the caller's result: none is written
             // twice, and no result of the generic type is held here.
@@ -187,6 +189,7 @@ public struct APIClient: Sendable {
 
         let keepsRawBody = callOptions.keepsRawBody ?? entry.service.defaults.keepsRawBody
         let recordsTimings = callOptions.recordsStageTimings
+        let trace = callOptions.trace ?? entry.service.defaults.trace
         var context = CallContext(
             requestID: requestID,
             serviceID: entry.service.id,
@@ -201,8 +204,9 @@ public struct APIClient: Sendable {
             logger: callOptions.logger ?? logger,
             account: callOptions.account,
             serviceState: entry.pipeline.serviceState,
-            control: recordsTimings || keepsRawBody
-                ? CallControl(recordsTimings: recordsTimings, keepsReceivedBody: keepsRawBody) : CallControl()
+            control: recordsTimings || keepsRawBody || trace != nil
+                ? Self.control(recordsTimings: recordsTimings, trace: trace, keepsRawBody: keepsRawBody, pipeline: entry.pipeline)
+                : CallControl()
         )
         callOptions.writeValues(into: &context)
         if spec.streams {
@@ -244,13 +248,18 @@ public struct APIClient: Sendable {
             throw SwitchyardError(code: .cancelled, message: "The call was cancelled before it was sent.").filling(from: context)
         }
 
-        let (response, control) = try await fly(
-            consume request,
-            spec: spec,
-            context: context,
-            options: callOptions,
-            pipeline: entry.pipeline
-        )
+        let (response, control): (Response, CallControl)
+        do {
+            (response, control) = try await fly(
+                consume request,
+                spec: spec,
+                context: context,
+                options: callOptions,
+                pipeline: entry.pipeline
+            )
+        } catch {
+            throw error.traced(by: context.control)
+        }
 
         let acceptable = callOptions.acceptableStatusCodes ?? entry.service.defaults.acceptableStatusCodes
         // Read once: HTTPTypes parses the status from its pseudo-header field on every read.
@@ -271,7 +280,7 @@ public struct APIClient: Sendable {
                     + "outside the acceptable \(acceptable.lowerBound)...\(acceptable.upperBound)",
                 response: response
             )
-            throw error.filling(from: context)
+            throw error.filling(from: context).traced(by: control)
         }
         return Exchange(response: response, status: status, context: context, control: control, decoder: entry.decoder, start: start)
     }

@@ -58,6 +58,10 @@ public struct CallResult<Output: Sendable>: Sendable {
     /// ``CallOptions/recordsStageTimings``; `nil` otherwise.
     public var stageTimings: StageTimings? { metadata[StageTimings.self] }
 
+    /// What each stage did to the call, when it was traced (``CallOptions/trace``,
+    /// ``ServiceDefaults/trace``); `nil` otherwise.
+    public var trace: PipelineTrace? { metadata[PipelineTrace.self] }
+
     /// The same metadata with another value (for wrappers that transform outputs).
     public func map<NewOutput: Sendable>(_ transform: (Output) throws -> NewOutput) rethrows -> CallResult<NewOutput> {
         var mapped = CallResult<NewOutput>(
@@ -96,6 +100,21 @@ extension CallOptions {
         typealias Value = Bool
         static let name = "recordsStageTimings"
         static func merge(_ earlier: Bool, _ later: Bool) -> Bool { earlier || later }
+    }
+
+    /// The option under which ``CallOptions/trace`` turns on ``CallResult/trace``; the later wins.
+    enum Trace: ClientOptionKey {
+        typealias Value = PipelineTrace.Detail
+        static let name = "trace"
+    }
+
+    /// Whether and how the call records what each stage did to it (``PipelineTrace``), returned in
+    /// ``CallResult/trace`` or, when it fails, ``SwitchyardError/trace``; `nil` keeps the service's
+    /// choice (``ServiceDefaults/trace``, off unless changed). A traced call also records its
+    /// ``CallResult/stageTimings``. A call that is not traced pays nothing for it.
+    public var trace: PipelineTrace.Detail? {
+        get { self[option: Trace.self] }
+        set { self[option: Trace.self] = newValue }
     }
 
     /// Whether the call keeps the response body as the transport received it, before any stage

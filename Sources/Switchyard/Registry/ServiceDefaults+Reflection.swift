@@ -8,7 +8,7 @@ extension ServiceDefaults: CustomReflectable {
                 "timeout": timeout as Any, "deadline": deadline as Any, "parameterEncoding": parameterEncoding,
                 "queryArrayStyle": queryArrayStyle, "headerFields": Redaction.default.render(headerFields),
                 "acceptableStatusCodes": acceptableStatusCodes, "makeDecoder": makeDecoder, "makeEncoder": makeEncoder,
-                "redirects": redirects, "keepsRawBody": keepsRawBody,
+                "redirects": redirects, "keepsRawBody": keepsRawBody, "trace": trace as Any,
             ],
             displayStyle: .struct
         )

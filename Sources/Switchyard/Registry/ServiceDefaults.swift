@@ -38,6 +38,10 @@ public struct ServiceDefaults: Sendable {
     /// (a call decides for itself with ``CallOptions/keepsRawBody``); off unless changed, since it
     /// holds a second copy of each body while the result lives.
     public var keepsRawBody: Bool
+    /// Whether and how the service's calls record what each stage did to them (``PipelineTrace``),
+    /// returned in ``CallResult/trace`` (a call decides for itself with ``CallOptions/trace``); off
+    /// unless changed. A call that is not traced pays nothing for it.
+    public var trace: PipelineTrace.Detail?
 
     /// Creates defaults.
     ///
@@ -52,6 +56,7 @@ public struct ServiceDefaults: Sendable {
     ///   - makeEncoder: makes the JSON encoder for bodies.
     ///   - redirects: how the service's calls follow redirects; same-origin only by default.
     ///   - keepsRawBody: whether calls keep the body as received in their results.
+    ///   - trace: whether and how calls record what each stage did to them; off by default.
     public init(
         timeout: Duration? = .seconds(60),
         deadline: Duration? = nil,
@@ -62,10 +67,12 @@ public struct ServiceDefaults: Sendable {
         makeDecoder: @escaping @Sendable () -> JSONDecoder = { JSONDecoder() },
         makeEncoder: @escaping @Sendable () -> JSONEncoder = { JSONEncoder() },
         redirects: RedirectPolicy = .default,
-        keepsRawBody: Bool = false
+        keepsRawBody: Bool = false,
+        trace: PipelineTrace.Detail? = nil
     ) {
         self.redirects = redirects
         self.keepsRawBody = keepsRawBody
+        self.trace = trace
         self.timeout = timeout
         self.deadline = deadline
         self.parameterEncoding = parameterEncoding

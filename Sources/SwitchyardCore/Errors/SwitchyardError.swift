@@ -49,6 +49,9 @@ public struct SwitchyardError: Error, Sendable, CustomStringConvertible, CustomD
     public var detail: (any SwitchyardErrorDetail)?
     /// The error this one wraps, if any.
     public var underlyingError: (any Error)?
+    /// What each stage did to the call before it failed, when the call was traced
+    /// (``CallOptions/trace``, ``ServiceDefaults/trace``); `nil` otherwise.
+    public var trace: PipelineTrace?
 
     /// Creates an error.
     ///

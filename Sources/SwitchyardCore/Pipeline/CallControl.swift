@@ -47,7 +47,8 @@ public final class CallControl: Sendable {
     /// The last request that reached the transport, and — when ``keepsReceivedBody`` — the body of
     /// the last answer the transport gave (after redirects), before any stage rewrote it.
     private let exchange = Mutex<(request: Request?, body: Response.Body?)>((nil, nil))
-    /// The stage timings being recorded; `nil` unless the call asked for them.
+    /// The stage timings being recorded, and the trace with them; `nil` unless the call asked for
+    /// either.
     package let timings: StageTimingRecorder?
     /// Whether the body the transport received is kept (``receivedBody``); the call asks for it.
     package let keepsReceivedBody: Bool
@@ -58,8 +59,16 @@ public final class CallControl: Sendable {
         self.init(recordsTimings: false)
     }
 
-    package init(recordsTimings: Bool, keepsReceivedBody: Bool = false) {
-        self.timings = recordsTimings ? StageTimingRecorder() : nil
+    package init(
+        recordsTimings: Bool,
+        trace: PipelineTrace.Detail? = nil,
+        redaction: Redaction = .default,
+        keepsReceivedBody: Bool = false
+    ) {
+        // A trace is recorded where the timings are: a traced call records both.
+        self.timings =
+            recordsTimings || trace != nil
+            ? StageTimingRecorder(tracer: trace.map { StageTraceRecorder(detail: $0, redaction: redaction) }) : nil
         self.keepsReceivedBody = keepsReceivedBody
     }
 
@@ -165,6 +174,9 @@ public final class CallControl: Sendable {
             return PendingHandlers(handlers: state.handlers)
         }
     }
+
+    /// What the call's stages did so far, redacted, when the call is traced; `nil` otherwise.
+    package var trace: PipelineTrace? { timings?.tracer?.trace() }
 
     /// Why the call was cancelled; `nil` while it is not.
     package var reason: Reason? { state.withLock { $0.reason } }

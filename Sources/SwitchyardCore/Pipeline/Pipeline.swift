@@ -276,7 +276,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
 
     /// One registered stage as the fold sees it: its id, the stage that does the work (unwrapped
     /// from ``OptInStage``), and whether it runs only when a call enables it.
-    fileprivate struct Link {
+    struct Link {
         let id: StageID
         let stage: any Stage
         let optIn: Bool
@@ -343,7 +343,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
 
     /// A run of consecutive one-way stages, kept as parallel arrays so that the common call — no
     /// stage skipped, none opt-in — iterates the stages alone.
-    fileprivate struct Run<Element: Sendable>: Sendable {
+    struct Run<Element: Sendable>: Sendable {
         var stages: [Element] = []
         var links: [Link] = []
         var hasOptIn = false
@@ -441,19 +441,29 @@ public struct Pipeline: Sendable, CustomStringConvertible {
         let skippable = link.skippable
         let sent = request
         let whole = run.runsWhole(in: context, skippable: skippable)
-        // Entered outermost first, as a request passes them, so that timings list them in order.
+        // Entered outermost first, as a request passes them, so that timings and a trace list them in
+        // order.
         let entries = context.control.timings.map { timings in
             stages.indices.map { index in
-                whole || run.links[index].runs(in: context, skippable: skippable) ? timings.enter(run.links[index].id) : -1
+                whole || run.links[index].runs(in: context, skippable: skippable)
+                    ? timings.enter(run.links[index].id, tracing: context.attempt) : (-1, -1)
             }
         }
         var response = try await pass(link.rest, sent, context: context)
         for index in stages.indices.reversed() where whole || run.links[index].runs(in: context, skippable: skippable) {
             do {
                 if let timings = context.control.timings, let entries {
-                    let start = CallClock.now
-                    defer { timings.add(entries[index], outbound: CallClock.now - start) }
-                    try await process(index, stages, synchronous, slots, &response, for: sent, context: context)
+                    try await processRecorded(
+                        index,
+                        stages,
+                        synchronous,
+                        slots,
+                        &response,
+                        for: sent,
+                        context: context,
+                        timings: timings,
+                        entry: entries[index]
+                    )
                 } else {
                     try await process(index, stages, synchronous, slots, &response, for: sent, context: context)
                 }
@@ -483,10 +493,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
         for index in stages.indices where whole || run.links[index].runs(in: context, skippable: skippable) {
             do {
                 if let timings {
-                    let entry = timings.enter(run.links[index].id)
-                    let start = CallClock.now
-                    defer { timings.add(entry, inbound: CallClock.now - start) }
-                    try await prepare(index, stages, synchronous, slots, &request, context: context)
+                    try await prepareRecorded(index, run, synchronous, slots, &request, context: context, timings: timings)
                 } else {
                     try await prepare(index, stages, synchronous, slots, &request, context: context)
                 }
@@ -500,7 +507,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     /// has a slot), through its `async` requirement otherwise. Inlined, so a synchronous stage costs
     /// no asynchronous frame.
     @inline(__always)
-    private nonisolated(nonsending) static func prepare(
+    nonisolated(nonsending) static func prepare(
         _ index: Int,
         _ stages: [any RequestStage],
         _ synchronous: [any SynchronousRequestStage],
@@ -537,7 +544,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
 
     /// Runs response stage `index` of a run, as `prepare` runs a request stage.
     @inline(__always)
-    private nonisolated(nonsending) static func process(
+    nonisolated(nonsending) static func process(
         _ index: Int,
         _ stages: [any ResponseStage],
         _ synchronous: [any SynchronousResponseStage],
@@ -608,10 +615,9 @@ public struct Pipeline: Sendable, CustomStringConvertible {
         let control = context.control
         let response: Response
         if let timings = control.timings {
-            let entry = timings.enter(.transport)
-            let start = CallClock.now
-            defer { timings.add(entry, inbound: CallClock.now - start) }
-            response = try await exchange(request, link, context: context)
+            response = try await recordedExchange(request, context: context, timings: timings) { request in
+                try await exchange(request, link, context: context)
+            }
         } else {
             response = try await exchange(request, link, context: context)
         }

@@ -83,3 +83,21 @@ extension StageID {
     /// failure happened.
     public static let transport = builtIn("transport")
 }
+
+extension StageID: Codable {
+    /// Reads a stage id written as its name (a trace in a HAR archive, say), refusing an invalid one.
+    ///
+    /// - Parameter decoder: the decoder.
+    public init(from decoder: any Decoder) throws {
+        let name = try decoder.singleValueContainer().decode(String.self)
+        self = try StageID(validating: name)
+    }
+
+    /// Writes the stage id as its name.
+    ///
+    /// - Parameter encoder: the encoder.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+}

@@ -153,7 +153,13 @@ extension APIClient {
         // The run is shared, so it answers to none of its callers' controls: each caller leaves it
         // on its own, and the run is cancelled when the last one has left.
         var shared = context
-        shared.control = CallControl(recordsTimings: context.control.timings != nil, keepsReceivedBody: context.control.keepsReceivedBody)
+        let tracer = context.control.timings?.tracer
+        shared.control = CallControl(
+            recordsTimings: context.control.timings != nil,
+            trace: tracer?.detail,
+            redaction: tracer?.redaction ?? .default,
+            keepsReceivedBody: context.control.keepsReceivedBody
+        )
         let runContext = shared
         let admission = tracker.admit(
             id,

@@ -80,6 +80,11 @@ public enum HAR {
         public var attempt: Int
         /// `"fetch"` (`_resourceType`): the category browsers' developer tools file the entry under.
         public var resourceType: String
+        /// The call's tags, sorted (`_tags`).
+        public var tags: [String]
+        /// What each stage inside the recording stage did to the call (`_stages`), when the call was
+        /// traced (``CallOptions/trace``, ``ServiceDefaults/trace``); `nil` otherwise.
+        public var stages: [StageTrace]?
 
         /// Creates an entry.
         public init(
@@ -93,7 +98,9 @@ public enum HAR {
             endpoint: String? = nil,
             requestID: String,
             attempt: Int = 1,
-            resourceType: String = "fetch"
+            resourceType: String = "fetch",
+            tags: [String] = [],
+            stages: [StageTrace]? = nil
         ) {
             self.startedDateTime = startedDateTime
             self.time = time
@@ -106,6 +113,26 @@ public enum HAR {
             self.requestID = requestID
             self.attempt = attempt
             self.resourceType = resourceType
+            self.tags = tags
+            self.stages = stages
+        }
+
+        /// Reads an entry; an archive written without the `_tags` field reads as having no tags.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            startedDateTime = try container.decode(String.self, forKey: .startedDateTime)
+            time = try container.decode(Double.self, forKey: .time)
+            request = try container.decode(Request.self, forKey: .request)
+            response = try container.decode(Response.self, forKey: .response)
+            cache = try container.decode(Cache.self, forKey: .cache)
+            timings = try container.decode(Timings.self, forKey: .timings)
+            service = try container.decode(String.self, forKey: .service)
+            endpoint = try container.decodeIfPresent(String.self, forKey: .endpoint)
+            requestID = try container.decode(String.self, forKey: .requestID)
+            attempt = try container.decode(Int.self, forKey: .attempt)
+            resourceType = try container.decode(String.self, forKey: .resourceType)
+            tags = try container.decodeIfPresent([String].self, forKey: .tags) ?? []
+            stages = try container.decodeIfPresent([StageTrace].self, forKey: .stages)
         }
 
         enum CodingKeys: String, CodingKey {
@@ -115,6 +142,8 @@ public enum HAR {
             case requestID = "_requestID"
             case attempt = "_attempt"
             case resourceType = "_resourceType"
+            case tags = "_tags"
+            case stages = "_stages"
         }
     }
 

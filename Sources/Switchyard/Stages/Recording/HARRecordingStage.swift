@@ -95,18 +95,30 @@ public struct HARRecordingStage: Stage {
         let recordedRequest = capture.request(request, template: context.endpointName)
         let started = Date()
         let start = ContinuousClock.now
+        // A traced call's steps from here on are those of the stages inside this one.
+        let tracer = context.control.timings?.tracer
+        let firstStep = tracer?.count ?? 0
         do {
             let response = try await next(request, context)
-            record(recordedRequest, capture.response(response), started: started, elapsed: .now - start, context: context)
+            let stages = tracer?.trace(from: firstStep).steps
+            record(recordedRequest, capture.response(response), started: started, elapsed: .now - start, context: context, stages: stages)
             return response
         } catch {
             let failure = SwitchyardError.wrapping(error)
-            record(recordedRequest, capture.failure(failure), started: started, elapsed: .now - start, context: context)
+            let stages = tracer?.trace(from: firstStep).steps
+            record(recordedRequest, capture.failure(failure), started: started, elapsed: .now - start, context: context, stages: stages)
             throw error
         }
     }
 
-    private func record(_ request: HAR.Request, _ response: HAR.Response, started: Date, elapsed: Duration, context: CallContext) {
+    private func record(
+        _ request: HAR.Request,
+        _ response: HAR.Response,
+        started: Date,
+        elapsed: Duration,
+        context: CallContext,
+        stages: [StageTrace]?
+    ) {
         let components = elapsed.components
         let microseconds = components.seconds * 1_000_000 + components.attoseconds / 1_000_000_000_000
         let milliseconds = Double(microseconds) / 1000
@@ -119,7 +131,9 @@ public struct HARRecordingStage: Stage {
             service: context.serviceID.description,
             endpoint: context.endpointName.isEmpty ? nil : redaction.redactTarget(context.endpointName),
             requestID: "\(context.requestID)",
-            attempt: context.attempt
+            attempt: context.attempt,
+            tags: context.tags.map(\.description).sorted(),
+            stages: stages
         )
         recorder.record(entry, started: started)
     }

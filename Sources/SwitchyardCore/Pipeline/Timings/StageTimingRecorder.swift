@@ -3,6 +3,13 @@ import Synchronization
 /// Collects one call's stage timings as its pipeline runs, in the order stages are entered.
 package final class StageTimingRecorder: Sendable {
     private let entries = Mutex<[StageTiming]>([])
+    /// What the stages did to the call, when it is traced (``PipelineTrace``): recorded where the
+    /// timings are, so that a call that is not traced pays nothing for it.
+    package let tracer: StageTraceRecorder?
+
+    package init(tracer: StageTraceRecorder? = nil) {
+        self.tracer = tracer
+    }
 
     /// Reserves the entry of a stage as it is first entered (a stage entered again, on a retry, adds
     /// to its entry); returns its index.
@@ -12,6 +19,12 @@ package final class StageTimingRecorder: Sendable {
             entries.append(StageTiming(stage: stage, inbound: .zero, outbound: .zero))
             return entries.count - 1
         }
+    }
+
+    /// Reserves the entry of a response stage as a request passes it, and opens its trace step when
+    /// the call is traced (-1 when it is not).
+    package func enter(_ stage: StageID, tracing attempt: Int) -> (timing: Int, step: Int) {
+        (enter(stage), tracer?.open(stage, attempt: attempt, request: nil, handedOver: true) ?? -1)
     }
 
     /// Adds to the entry at `index`.
