@@ -144,6 +144,23 @@ struct DemoModulesReplayTests {
         #expect(files == ["control.json", "shop-auth.json", "shop.json", "users.json", "vault.json"])
     }
 
+    @Test("recording the demo's modules twice writes the same bytes, but for the shop, whose answers echo the time")
+    func stableAcrossRuns() async throws {
+        let first = F.directory()
+        let second = F.directory()
+        defer {
+            F.remove(first)
+            F.remove(second)
+        }
+        _ = try await Self.record(into: first)
+        _ = try await Self.record(into: second)
+        for name in ["control.json", "shop-auth.json", "users.json", "vault.json"] {
+            let one = try Data(contentsOf: first.appendingPathComponent(name))
+            let two = try Data(contentsOf: second.appendingPathComponent(name))
+            #expect(one == two, "\(name) differs between two recordings")
+        }
+    }
+
     @Test("the encrypted modules' fixtures hold plaintext, recorded outside their encryption stage")
     func encryptedModulesFromPlaintext() async throws {
         let directory = F.directory()
