@@ -24,7 +24,8 @@ import Synchronization
 /// ```
 ///
 /// Streamed bodies and downloads cannot be recorded: the stage fails such a call with
-/// ``SwitchyardError/Code/unsupportedBody``; skip ``StageID/fixtureRecorder`` for it.
+/// ``SwitchyardError/Code/unsupportedBody``; skip ``StageID/fixtureRecorder`` for it. A call that
+/// fails inside the cut without a response (a transport error) is not recorded.
 public final class FixtureRecorder: Sendable {
     /// One recorded exchange, numbered in the order it completed.
     private struct Recorded: Sendable {

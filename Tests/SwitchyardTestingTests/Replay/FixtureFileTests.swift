@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Switchyard
+import SwitchyardCrypto
 import SwitchyardTesting
 import Testing
 
@@ -87,6 +88,28 @@ struct FixtureFileTests {
         let folder = try FileManager.default.attributesOfItem(atPath: directory.path)
         #expect((file[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         #expect((folder[.posixPermissions] as? NSNumber)?.intValue == 0o700)
+    }
+
+    @Test("the DocC example runs: a service recorded with no call writes an empty file that replays")
+    func docExample() throws {
+        let fixturesURL = F.directory()
+        defer { F.remove(fixturesURL) }
+        let keys = try KeyRing(keyID: "k1", key: SymmetricKey([UInt8](repeating: 7, count: 32)))
+        let vault = Service(
+            ServiceID("vault")!,
+            baseURL: "http://127.0.0.1:8080/vault-api",
+            stages: [EnvelopeStage(successCodes: [0]), EncryptionStage(scheme: .aes256GCM, keyRing: keys)],
+            transport: MockTransport(.status(.ok))
+        )
+        let recorder = FixtureRecorder(directory: fixturesURL, ignoring: ["ts", "nonce"])
+        let recording = F.registry()
+        try recording.register(try recorder.record(vault, at: .outside(.encryption)))
+        try recorder.save()
+        let fixtures = Fixtures(directory: fixturesURL, ignoring: ["ts", "nonce"])
+        let replaying = F.registry()
+        try replaying.register(try fixtures.replay(vault, at: .outside(.encryption)))
+        #expect(try replaying.pipeline(for: vault.id).description.contains("[2] FixtureReplay → [3] Encryption"))
+        #expect(try F.file(in: fixturesURL, service: vault.id).contains(#""entries" : ["#))
     }
 
     @Test("a stage is inserted just outside the named stage, or innermost on the wire")
