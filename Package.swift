@@ -291,7 +291,11 @@ let package = Package(
         ),
         .testTarget(
             name: "SwitchyardTestingTests",
-            dependencies: ["Switchyard", "SwitchyardTesting"],
+            // The sample backend, its modules' encryption and a real transport: the replay tests record
+            // the demo's modules over the wire.
+            dependencies: [
+                "Switchyard", "SwitchyardTesting", "SwitchyardSampleBackend", "SwitchyardCrypto", "SwitchyardAsyncHTTPClient",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

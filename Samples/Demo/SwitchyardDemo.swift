@@ -43,21 +43,17 @@ struct SwitchyardDemo {
             )
         )
 
-        // Module 1 — users: a bearer token, a client-version header, envelope code 0, and the
-        // transcript registered last, so it prints the request exactly as sent and the raw response.
-        try registry.register(
-            Service(
-                .users,
-                baseURLs: [.develop: backend.baseURL + "/users-api", .release: "https://api.example.com/users"],
-                defaults: ServiceDefaults(timeout: .seconds(5), headerFields: [.accept: "application/json"]),
-                stages: [
-                    ClosureStage.request(id: .authorization) { request, _ in request.headerFields[.authorization] = "Bearer demo-token" },
-                    HeadersStage([.fixed(HTTPField.Name("X-Client-Version")!, "1.0.0")]),
-                    EnvelopeStage(successCodes: [0]),
-                    TranscriptStage(),
-                ],
-                transport: transport
-            )
+        // Modules 1, 3, 4 and 5 — users (a bearer token, a client-version header, envelope code 0),
+        // vault (every body encrypted with AES-256-GCM; the envelope registered before the encryption,
+        // so on the way out it sees plaintext), shop (every built-in stage in the documented order,
+        // with its token service) and control (retries): the pipelines of SampleModules, which the
+        // replay tests share, with the demo's transcript, telemetry and logging added (DemoPipelines).
+        try SampleModules.register(
+            in: registry,
+            backend: backend,
+            transport: transport,
+            onTokenRefresh: { print("      ↻ the token expired; refreshing it (once, for every call that was refused)") },
+            adjust: DemoPipelines.adjust
         )
 
         // Module 2 — catalog, generated from Catalog.switchyard.yaml by the build plugin: its
@@ -73,32 +69,6 @@ struct SwitchyardDemo {
                 CommonParametersStage([.fixed("app", "demo"), .dynamic("rid") { context in .string("\(context.requestID)") }]),
             ],
             baseURLs: [.develop: backend.baseURL + "/catalog-api", .demo: "https://demo.invalid/catalog"]
-        )
-
-        // Module 3 — vault: every body encrypted (AES-256-GCM, key ring with one key). The envelope
-        // stage is registered before the encryption stage, so on the way out it sees plaintext; the
-        // transcript is registered last, so it prints the ciphertext on the wire.
-        let vaultKeys = try KeyRing(keyID: SampleBackend.vaultKeyID, key: SymmetricKey(SampleBackend.vaultKey))
-        try registry.register(
-            Service(
-                .vault,
-                baseURLs: [.develop: backend.baseURL + "/vault-api", .release: "https://api.example.com/vault"],
-                stages: [EnvelopeStage(successCodes: [0]), EncryptionStage(scheme: .aes256GCM, keyRing: vaultKeys), TranscriptStage()],
-                transport: transport
-            )
-        )
-
-        // Module 4 — shop: every built-in stage in the documented order (see ShopPipeline).
-        try ShopPipeline.register(in: registry, backend: backend, transport: transport)
-
-        // Module 5 — control: retries, for the request-control tour.
-        try registry.register(
-            Service(
-                .control,
-                baseURLs: [.develop: backend.baseURL, .release: "https://api.example.com"],
-                stages: [RetryStage(RetryPolicy(maxAttempts: 4, baseDelay: .milliseconds(50)))],
-                transport: transport
-            )
         )
 
         // Module 6 — files: uploads and downloads with a progress accessory (see TransferTour).
