@@ -108,7 +108,8 @@ function matches(entry) {
 function row(entry, key) {
   const status = Number(entry.response && entry.response.status) || 0;
   const reconnection = reconnectionOf(entry);
-  const endpoint = el("td", { class: "endpoint" }, text(entry.request && entry.request.method) + " " + endpointOf(entry));
+  const method = text(entry.request && entry.request.method), name = endpointOf(entry);
+  const endpoint = el("td", { class: "endpoint" }, name.startsWith(method + " ") ? name : `${method} ${name}`);
   if (reconnection > 0) endpoint.append(" ", el("span", { class: "badge reconnection" }, `reconnection ${reconnection}`));
   const tr = el("tr", { class: "call" + (status === 0 || status >= 400 ? " failed" : "") + (state.selected === key ? " selected" : ""),
       "data-key": key, "data-service": text(entry._service), "data-status": status },
@@ -144,7 +145,8 @@ function changeRows(diff, direction) {
     const after = change.after === undefined || change.after === null ? null : text(change.after);
     const kind = before === null ? "added" : after === null ? "removed" : "changed";
     const value = kind === "added" ? after : kind === "removed" ? before : `${before} → ${after}`;
-    rows.push(el("tr", { class: `change ${kind}`, "data-direction": direction, "data-part": text(change.part), "data-name": text(change.name), "data-kind": kind },
+    rows.push(el("tr", { class: `change ${kind}`, "data-direction": direction, "data-part": text(change.part), "data-name": text(change.name), "data-kind": kind,
+        "data-redacted": change.isRedacted ? "true" : "false" },
       el("td", { class: "kind" }, kind), el("td", { class: "part" }, `${direction} ${text(change.part)}`),
       el("td", { class: "name" }, text(change.name)), el("td", { class: "value" }, value)));
   }
@@ -190,6 +192,7 @@ function redactedNames(entry) {
   for (const step of stagesOf(entry)) {
     for (const diff of [step.request, step.response]) {
       for (const change of list(diff && diff.changes)) {
+        if (change.isRedacted) names.add(`${text(change.part)} ${text(change.name)}`);
         look(`${text(change.part)} ${text(change.name)}`, change.before);
         look(`${text(change.part)} ${text(change.name)}`, change.after);
       }
@@ -207,7 +210,8 @@ function stageBox(step) {
     el("div", { class: "stage-head" },
       el("span", { class: "stage-name" }, text(step.stage)),
       el("span", { class: `outcome ${outcome}` }, outcome),
-      el("span", { class: "stage-time" }, ms(durationMs(step.duration)))));
+      el("span", { class: "stage-time" }, ms(durationMs(step.duration))),
+      Number(step.handOvers) > 1 ? el("span", { class: "handovers" }, `passed the call on ${Number(step.handOvers)} times`) : null));
   if (step.error) box.append(el("div", { class: "error" }, text(step.error)));
   const rows = [...changeRows(step.request, "request"), ...changeRows(step.response, "response")];
   if (rows.length) box.append(el("table", { class: "changes" }, el("tbody", {}, ...rows)));
