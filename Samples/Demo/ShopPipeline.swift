@@ -15,12 +15,17 @@ enum ShopPipeline {
         let token: String
     }
 
-    static func register(in registry: ServiceRegistry, backend: SampleBackend, transport: AsyncHTTPClientTransport) throws {
+    static func register(
+        in registry: ServiceRegistry,
+        backend: SampleBackend,
+        transport: AsyncHTTPClientTransport,
+        inspection: DemoInspection
+    ) throws {
         try registry.register(
             Service(
                 .shopAuth,
                 baseURLs: [.develop: backend.baseURL + "/shop-api", .release: "https://api.example.com/shop"],
-                stages: [EnvelopeStage(successCodes: [0])],
+                stages: inspection.stages([EnvelopeStage(successCodes: [0])]),
                 transport: transport
             )
         )
@@ -47,7 +52,7 @@ enum ShopPipeline {
             Service(
                 .shop,
                 baseURLs: [.develop: backend.baseURL + "/shop-api", .release: "https://api.example.com/shop"],
-                stages: [
+                stages: inspection.stages([
                     MetricsStage(),
                     TracingStage(),
                     AccessoryStage([TerminalProgressAccessory()]),
@@ -67,7 +72,7 @@ enum ShopPipeline {
                     ValidationStage(.json),
                     EncryptionStage(keyRing: encryptionKeys),
                     SigningStage(keyRing: signingKeys, responseVerification: .required),
-                ],
+                ]),
                 transport: transport
             )
         )

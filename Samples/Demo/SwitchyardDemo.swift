@@ -3,10 +3,12 @@ import HTTPTypes
 import Switchyard
 import SwitchyardAsyncHTTPClient
 import SwitchyardCrypto
+import SwitchyardInspector
 import SwitchyardSampleBackend
 
 /// `swift run switchyard-demo`: starts the embedded sample backend, registers its modules with
 /// different pipelines, and makes discrete, intensive and streamed calls, printing a transcript.
+/// `--inspect` starts the live inspector page too (see ``DemoInspection``).
 @main
 struct SwitchyardDemo {
     static func main() async {
@@ -42,6 +44,11 @@ struct SwitchyardDemo {
                 store: InMemoryEnvironmentStore()
             )
         )
+        let inspection = try await DemoInspection.start(
+            registry: registry,
+            arguments: CommandLine.arguments,
+            environment: ProcessInfo.processInfo.environment
+        )
 
         // Module 1 — users: a bearer token, a client-version header, envelope code 0, and the
         // transcript registered last, so it prints the request exactly as sent and the raw response.
@@ -50,12 +57,12 @@ struct SwitchyardDemo {
                 .users,
                 baseURLs: [.develop: backend.baseURL + "/users-api", .release: "https://api.example.com/users"],
                 defaults: ServiceDefaults(timeout: .seconds(5), headerFields: [.accept: "application/json"]),
-                stages: [
+                stages: inspection.stages([
                     ClosureStage.request(id: .authorization) { request, _ in request.headerFields[.authorization] = "Bearer demo-token" },
                     HeadersStage([.fixed(HTTPField.Name("X-Client-Version")!, "1.0.0")]),
                     EnvelopeStage(successCodes: [0]),
                     TranscriptStage(),
-                ],
+                ]),
                 transport: transport
             )
         )
@@ -68,10 +75,10 @@ struct SwitchyardDemo {
         try CatalogAPI.registerCatalog(
             in: registry,
             transport: ExampleTransport(CatalogAPI.catalogExamples, live: transport),
-            outerStages: [
+            outerStages: inspection.stages([
                 TranscriptStage(),
                 CommonParametersStage([.fixed("app", "demo"), .dynamic("rid") { context in .string("\(context.requestID)") }]),
-            ],
+            ]),
             baseURLs: [.develop: backend.baseURL + "/catalog-api", .demo: "https://demo.invalid/catalog"]
         )
 
@@ -83,29 +90,31 @@ struct SwitchyardDemo {
             Service(
                 .vault,
                 baseURLs: [.develop: backend.baseURL + "/vault-api", .release: "https://api.example.com/vault"],
-                stages: [EnvelopeStage(successCodes: [0]), EncryptionStage(scheme: .aes256GCM, keyRing: vaultKeys), TranscriptStage()],
+                stages: inspection.stages([
+                    EnvelopeStage(successCodes: [0]), EncryptionStage(scheme: .aes256GCM, keyRing: vaultKeys), TranscriptStage(),
+                ]),
                 transport: transport
             )
         )
 
         // Module 4 — shop: every built-in stage in the documented order (see ShopPipeline).
-        try ShopPipeline.register(in: registry, backend: backend, transport: transport)
+        try ShopPipeline.register(in: registry, backend: backend, transport: transport, inspection: inspection)
 
         // Module 5 — control: retries, for the request-control tour.
         try registry.register(
             Service(
                 .control,
                 baseURLs: [.develop: backend.baseURL, .release: "https://api.example.com"],
-                stages: [RetryStage(RetryPolicy(maxAttempts: 4, baseDelay: .milliseconds(50)))],
+                stages: inspection.stages([RetryStage(RetryPolicy(maxAttempts: 4, baseDelay: .milliseconds(50)))]),
                 transport: transport
             )
         )
 
         // Module 6 — files: uploads and downloads with a progress accessory (see TransferTour).
-        try TransferTour.register(in: registry, backend: backend, transport: transport)
+        try TransferTour.register(in: registry, backend: backend, transport: transport, inspection: inspection)
 
         // Module 7 — assistant: streamed calls, Server-Sent Events and JSON Lines (see AssistantTour).
-        try AssistantTour.register(in: registry, backend: backend, transport: transport)
+        try AssistantTour.register(in: registry, backend: backend, transport: transport, inspection: inspection)
 
         print("Pipelines (registration order in, reverse order out):")
         for id in registry.serviceIDs { print("  " + (try registry.pipeline(for: id)).description) }
@@ -241,6 +250,7 @@ struct SwitchyardDemo {
         print("14. A streamed module — an answer word by word as Server-Sent Events, resumed after a dropped connection:")
         try await AssistantTour.run(client: client)
         print("The sample backend served \(backend.requestCount) requests.")
+        await inspection.finish()
     }
 
     /// Runs a call that is expected to fail and prints the typed error.
