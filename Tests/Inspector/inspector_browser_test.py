@@ -251,7 +251,8 @@ def main():
         # The event stream's reconnection.
         reconnected = driver.find_elements(By.CSS_SELECTOR, 'tr.call[data-service="assistant"] .badge.reconnection')
         assert any(badge.text == "reconnection 1" for badge in reconnected), [badge.text for badge in reconnected]
-        detail = open_call(reconnected[0].find_element(By.XPATH, "./ancestor::tr"))
+        first = next(badge for badge in reconnected if badge.text == "reconnection 1")
+        detail = open_call(first.find_element(By.XPATH, "./ancestor::tr"))
         assert detail.find_element(By.ID, "detail-reconnection").text.startswith("reconnection 1")
         print("event stream: the resumed connection is shown as reconnection 1")
 
