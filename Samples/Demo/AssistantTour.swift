@@ -23,7 +23,7 @@ enum AssistantTour {
             Service(
                 .assistant,
                 baseURLs: [.develop: backend.baseURL + "/assistant-api", .release: "https://api.example.com/assistant"],
-                defaults: ServiceDefaults(timeout: .seconds(5)),
+                defaults: inspection.defaults(ServiceDefaults(timeout: .seconds(5))),
                 stages: inspection.stages([
                     ClosureStage.request(id: .authorization) { request, _ in request.headerFields[.authorization] = "Bearer demo-token" },
                     HeadersStage([.fixed(HTTPField.Name("X-Client-Version")!, "1.0.0")]),

@@ -3,9 +3,9 @@ import Switchyard
 import SwitchyardInspector
 
 /// `--inspect` (or `SWITCHYARD_DEMO_INSPECT=1`): the demo starts the live inspector, prints its URL,
-/// and registers the inspector's recording stage first in every module. `--inspect-wait SECONDS`
-/// (or `SWITCHYARD_DEMO_INSPECT_WAIT`) keeps the inspector open that long after the tour, so a
-/// browser can look.
+/// and registers the inspector's recording stage first in every module, with the module's per-stage
+/// trace on. `--inspect-wait SECONDS` (or `SWITCHYARD_DEMO_INSPECT_WAIT`) keeps the inspector open
+/// that long after the tour, so a browser can look.
 struct DemoInspection: Sendable {
     /// The running inspector, or `nil` when the demo runs without one.
     let inspector: Inspector?
@@ -32,6 +32,14 @@ struct DemoInspection: Sendable {
     func stages(_ stages: [any Stage]) -> [any Stage] {
         guard let inspector else { return stages }
         return [inspector.recordingStage] + stages
+    }
+
+    /// A module's defaults with its per-stage trace on, when the inspector runs.
+    func defaults(_ defaults: ServiceDefaults = ServiceDefaults()) -> ServiceDefaults {
+        guard inspector != nil else { return defaults }
+        var traced = defaults
+        traced.trace = .diffs
+        return traced
     }
 
     /// Keeps the inspector open for ``wait``, then stops it.

@@ -25,6 +25,7 @@ enum ShopPipeline {
             Service(
                 .shopAuth,
                 baseURLs: [.develop: backend.baseURL + "/shop-api", .release: "https://api.example.com/shop"],
+                defaults: inspection.defaults(),
                 stages: inspection.stages([EnvelopeStage(successCodes: [0])]),
                 transport: transport
             )
@@ -52,6 +53,7 @@ enum ShopPipeline {
             Service(
                 .shop,
                 baseURLs: [.develop: backend.baseURL + "/shop-api", .release: "https://api.example.com/shop"],
+                defaults: inspection.defaults(),
                 stages: inspection.stages([
                     MetricsStage(),
                     TracingStage(),

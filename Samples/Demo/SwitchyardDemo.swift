@@ -56,7 +56,7 @@ struct SwitchyardDemo {
             Service(
                 .users,
                 baseURLs: [.develop: backend.baseURL + "/users-api", .release: "https://api.example.com/users"],
-                defaults: ServiceDefaults(timeout: .seconds(5), headerFields: [.accept: "application/json"]),
+                defaults: inspection.defaults(ServiceDefaults(timeout: .seconds(5), headerFields: [.accept: "application/json"])),
                 stages: inspection.stages([
                     ClosureStage.request(id: .authorization) { request, _ in request.headerFields[.authorization] = "Bearer demo-token" },
                     HeadersStage([.fixed(HTTPField.Name("X-Client-Version")!, "1.0.0")]),
@@ -90,6 +90,7 @@ struct SwitchyardDemo {
             Service(
                 .vault,
                 baseURLs: [.develop: backend.baseURL + "/vault-api", .release: "https://api.example.com/vault"],
+                defaults: inspection.defaults(),
                 stages: inspection.stages([
                     EnvelopeStage(successCodes: [0]), EncryptionStage(scheme: .aes256GCM, keyRing: vaultKeys), TranscriptStage(),
                 ]),
@@ -105,6 +106,7 @@ struct SwitchyardDemo {
             Service(
                 .control,
                 baseURLs: [.develop: backend.baseURL, .release: "https://api.example.com"],
+                defaults: inspection.defaults(),
                 stages: inspection.stages([RetryStage(RetryPolicy(maxAttempts: 4, baseDelay: .milliseconds(50)))]),
                 transport: transport
             )

@@ -19,7 +19,7 @@ enum TransferTour {
             Service(
                 .files,
                 baseURLs: [.develop: backend.baseURL, .release: "https://files.example.com"],
-                defaults: ServiceDefaults(timeout: .seconds(120)),
+                defaults: inspection.defaults(ServiceDefaults(timeout: .seconds(120))),
                 stages: inspection.stages([AccessoryStage([TerminalProgressAccessory()])]),
                 transport: transport
             )

@@ -29,6 +29,8 @@ struct InspectorFeedTests {
         #expect(try Self.entry(held).request.url == "https://api.example.com/before")
         #expect(try Self.entry(live).request.url == "https://api.example.com/after")
         #expect(try Self.entry(live).service == "inspected")
+        let added = try Self.entry(live).stages?.first { $0.stage == .headers }?.request.changes.first
+        #expect(added?.name.lowercased() == "x-added" && added?.after == "by-a-stage", "the frame carries the per-stage trace")
         #expect(live.id?.hasPrefix(try Self.entry(live).requestID + "/1/") == true)
         #expect(ended == nil, "stopping the inspector ends its event streams")
     }
@@ -78,6 +80,7 @@ struct InspectorFeedTests {
         for text in [frame.data, export.body] {
             #expect(!text.contains("note-body") && !text.contains("hello-body"))
         }
+        #expect(try Self.entry(frame).stages?.contains { $0.sent != nil } == true, "the trace is there, without its body text")
         #expect(try Self.entry(frame).response.content.size > 0, "the body's size is still shown")
     }
 

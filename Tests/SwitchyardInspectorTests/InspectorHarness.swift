@@ -15,7 +15,8 @@ enum InspectorHarness {
         ServiceRegistry(configuration: .init(isReleaseBuild: isReleaseBuild, defaultEnvironment: .develop, store: nil))
     }
 
-    /// An inspector, and a client whose service records into it, its transport answering `answer`.
+    /// An inspector, and a client whose service records into it, traced with bodies (the most a trace
+    /// holds), its transport answering `answer`.
     static func start(
         options: Inspector.Options = Inspector.Options(),
         answer: MockResponse = .json(#"{"ok":true}"#)
@@ -26,7 +27,8 @@ enum InspectorHarness {
             Service(
                 service,
                 baseURLs: [.develop: "https://api.example.com"],
-                stages: [inspector.recordingStage],
+                defaults: ServiceDefaults(trace: .bodies),
+                stages: [inspector.recordingStage, HeadersStage([.fixed(HTTPField.Name("X-Added")!, "by-a-stage")])],
                 transport: MockTransport(answer)
             )
         )
