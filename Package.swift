@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "SwitchyardTelemetry", targets: ["SwitchyardTelemetry"]),
         .library(name: "SwitchyardURLSession", targets: ["SwitchyardURLSession"]),
         .library(name: "SwitchyardMultipart", targets: ["SwitchyardMultipart"]),
+        .library(name: "SwitchyardInspector", targets: ["SwitchyardInspector"]),
         .executable(name: "switchyard-gen", targets: ["switchyard-gen"]),
         .plugin(name: "SwitchyardGenBuildPlugin", targets: ["SwitchyardGenBuildPlugin"]),
         .plugin(name: "GenerateEndpoints", targets: ["GenerateEndpoints"]),
@@ -41,6 +42,10 @@ let package = Package(
         // Tests only: runs the tools the tests check against (openssl, python3, switchyard-gen) and
         // waits for them without Foundation's Process, whose waitUntilExit can miss a child's exit.
         .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.0"),
+        // The inspector's local web server; only SwitchyardInspector depends on it.
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        // Hummingbird's own lifecycle (already in its graph): the inspector stops its server gracefully.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         // The kernel: stages, pipeline, transport, call context, request, response, errors and ids.
@@ -126,6 +131,21 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The live inspector: a local page (Hummingbird 2, bound to 127.0.0.1 behind a token) listing
+        // the calls a HARRecorder records, with their per-stage traces, over Server-Sent Events.
+        .target(
+            name: "SwitchyardInspector",
+            dependencies: [
+                "Switchyard",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            resources: [.copy("Page")],
+            swiftSettings: swiftSettings
+        ),
         // A second transport over URLSession (FoundationNetworking on Linux).
         .target(
             name: "SwitchyardURLSession",
@@ -199,7 +219,7 @@ let package = Package(
             name: "switchyard-demo",
             dependencies: [
                 "Switchyard", "SwitchyardAsyncHTTPClient", "SwitchyardCrypto", "SwitchyardSampleBackend", "SwitchyardTelemetry",
-                "SwitchyardMultipart",
+                "SwitchyardMultipart", "SwitchyardInspector",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Samples/Demo",
@@ -286,6 +306,16 @@ let package = Package(
             dependencies: [
                 "Switchyard", "SwitchyardAsyncHTTPClient", "SwitchyardURLSession", "SwitchyardCrypto", "SwitchyardMultipart",
                 "SwitchyardTestSupport",
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SwitchyardInspectorTests",
+            dependencies: [
+                "SwitchyardInspector", "Switchyard", "SwitchyardTesting",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -129,6 +129,7 @@ let snippetDependencies: [Target.Dependency] = [
     .product(name: "SwitchyardTelemetry", package: "$identity"),
     .product(name: "SwitchyardMultipart", package: "$identity"),
     .product(name: "SwitchyardURLSession", package: "$identity"),
+    .product(name: "SwitchyardInspector", package: "$identity"),
     .product(name: "HTTPTypes", package: "swift-http-types"),
     .product(name: "Logging", package: "swift-log"),
 ]

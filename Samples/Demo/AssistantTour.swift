@@ -13,17 +13,22 @@ enum AssistantTour {
     /// The transcript's lines, collected while the answer prints and printed after it.
     static let transcript = Mutex<[String]>([])
 
-    static func register(in registry: ServiceRegistry, backend: SampleBackend, transport: AsyncHTTPClientTransport) throws {
+    static func register(
+        in registry: ServiceRegistry,
+        backend: SampleBackend,
+        transport: AsyncHTTPClientTransport,
+        inspection: DemoInspection
+    ) throws {
         try registry.register(
             Service(
                 .assistant,
                 baseURLs: [.develop: backend.baseURL + "/assistant-api", .release: "https://api.example.com/assistant"],
-                defaults: ServiceDefaults(timeout: .seconds(5)),
-                stages: [
+                defaults: inspection.defaults(ServiceDefaults(timeout: .seconds(5))),
+                stages: inspection.stages([
                     ClosureStage.request(id: .authorization) { request, _ in request.headerFields[.authorization] = "Bearer demo-token" },
                     HeadersStage([.fixed(HTTPField.Name("X-Client-Version")!, "1.0.0")]),
                     TranscriptStage(write: { line in Self.transcript.withLock { $0.append(line) } }),
-                ],
+                ]),
                 transport: transport
             )
         )

@@ -3,10 +3,12 @@ import HTTPTypes
 import Switchyard
 import SwitchyardAsyncHTTPClient
 import SwitchyardCrypto
+import SwitchyardInspector
 import SwitchyardSampleBackend
 
 /// `swift run switchyard-demo`: starts the embedded sample backend, registers its modules with
 /// different pipelines, and makes discrete, intensive and streamed calls, printing a transcript.
+/// `--inspect` starts the live inspector page too (see ``DemoInspection``).
 @main
 struct SwitchyardDemo {
     static func main() async {
@@ -42,6 +44,11 @@ struct SwitchyardDemo {
                 store: InMemoryEnvironmentStore()
             )
         )
+        let inspection = try await DemoInspection.start(
+            registry: registry,
+            arguments: CommandLine.arguments,
+            environment: ProcessInfo.processInfo.environment
+        )
 
         // Modules 1, 3, 4 and 5 — users (a bearer token, a client-version header, envelope code 0),
         // vault (every body encrypted with AES-256-GCM; the envelope registered before the encryption,
@@ -53,7 +60,7 @@ struct SwitchyardDemo {
             backend: backend,
             transport: transport,
             onTokenRefresh: { print("      ↻ the token expired; refreshing it (once, for every call that was refused)") },
-            adjust: DemoPipelines.adjust
+            adjust: { inspection.adjust(DemoPipelines.adjust($0)) }
         )
 
         // Module 2 — catalog, generated from Catalog.switchyard.yaml by the build plugin: its
@@ -64,18 +71,18 @@ struct SwitchyardDemo {
         try CatalogAPI.registerCatalog(
             in: registry,
             transport: ExampleTransport(CatalogAPI.catalogExamples, live: transport),
-            outerStages: [
+            outerStages: inspection.stages([
                 TranscriptStage(),
                 CommonParametersStage([.fixed("app", "demo"), .dynamic("rid") { context in .string("\(context.requestID)") }]),
-            ],
+            ]),
             baseURLs: [.develop: backend.baseURL + "/catalog-api", .demo: "https://demo.invalid/catalog"]
         )
 
         // Module 6 — files: uploads and downloads with a progress accessory (see TransferTour).
-        try TransferTour.register(in: registry, backend: backend, transport: transport)
+        try TransferTour.register(in: registry, backend: backend, transport: transport, inspection: inspection)
 
         // Module 7 — assistant: streamed calls, Server-Sent Events and JSON Lines (see AssistantTour).
-        try AssistantTour.register(in: registry, backend: backend, transport: transport)
+        try AssistantTour.register(in: registry, backend: backend, transport: transport, inspection: inspection)
 
         print("Pipelines (registration order in, reverse order out):")
         for id in registry.serviceIDs { print("  " + (try registry.pipeline(for: id)).description) }
@@ -211,6 +218,7 @@ struct SwitchyardDemo {
         print("14. A streamed module — an answer word by word as Server-Sent Events, resumed after a dropped connection:")
         try await AssistantTour.run(client: client)
         print("The sample backend served \(backend.requestCount) requests.")
+        await inspection.finish()
     }
 
     /// Runs a call that is expected to fail and prints the typed error.

@@ -9,13 +9,18 @@ import SwitchyardSampleBackend
 /// that the backend breaks off mid-way, resumed with `Range`/`If-Range` and checked against its
 /// SHA-256, both with the terminal progress accessory.
 enum TransferTour {
-    static func register(in registry: ServiceRegistry, backend: SampleBackend, transport: AsyncHTTPClientTransport) throws {
+    static func register(
+        in registry: ServiceRegistry,
+        backend: SampleBackend,
+        transport: AsyncHTTPClientTransport,
+        inspection: DemoInspection
+    ) throws {
         try registry.register(
             Service(
                 .files,
                 baseURLs: [.develop: backend.baseURL, .release: "https://files.example.com"],
-                defaults: ServiceDefaults(timeout: .seconds(120)),
-                stages: [AccessoryStage([TerminalProgressAccessory()])],
+                defaults: inspection.defaults(ServiceDefaults(timeout: .seconds(120))),
+                stages: inspection.stages([AccessoryStage([TerminalProgressAccessory()])]),
                 transport: transport
             )
         )

@@ -47,6 +47,8 @@ public final class HARRecorder: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Told of each entry the recorder keeps.
+    private let onRecord: (@Sendable (HAR.Entry) -> Void)?
 
     /// Creates an empty recorder.
     ///
@@ -55,12 +57,21 @@ public final class HARRecorder: Sendable {
     ///   - maxBodyBytes: the most bytes of one body recorded; 64 KiB by default.
     ///   - overflow: what happens when the recorder is full; ``Overflow/dropOldest`` by default.
     ///   - creator: the archive's creator; ``HAR/Creator/switchyard`` by default.
-    public init(maxEntries: Int = 1000, maxBodyBytes: Int = 64 * 1024, overflow: Overflow = .dropOldest, creator: HAR.Creator = .switchyard)
-    {
+    ///   - onRecord: told of each entry the recorder keeps, as its call ends, on the call's task and
+    ///     outside the recorder's lock (a live view such as the inspector page); `nil` by default.
+    ///     It must return quickly: the call it recorded waits for it.
+    public init(
+        maxEntries: Int = 1000,
+        maxBodyBytes: Int = 64 * 1024,
+        overflow: Overflow = .dropOldest,
+        creator: HAR.Creator = .switchyard,
+        onRecord: (@Sendable (HAR.Entry) -> Void)? = nil
+    ) {
         self.maxEntries = max(1, maxEntries)
         self.maxBodyBytes = max(0, maxBodyBytes)
         self.overflow = overflow
         self.creator = creator
+        self.onRecord = onRecord
     }
 
     /// Whether an entry ending now would be kept: `false` only when the recorder is full under
@@ -77,14 +88,16 @@ public final class HARRecorder: Sendable {
 
     /// Adds an entry for a call that started at `started`, under the limits.
     func record(_ entry: HAR.Entry, started: Date) {
-        state.withLock { state in
+        let kept = state.withLock { state in
             if state.entries.count >= maxEntries {
                 state.dropped += 1
-                guard overflow == .dropOldest else { return }
+                guard overflow == .dropOldest else { return false }
                 state.entries.removeFirst()
             }
             state.entries.append((started, entry))
+            return true
         }
+        if kept { onRecord?(entry) }
     }
 
     /// The entries held, ordered by when their calls started.
