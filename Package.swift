@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "SwitchyardTelemetry", targets: ["SwitchyardTelemetry"]),
         .library(name: "SwitchyardURLSession", targets: ["SwitchyardURLSession"]),
         .library(name: "SwitchyardMultipart", targets: ["SwitchyardMultipart"]),
+        .library(name: "SwitchyardOutbox", targets: ["SwitchyardOutbox"]),
         .executable(name: "switchyard-gen", targets: ["switchyard-gen"]),
         .plugin(name: "SwitchyardGenBuildPlugin", targets: ["SwitchyardGenBuildPlugin"]),
         .plugin(name: "GenerateEndpoints", targets: ["GenerateEndpoints"]),
@@ -41,6 +42,8 @@ let package = Package(
         // Tests only: runs the tools the tests check against (openssl, python3, switchyard-gen) and
         // waits for them without Foundation's Process, whose waitUntilExit can miss a child's exit.
         .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.0"),
+        // The outbox's store only: SQLite (its amalgamation, built in) behind SwiftNIO's thread pool.
+        .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.0"),
     ],
     targets: [
         // The kernel: stages, pipeline, transport, call context, request, response, errors and ids.
@@ -126,6 +129,16 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The durable outbox: calls stored in SQLite as the app described them and sent once each through
+        // the service's pipeline. The only target that links SQLite; SwitchyardCrypto for file checksums.
+        .target(
+            name: "SwitchyardOutbox",
+            dependencies: [
+                "Switchyard", "SwitchyardCrypto",
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // A second transport over URLSession (FoundationNetworking on Linux).
         .target(
             name: "SwitchyardURLSession",
@@ -199,7 +212,7 @@ let package = Package(
             name: "switchyard-demo",
             dependencies: [
                 "Switchyard", "SwitchyardAsyncHTTPClient", "SwitchyardCrypto", "SwitchyardSampleBackend", "SwitchyardTelemetry",
-                "SwitchyardMultipart",
+                "SwitchyardMultipart", "SwitchyardOutbox",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Samples/Demo",
@@ -263,6 +276,19 @@ let package = Package(
                 "Switchyard", "SwitchyardURLSession", "SwitchyardTesting", "SwitchyardSampleBackend", "SwitchyardMultipart",
                 "SwitchyardCrypto", "SwitchyardTestSupport",
             ],
+            swiftSettings: swiftSettings
+        ),
+        // The client process of the outbox's kill harness (Tests/Outbox/kill_harness.py): enqueues and
+        // drains orders through a fault proxy, killed and restarted at random. Test support, not a product.
+        .executableTarget(
+            name: "outbox-order-client",
+            dependencies: ["SwitchyardOutbox", "SwitchyardAsyncHTTPClient"],
+            path: "Samples/OutboxOrderClient",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SwitchyardOutboxTests",
+            dependencies: ["Switchyard", "SwitchyardOutbox", "SwitchyardTesting", "SwitchyardAsyncHTTPClient", "SwitchyardTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
