@@ -42,6 +42,9 @@ public actor Outbox {
     /// How many changes the waiters were told of: a change made while a waiter was reading the
     /// counts is seen, not waited for.
     private var changeCount = 0
+    /// The count reads started, and the latest one whose counts were yielded.
+    private var countReads = 0
+    private var countsYielded = 0
 
     /// A queue's worker: its task, and whether it has a call in flight and for which account.
     private struct Worker {
@@ -384,8 +387,15 @@ public actor Outbox {
 
     /// Tells the count listeners and the drain waiters that something changed.
     private func changed() async {
-        if !countListeners.isEmpty, let counts = try? await store.counts() {
-            for listener in countListeners.values { listener.yield(counts) }
+        if !countListeners.isEmpty {
+            // Reads overlap (the actor is reentrant): only the latest read started is yielded, so
+            // an older count never arrives after a newer one.
+            countReads += 1
+            let read = countReads
+            if let counts = try? await store.counts(), read > countsYielded {
+                countsYielded = read
+                for listener in countListeners.values { listener.yield(counts) }
+            }
         }
         resumeWaiters()
     }
