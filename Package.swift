@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "SwitchyardURLSession", targets: ["SwitchyardURLSession"]),
         .library(name: "SwitchyardMultipart", targets: ["SwitchyardMultipart"]),
         .library(name: "SwitchyardInspector", targets: ["SwitchyardInspector"]),
+        .library(name: "SwitchyardOutbox", targets: ["SwitchyardOutbox"]),
         .executable(name: "switchyard-gen", targets: ["switchyard-gen"]),
         .plugin(name: "SwitchyardGenBuildPlugin", targets: ["SwitchyardGenBuildPlugin"]),
         .plugin(name: "GenerateEndpoints", targets: ["GenerateEndpoints"]),
@@ -46,6 +47,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         // Hummingbird's own lifecycle (already in its graph): the inspector stops its server gracefully.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        // The outbox's store only: SQLite (its amalgamation, built in) behind SwiftNIO's thread pool.
+        .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.0"),
     ],
     targets: [
         // The kernel: stages, pipeline, transport, call context, request, response, errors and ids.
@@ -146,6 +149,16 @@ let package = Package(
             resources: [.copy("Page")],
             swiftSettings: swiftSettings
         ),
+        // The durable outbox: calls stored in SQLite as the app described them and sent once each through
+        // the service's pipeline. The only target that links SQLite; SwitchyardCrypto for file checksums.
+        .target(
+            name: "SwitchyardOutbox",
+            dependencies: [
+                "Switchyard", "SwitchyardCrypto",
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // A second transport over URLSession (FoundationNetworking on Linux).
         .target(
             name: "SwitchyardURLSession",
@@ -219,7 +232,7 @@ let package = Package(
             name: "switchyard-demo",
             dependencies: [
                 "Switchyard", "SwitchyardAsyncHTTPClient", "SwitchyardCrypto", "SwitchyardSampleBackend", "SwitchyardTelemetry",
-                "SwitchyardMultipart", "SwitchyardInspector",
+                "SwitchyardMultipart", "SwitchyardInspector", "SwitchyardOutbox",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Samples/Demo",
@@ -283,6 +296,19 @@ let package = Package(
                 "Switchyard", "SwitchyardURLSession", "SwitchyardTesting", "SwitchyardSampleBackend", "SwitchyardMultipart",
                 "SwitchyardCrypto", "SwitchyardTestSupport",
             ],
+            swiftSettings: swiftSettings
+        ),
+        // The client process of the outbox's kill harness (Tests/Outbox/kill_harness.py): enqueues and
+        // drains orders through a fault proxy, killed and restarted at random. Test support, not a product.
+        .executableTarget(
+            name: "outbox-order-client",
+            dependencies: ["SwitchyardOutbox", "SwitchyardAsyncHTTPClient"],
+            path: "Samples/OutboxOrderClient",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SwitchyardOutboxTests",
+            dependencies: ["Switchyard", "SwitchyardOutbox", "SwitchyardTesting", "SwitchyardAsyncHTTPClient", "SwitchyardTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

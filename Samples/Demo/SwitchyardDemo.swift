@@ -217,6 +217,8 @@ struct SwitchyardDemo {
         try await TransferTour.run(client: client)
         print("14. A streamed module — an answer word by word as Server-Sent Events, resumed after a dropped connection:")
         try await AssistantTour.run(client: client)
+        print("15. Orders placed offline — a durable outbox that drains them through the pipeline when the backend returns:")
+        try await OutboxTour.run(transport: transport)
         print("The sample backend served \(backend.requestCount) requests.")
         await inspection.finish()
     }

@@ -28,15 +28,15 @@ package enum PythonSupervisor {
         return imports
     }
 
-    /// Starts `python3 Tests/<path>` and returns the JSON line it prints when ready (blocks until then).
-    package static func launch(_ path: String) -> Result<Data, Unavailable> {
+    /// Starts `python3 Tests/<path> arguments…` and returns the JSON line it prints when ready (blocks until then).
+    package static func launch(_ path: String, arguments: [String] = []) -> Result<Data, Unavailable> {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(path)
         let errorLog = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-python-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: errorLog.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: errorLog) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path]
+        process.arguments = ["python3", script.path] + arguments
         let input = Pipe()
         let output = Pipe()
         process.standardInput = input

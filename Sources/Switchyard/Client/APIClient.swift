@@ -32,6 +32,9 @@ public struct APIClient: Sendable {
     public var userAgent: UserAgent?
     /// The calls in flight, shared by every copy of this client.
     let tracker = CallTracker()
+    /// Whether the client's services can be reached, shared by every copy of this client: what
+    /// calls that wait for connectivity wait on, observable for an app's UI.
+    public let connectivity = Connectivity()
 
     /// Creates a client.
     ///
@@ -250,7 +253,7 @@ public struct APIClient: Sendable {
 
         let (response, control): (Response, CallControl)
         do {
-            (response, control) = try await fly(
+            (response, control) = try await flyNotingConnectivity(
                 consume request,
                 spec: spec,
                 context: context,

@@ -32,6 +32,12 @@ extension SwitchyardError {
             self.name = name
         }
 
+        /// A code read back from its parts, such as one a store kept (the outbox's dead letters).
+        package init(module: String, name: String) {
+            self.module = module
+            self.name = name
+        }
+
         /// The code's stable name: `name` for the core's codes, `Module.name` for other modules'.
         public var rawValue: String { module == "Switchyard" ? name : "\(module).\(name)" }
 
