@@ -22,7 +22,7 @@ struct ChainScenario: AsyncParsableCommand {
     @OptionGroup var alone: ContenderOptions
 
     /// The contenders `--contender` can run alone, by the names the scenario prints.
-    static let contenders = ["switchyard", "switchyard-client", "openapi-runtime", "floor", "stage-calls"]
+    static let contenders = ["switchyard", "switchyard-client", "switchyard-client-traced", "openapi-runtime", "floor", "stage-calls"]
 
     func validate() throws { try alone.validate(among: Self.contenders) }
 
@@ -107,6 +107,8 @@ struct ChainScenario: AsyncParsableCommand {
                 measure = try SwitchyardChain(stages: stageCount, noop: noop, asynchronous: asynchronous).measurePipeline
             case "switchyard-client":
                 measure = try SwitchyardChain(stages: stageCount, noop: noop, asynchronous: asynchronous).measureClient
+            case "switchyard-client-traced":
+                measure = try SwitchyardChain(stages: stageCount, noop: noop, asynchronous: asynchronous).measureTracedClient
             case "openapi-runtime": measure = OpenAPIChain(stages: stageCount).measure
             case "floor": measure = FieldFloor(stages: stageCount).measure
             default: measure = StageCallFloor(stages: stageCount, asynchronous: asynchronous).measure
@@ -171,6 +173,17 @@ struct SwitchyardChain: Sendable {
 
     /// Nanoseconds per request through the whole client call.
     func measureClient(requests: Int) async throws -> Double {
+        try await measureClient(requests: requests, options: nil)
+    }
+
+    /// The whole client call with a per-stage trace (``CallOptions/trace``): what tracing costs.
+    func measureTracedClient(requests: Int) async throws -> Double {
+        var options = CallOptions()
+        options.trace = .diffs
+        return try await measureClient(requests: requests, options: options)
+    }
+
+    private func measureClient(requests: Int, options: CallOptions?) async throws -> Double {
         let endpoint = DynamicEndpoint<Switchyard.Response>(
             service: ServiceID("bench")!,
             method: .get,
@@ -180,7 +193,7 @@ struct SwitchyardChain: Sendable {
         var statusSum = 0
         let start = ContinuousClock.now
         for _ in 0..<requests {
-            statusSum &+= try await client.send(endpoint).status.code
+            statusSum &+= try await client.send(endpoint, options: options).status.code
         }
         let elapsed = ContinuousClock.now - start
         precondition(statusSum == 200 &* requests)

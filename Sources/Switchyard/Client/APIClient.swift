@@ -141,7 +141,9 @@ public struct APIClient: Sendable {
             if let recorder = control.timings {
                 let timings = recorder.timings
                 metadata[StageTimings.self] = timings
-                context.logger.trace("\(timings.line)", metadata: ["request-id": "\(context.requestID)"])
+                if recorder.isRequested {
+                    context.logger.trace("\(timings.line)", metadata: ["request-id": "\(context.requestID)"])
+                }
                 if let tracer = recorder.tracer { metadata[PipelineTrace.self] = tracer.trace() }
             }
             // Every field in one initialization, straight into the caller's result: none is written

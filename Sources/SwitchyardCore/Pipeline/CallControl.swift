@@ -68,7 +68,10 @@ public final class CallControl: Sendable {
         // A trace is recorded where the timings are: a traced call records both.
         self.timings =
             recordsTimings || trace != nil
-            ? StageTimingRecorder(tracer: trace.map { StageTraceRecorder(detail: $0, redaction: redaction) }) : nil
+            ? StageTimingRecorder(
+                tracer: trace.map { StageTraceRecorder(detail: $0, redaction: redaction) },
+                isRequested: recordsTimings
+            ) : nil
         self.keepsReceivedBody = keepsReceivedBody
     }
 

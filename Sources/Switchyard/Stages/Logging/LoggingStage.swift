@@ -105,7 +105,7 @@ public struct LoggingStage: Stage {
             watchStream(of: &response, logger: logger, metadata: metadata, start: start, path: "\(method) \(path)")
             // A call that records stage timings gets them as one line: the stages inside this one and
             // the transport, as they stand when the response reaches it.
-            if let timings = context.control.timings { logger.info("← \(timings.timings.line)", metadata: metadata) }
+            if let timings = context.control.timings, timings.isRequested { logger.info("← \(timings.timings.line)", metadata: metadata) }
             if logger.logLevel <= .debug {
                 logger.debug("← headers: \(redaction.render(response.headerFields).joined(separator: "; "))", metadata: metadata)
                 if let body = response.body.bytes, !body.isEmpty {

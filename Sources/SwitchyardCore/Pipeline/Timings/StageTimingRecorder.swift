@@ -6,9 +6,13 @@ package final class StageTimingRecorder: Sendable {
     /// What the stages did to the call, when it is traced (``PipelineTrace``): recorded where the
     /// timings are, so that a call that is not traced pays nothing for it.
     package let tracer: StageTraceRecorder?
+    /// Whether the call asked for its timings (rather than only for a trace, which records them too):
+    /// only then are they logged.
+    package let isRequested: Bool
 
-    package init(tracer: StageTraceRecorder? = nil) {
+    package init(tracer: StageTraceRecorder? = nil, isRequested: Bool = true) {
         self.tracer = tracer
+        self.isRequested = isRequested
     }
 
     /// Reserves the entry of a stage as it is first entered (a stage entered again, on a retry, adds
