@@ -102,7 +102,7 @@ public final class Inspector: Sendable {
         let token = InspectorToken()
         let feed = InspectorFeed(options: options)
         let recorder = HARRecorder(maxEntries: options.maxEntries, onRecord: { entry in feed.publish(entry) })
-        let routes = InspectorRoutes(page: page, feed: feed, recorder: recorder)
+        let routes = InspectorRoutes(page: page, feed: feed, recorder: recorder, registry: registry)
         let (ports, portSink) = AsyncStream<Int>.makeStream()
         var logger = Logger(label: "SwitchyardInspector")
         logger.logLevel = .error

@@ -10,6 +10,8 @@ struct InspectorRoutes: Sendable {
     let page: InspectorPage
     let feed: InspectorFeed
     let recorder: HARRecorder
+    /// The registry whose pipelines' order rules the page shows beside each stage.
+    let registry: ServiceRegistry
 
     func responder() -> RouterResponder<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
@@ -31,12 +33,28 @@ struct InspectorRoutes: Sendable {
         router.get(":token/inspector.css") { _, _ in Self.file(page.style, type: "text/css; charset=utf-8") }
         router.get(":token/events") { _, _ in events() }
         router.get(":token/session.har") { _, _ in try export() }
+        router.get(":token/rules.json") { _, _ in try rules() }
         router.post(":token/clear") { _, _ in
             recorder.removeAll()
             feed.publishClear()
             return Response(status: .noContent, headers: Self.common)
         }
         return router.buildResponder()
+    }
+
+    /// The order rules each stage of each registered service obeys (``Pipeline/orderRules``), by
+    /// service and stage id, as the rules describe themselves: what the page shows beside a stage.
+    private func rules() throws -> Response {
+        var byService: [String: [String: [String]]] = [:]
+        for id in registry.serviceIDs {
+            guard let pipeline = try? registry.pipeline(for: id) else { continue }
+            byService[id.rawValue] = Dictionary(
+                uniqueKeysWithValues: pipeline.orderRules.map { ($0.key.rawValue, $0.value.map(\.description)) }
+            )
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return Self.file(try encoder.encode(byService), type: "application/json")
     }
 
     /// Headers every answer carries: never cached, never sniffed, never sent on as a referrer (the

@@ -218,13 +218,17 @@ def main():
             assert token_change[3] in ("added", "changed") and "<redacted>" in token_change[4], token_change[:5]
             assert "header Authorization" in detail.text or "header authorization" in detail.text.lower()
             assert detail.find_element(By.ID, "curl").text.startswith("curl -X ")
+            # The order rules the signing stage obeys, as registry.pipeline(for:) lists them.
+            signing_rules = [box.text for box in detail.find_elements(By.CSS_SELECTOR, '.stage[data-stage="Signing"] .rules')]
+            assert signing_rules and all(text.startswith("obeys: inside") for text in signing_rules), signing_rules
             driver.execute_script("arguments[0].scrollIntoView({block: 'start'})", detail)
             timeline_shot = os.path.join(arguments.out, "inspector-timeline.png")
             driver.save_screenshot(timeline_shot)
             shop_checked = True
             break
         assert shop_checked, "no shop call showed the Headers, Authorization and Signing stages' changes"
-        print("shop: X-App-Version added by Headers, X-Switchyard-Signature added by Signing (redacted), Authorization added, redacted")
+        print("shop: X-App-Version added by Headers, X-Switchyard-Signature added by Signing (redacted), Authorization added, redacted;"
+              " Signing's order rules shown")
 
         # The vault module: plaintext before the Encryption stage, ciphertext after it.
         vault_checked = False

@@ -119,3 +119,27 @@ struct InspectorFeedTests {
         #expect(!answer.body.contains("export-SECRET"))
     }
 }
+
+@Suite("Inspector: the order rules each stage obeys")
+struct InspectorRulesTests {
+    @Test("rules.json lists each registered service's stages with the order rules they declare")
+    func rules() async throws {
+        let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, defaultEnvironment: .develop, store: nil))
+        try registry.register(
+            Service(
+                ServiceID("ruled")!,
+                baseURL: "https://api.test",
+                stages: [RetryStage(), LoggingStage()],
+                transport: MockTransport(.status(.ok))
+            )
+        )
+        let inspector = try await Inspector.start(registry: registry)
+        let (status, _, body) = try await InspectorHarness.fetch(inspector.url.absoluteString + "rules.json")
+        await inspector.stop()
+        #expect(status == 200)
+        let rules = try JSONDecoder().decode([String: [String: [String]]].self, from: Data(body.utf8))
+        let expected = try registry.pipeline(for: ServiceID("ruled")!).orderRules
+        #expect(rules["ruled"]?.keys.sorted() == expected.keys.map(\.rawValue).sorted())
+        #expect(!(rules["ruled"]?.isEmpty ?? true))
+    }
+}

@@ -18,7 +18,7 @@ struct InspectorSecurityTests {
 
     @Test(
         "every route refuses a request without the token: 403, no body",
-        arguments: ["", "events", "session.har", "inspector.js", "inspector.css"]
+        arguments: ["", "events", "session.har", "inspector.js", "inspector.css", "rules.json"]
     )
     func refusedWithoutToken(route: String) async throws {
         let (inspector, _) = try await InspectorHarness.start()

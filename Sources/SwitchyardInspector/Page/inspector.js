@@ -4,6 +4,7 @@
 "use strict";
 
 const state = {
+  rules: {},            // service -> stage -> the order rules it obeys (rules.json)
   entries: new Map(),   // key -> entry, in arrival order
   paused: false,
   waiting: [],          // events that arrived while paused
@@ -204,7 +205,7 @@ function redactedNames(entry) {
   return [...names].sort();
 }
 
-function stageBox(step) {
+function stageBox(step, service) {
   const outcome = text(step.outcome) || "passed";
   const box = el("div", { class: "stage", "data-stage": text(step.stage), "data-outcome": outcome },
     el("div", { class: "stage-head" },
@@ -213,6 +214,8 @@ function stageBox(step) {
       el("span", { class: "stage-time" }, ms(durationMs(step.duration))),
       Number(step.handOvers) > 1 ? el("span", { class: "handovers" }, `passed the call on ${Number(step.handOvers)} times`) : null));
   if (step.error) box.append(el("div", { class: "error" }, text(step.error)));
+  const rules = list((state.rules[service] || {})[text(step.stage)]);
+  if (rules.length) box.append(el("div", { class: "rules" }, "obeys: " + rules.map(text).join("; ")));
   const rows = [...changeRows(step.request, "request"), ...changeRows(step.response, "response")];
   if (rows.length) box.append(el("table", { class: "changes" }, el("tbody", {}, ...rows)));
   else box.append(el("div", { class: "note" }, "no change"));
@@ -249,7 +252,7 @@ function renderDetail(key) {
   }
   let transport = null;
   for (const [attempt, group] of [...byAttempt].sort((a, b) => a[0] - b[0])) {
-    parts.push(el("section", { class: "attempt", "data-attempt": attempt }, el("h3", {}, `Attempt ${attempt}`), ...group.map(stageBox)));
+    parts.push(el("section", { class: "attempt", "data-attempt": attempt }, el("h3", {}, `Attempt ${attempt}`), ...group.map((step) => stageBox(step, entry._service))));
     transport = group.find((step) => step.stage === "transport") || transport;
   }
   parts.push(el("h3", {}, "Request as sent (cURL)"), el("pre", { class: "curl", id: "curl" }, curlOf(entry, transport)));
@@ -317,6 +320,11 @@ document.getElementById("clear").addEventListener("click", () => {
 
 for (const input of Object.values(filters)) input.addEventListener("input", renderList);
 document.getElementById("filters").addEventListener("submit", (event) => event.preventDefault());
+
+fetch("rules.json").then((answer) => answer.json()).then((rules) => {
+  state.rules = rules && typeof rules === "object" ? rules : {};
+  if (state.selected) renderDetail(state.selected);
+}).catch(() => {});
 
 const stream = new EventSource("events");
 const connection = document.getElementById("connection");
