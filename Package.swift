@@ -13,6 +13,8 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "Switchyard", targets: ["Switchyard"]),
+        // The kernel alone: what a transport or a stage library builds on (Switchyard re-exports it).
+        .library(name: "SwitchyardCore", targets: ["SwitchyardCore"]),
         .library(name: "SwitchyardAsyncHTTPClient", targets: ["SwitchyardAsyncHTTPClient"]),
         .library(name: "SwitchyardTesting", targets: ["SwitchyardTesting"]),
         .library(name: "SwitchyardCrypto", targets: ["SwitchyardCrypto"]),
@@ -75,7 +77,7 @@ let package = Package(
         .target(
             name: "SwitchyardAsyncHTTPClient",
             dependencies: [
-                "Switchyard",
+                "SwitchyardCore",
                 // SHA-256 of public keys for pinning, through the BoringSSL that NIOSSL already links:
                 // no system library, no second BoringSSL.
                 "CNIOSSLDigest",
@@ -127,7 +129,7 @@ let package = Package(
         .target(
             name: "SwitchyardMultipart",
             dependencies: [
-                "Switchyard",
+                "SwitchyardCore",
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -162,7 +164,7 @@ let package = Package(
         // A second transport over URLSession (FoundationNetworking on Linux).
         .target(
             name: "SwitchyardURLSession",
-            dependencies: ["Switchyard", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: ["SwitchyardCore", .product(name: "HTTPTypes", package: "swift-http-types")],
             swiftSettings: swiftSettings
         ),
         // Code generation from API descriptions — internal tooling, not a product users link: the parser,
@@ -201,7 +203,7 @@ let package = Package(
         .target(
             name: "SwitchyardTelemetry",
             dependencies: [
-                "Switchyard",
+                "SwitchyardCore",
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),

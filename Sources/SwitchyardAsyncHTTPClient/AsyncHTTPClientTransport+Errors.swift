@@ -4,7 +4,7 @@ import HTTPTypes
 import NIOCore
 import NIOHTTP1
 import NIOHTTPCompression
-import Switchyard
+import SwitchyardCore
 
 extension AsyncHTTPClientTransport {
     /// The ``Switchyard/SwitchyardError`` for an error AsyncHTTPClient, NIO or the body reader threw

@@ -5,7 +5,7 @@ import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
 import NIOHTTPCompression
-import Switchyard
+import SwitchyardCore
 
 /// Converting between Switchyard's messages and AsyncHTTPClient's, and reading bodies.
 extension AsyncHTTPClientTransport {

@@ -3,7 +3,7 @@ import Foundation
 import HTTPTypes
 import NIOCore
 import NIOHTTP1
-import Switchyard
+import SwitchyardCore
 
 extension AsyncHTTPClientTransport {
     /// Whether a call's answer is streamed through a ``StreamingDelegate``: a streamed call (one with

@@ -5,7 +5,7 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPCompression
 import NIOSSL
-public import Switchyard
+public import SwitchyardCore
 import Tracing
 
 /// A ``Switchyard/Transport`` over AsyncHTTPClient: the default transport on Linux and servers.

@@ -3,7 +3,7 @@ import Foundation
 import HTTPTypes
 import NIOCore
 import NIOHTTP1
-import Switchyard
+import SwitchyardCore
 
 /// Collects a response in memory for the transport's common path — a body in memory, no progress,
 /// no download — through AsyncHTTPClient's delegate interface, whose task the call's
@@ -19,7 +19,7 @@ final class CollectingDelegate: HTTPClientResponseDelegate, @unchecked Sendable 
 
     private let limit: Int
     /// The request, named in a limit error (its redacted target is made only then).
-    private let request: Switchyard.Request
+    private let request: SwitchyardCore.Request
     private let deadline: NIODeadline
     /// Whether the client decodes gzip and deflate: a body in another coding is then refused.
     private let decodes: Bool
@@ -27,7 +27,7 @@ final class CollectingDelegate: HTTPClientResponseDelegate, @unchecked Sendable 
     private var body: ByteBuffer?
     private var decompressed = false
 
-    init(limit: Int, request: Switchyard.Request, deadline: NIODeadline, decodes: Bool) {
+    init(limit: Int, request: SwitchyardCore.Request, deadline: NIODeadline, decodes: Bool) {
         self.limit = limit
         self.request = request
         self.deadline = deadline

@@ -2,7 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
-import Switchyard
+import SwitchyardCore
 
 /// Hands a streamed answer's body to its ``Switchyard/ResponseStream`` through AsyncHTTPClient's
 /// delegate interface, on the connection's own event loop.

@@ -1,6 +1,6 @@
 import Foundation
 import NIOCore
-import Switchyard
+import SwitchyardCore
 
 /// A request body handed to AsyncHTTPClient in chunks — from memory or from a ``Switchyard/StreamedBody``'s
 /// files — reporting upload progress as the client pulls each one, which it does only as the

@@ -2,7 +2,7 @@ public import Foundation
 import MultipartKit
 import NIOCore
 import NIOHTTP1
-public import Switchyard
+public import SwitchyardCore
 
 /// A `multipart/form-data` body (RFC 7578): text fields and files, from memory or from a path,
 /// serialised by vapor/multipart-kit.

@@ -1,5 +1,5 @@
 public import Metrics
-public import Switchyard
+public import SwitchyardCore
 
 /// Counts and times every call on swift-metrics, per service, endpoint and outcome.
 ///

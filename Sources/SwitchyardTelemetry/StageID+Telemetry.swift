@@ -1,8 +1,8 @@
-public import Switchyard
+public import SwitchyardCore
 
 extension StageID {
     /// ``MetricsStage``.
-    public static let metrics = StageID("Metrics")!
+    public static let metrics: StageID = "Metrics"
     /// ``TracingStage``.
-    public static let tracing = StageID("Tracing")!
+    public static let tracing: StageID = "Tracing"
 }

@@ -1,5 +1,5 @@
 import HTTPTypes
-public import Switchyard
+public import SwitchyardCore
 
 #if canImport(FoundationNetworking)
 import Foundation

@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 public import NIOSSL
-import Switchyard
+import SwitchyardCore
 
 extension AsyncHTTPClientTransport {
     /// Public-key pinning for every connection a transport makes: register a pinned transport for the

@@ -1,6 +1,6 @@
 import CNIOSSLDigest
 public import Foundation
-public import Switchyard
+public import SwitchyardCore
 
 /// The public keys a service's servers may present: SHA-256 digests of the DER-encoded
 /// `SubjectPublicKeyInfo` of the server's certificate, the pins OkHttp, TrustKit and HPKP use.

@@ -1,22 +1,22 @@
-import Foundation
-import HTTPTypes
+package import Foundation
+package import HTTPTypes
 
 /// What is remembered beside a `.partial` file so that a later download can ask for the rest with
 /// `Range` and `If-Range`: the resource, the validator and the total length.
-struct DownloadResumeRecord: Codable, Equatable {
+package struct DownloadResumeRecord: Codable, Equatable {
     /// The resource the bytes belong to (``DownloadTarget/resource``).
-    var resource: String
+    package var resource: String
     /// A strong `ETag` or a `Last-Modified` date, sent back as `If-Range`.
-    var validator: String
+    package var validator: String
     /// The whole resource's length, when known.
-    var total: Int64?
+    package var total: Int64?
     /// Where the response that wrote this record started: 0 when the server sent the whole resource
     /// (whatever was on disk before was replaced), the resume offset for a `206`.
-    var start: Int64
+    package var start: Int64
 
     /// A record for a response, or `nil` when it carries no validator usable in `If-Range` (a weak
     /// `ETag` and no `Last-Modified`): such a download cannot be resumed safely and starts over.
-    init?(head: HTTPResponse, total: Int64?, start: Int64, resource: String) {
+    package init?(head: HTTPResponse, total: Int64?, start: Int64, resource: String) {
         let etag = head.headerFields[.eTag]?.trimmingCharacters(in: .whitespaces)
         if let etag, !etag.isEmpty, !etag.hasPrefix("W/") {
             validator = etag
@@ -31,14 +31,14 @@ struct DownloadResumeRecord: Codable, Equatable {
     }
 
     /// Reads a record; `nil` when there is none or it cannot be read.
-    static func load(from url: URL) -> DownloadResumeRecord? {
+    package static func load(from url: URL) -> DownloadResumeRecord? {
         guard let data = try? Data(contentsOf: url) else { return nil }
         return try? JSONDecoder().decode(DownloadResumeRecord.self, from: data)
     }
 
     /// Writes the record atomically and private to the user (best effort: without it the download
     /// simply starts over).
-    func save(to url: URL) {
+    package func save(to url: URL) {
         guard let data = try? JSONEncoder().encode(self) else { return }
         try? PrivateFiles.replace(url, with: data)
     }

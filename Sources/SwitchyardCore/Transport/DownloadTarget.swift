@@ -1,7 +1,7 @@
 public import Foundation
 
 /// Where a transport writes a response body instead of holding it in memory: set by
-/// a download's call (``Endpoint/downloading(to:options:)``) on its context.
+/// a download's call (`Endpoint.downloading(to:options:)` in Switchyard) on its context.
 ///
 /// Transports that support downloads to a file check ``CallContext/downloadTarget``; when it is set
 /// and the response is a `200` or `206`, they feed the body to a ``DownloadSink`` chunk by chunk,
@@ -29,8 +29,8 @@ public struct DownloadTarget: Sendable, Hashable {
     }
 
     /// The context key it is stored under.
-    enum Key: CallContextKey {
-        typealias Value = DownloadTarget
+    package enum Key: CallContextKey {
+        package typealias Value = DownloadTarget
     }
 }
 

@@ -1,11 +1,11 @@
 /// Receives what only the transport knows — that a request has started going out, and how far its
-/// upload and download have got — and passes it to whoever set it on the call (``AccessoryStage``).
+/// upload and download have got — and passes it to whoever set it on the call (the features' accessory stage).
 ///
 /// This is the transports' reporting channel inside the package, not a hook for apps: to observe
-/// calls, write an ``Accessory``; a transport of your own reports through
+/// calls, write an accessory; a transport of your own reports through
 /// ``CallContext/reportTransferStarted()``, ``CallContext/reportSent(_:)`` and
-/// ``CallContext/reportReceived(_:)``, which write here. ``AccessoryStage``, the progress blocks of
-/// ``CallOptions`` and a ``CallHandle``'s progress all read this one channel.
+/// ``CallContext/reportReceived(_:)``, which write here. The accessory stage, the progress blocks of
+/// call options and a call handle's progress all read this one channel.
 ///
 /// The callbacks must return quickly; they run on the transport's task.
 package struct TransferObserver: Sendable {
