@@ -3,19 +3,19 @@ import Switchyard
 
 extension ServiceID {
     /// The users module: bearer authorization, envelope success code 0.
-    static let users = ServiceID("users")!
+    static let users: ServiceID = "users"
     /// The vault module: every body encrypted with AES-256-GCM, envelope success code 0.
-    static let vault = ServiceID("vault")!
+    static let vault: ServiceID = "vault"
     /// The shop module: every built-in stage, in the documented order.
-    static let shop = ServiceID("shop")!
+    static let shop: ServiceID = "shop"
     /// The sample backend's control routes (`/flaky`, `/counter`, `/delay`), with retries.
-    static let control = ServiceID("control")!
+    static let control: ServiceID = "control"
     /// Uploads and downloads (step 13).
-    static let files = ServiceID("files")!
+    static let files: ServiceID = "files"
     /// The shop's token service (plain JSON, envelope only).
-    static let shopAuth = ServiceID("shop-auth")!
+    static let shopAuth: ServiceID = "shop-auth"
     /// The streamed assistant module (step 14).
-    static let assistant = ServiceID("assistant")!
+    static let assistant: ServiceID = "assistant"
 }
 
 /// `GET /users/{id}` — the discrete style: one type per API with a typed output.

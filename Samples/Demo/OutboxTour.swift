@@ -12,7 +12,7 @@ import SwitchyardSampleBackend
 /// them in order through the shop's whole pipeline — token, encryption and signature made as each
 /// order goes, not when it was placed.
 enum OutboxTour {
-    static let ordersOffline = ServiceID("orders-offline")!
+    static let ordersOffline: ServiceID = "orders-offline"
 
     static func run(transport: AsyncHTTPClientTransport) async throws {
         // A backend of the outbox's own, so that it can be down while the rest of the demo's is up.

@@ -141,7 +141,7 @@ struct SwitchyardDemo {
         await expectFailure {
             _ = try await client.send(.catalog, .get, "\(backend.baseURL)/delay/2000", options: CallOptions(timeout: .milliseconds(200)))
         }
-        await expectFailure { _ = try await client.send(ServiceID("payments")!, .get, "/balance") }
+        await expectFailure { _ = try await client.send(ServiceID("payments"), .get, "/balance") }
 
         print("7. The encrypted vault module — ciphertext on the wire, decoded entities in the app:")
         let note = try await client.send(CreateNote(text: "the combination is 4-8-15-16-23-42"))

@@ -14,7 +14,7 @@ import SwitchyardOutbox
 /// harness kills it with SIGKILL at random moments and starts it again.
 @main
 struct OrderClient {
-    static let orders = ServiceID("orders")!
+    static let orders: ServiceID = "orders"
 
     static func main() async {
         let arguments = CommandLine.arguments
@@ -39,7 +39,7 @@ struct OrderClient {
         // The token is this process's: a call enqueued by one run and sent by the next carries the
         // sender's, because the pipeline runs when the call goes.
         let token = "run-\(getpid())"
-        let authorize = ClosureStage.request(id: StageID("Token")!) { request, _ in
+        let authorize = ClosureStage.request(id: "Token") { request, _ in
             request.headerFields[.authorization] = "Bearer \(token)"
         }
         try registry.register(Service(orders, baseURL: baseURL, stages: [authorize], transport: AsyncHTTPClientTransport()))

@@ -14,15 +14,15 @@ import Foundation
 /// can add its transcript, telemetry and logging, and a test its recorder or its fixtures.
 public enum SampleModules {
     /// The users module: bearer authorization, a client-version header, envelope code 0.
-    public static let users = ServiceID("users")!
+    public static let users: ServiceID = "users"
     /// The vault module: envelope code 0 inside AES-256-GCM encryption of every body.
-    public static let vault = ServiceID("vault")!
+    public static let vault: ServiceID = "vault"
     /// The shop module: every built-in stage of the kernel and the crypto product, in the documented order.
-    public static let shop = ServiceID("shop")!
+    public static let shop: ServiceID = "shop"
     /// The shop's token service (plain JSON, envelope only).
-    public static let shopAuth = ServiceID("shop-auth")!
+    public static let shopAuth: ServiceID = "shop-auth"
     /// The backend's control routes (`/flaky`, `/counter`, `/delay`), with retries.
-    public static let control = ServiceID("control")!
+    public static let control: ServiceID = "control"
 
     /// Registers the modules in `registry`, in the order above's dependencies need (the token service
     /// before the shop).
@@ -109,7 +109,7 @@ public enum SampleModules {
         let encryptionKeys = try KeyRing(keyID: SampleBackend.shopKeyID, key: SymmetricKey(SampleBackend.shopKey))
         let signingKeys = try KeyRing(keyID: SampleBackend.shopKeyID, key: SymmetricKey(SampleBackend.shopSigningKey))
         let stages: [any Stage] = [
-            ClosureStage.request(id: StageID("OrderCheck")!) { request, _ in
+            ClosureStage.request(id: "OrderCheck") { request, _ in
                 if request.bodyText?.contains(#""quantity":0"#) == true {
                     throw SwitchyardError(code: .refused, message: "an order line needs a quantity of at least 1")
                 }

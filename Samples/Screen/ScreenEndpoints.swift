@@ -3,7 +3,7 @@ import Switchyard
 
 extension ServiceID {
     /// The sample backend's request-control routes.
-    static let control = ServiceID("control")!
+    static let control: ServiceID = "control"
 }
 
 /// What `/counter/{key}` answers: how many times the key has been asked for.

@@ -2,7 +2,7 @@ public import Switchyard
 
 extension StageID {
     /// ``EncryptionStage``: enable it per call or endpoint when a service registers it as opt-in.
-    public static let encryption = StageID("Encryption")!
+    public static let encryption: StageID = "Encryption"
     /// ``SigningStage``.
-    public static let signing = StageID("Signing")!
+    public static let signing: StageID = "Signing"
 }

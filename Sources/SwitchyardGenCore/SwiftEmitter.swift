@@ -27,7 +27,7 @@ public enum SwiftEmitter {
         out.line("extension ServiceID {")
         for service in description.services {
             out.doc(service.summary ?? "The `\(service.id)` service.", indent: 1)
-            out.line("    \(access) static let \(SwiftNames.property(service.swiftName)) = ServiceID(\(SwiftSource.literal(service.id)))!")
+            out.line("    \(access) static let \(SwiftNames.property(service.swiftName)) = ServiceID(\(SwiftSource.literal(service.id)))")
         }
         out.line("}")
         out.line()
@@ -170,11 +170,11 @@ public enum SwiftEmitter {
         out.line("}")
     }
 
-    /// The Swift expression of an environment: `.release` for a well-known one, `ServerEnvironment("uat")!`
+    /// The Swift expression of an environment: `.release` for a well-known one, `ServerEnvironment("uat")`
     /// for one of the team's own (its name was validated, so the initializer cannot fail).
     private static func environment(_ name: String) -> String {
         let lowered = name.lowercased()
-        guard DescriptionValidator.environments.contains(lowered) else { return "ServerEnvironment(\(SwiftSource.literal(lowered)))!" }
+        guard DescriptionValidator.environments.contains(lowered) else { return "ServerEnvironment(\(SwiftSource.literal(lowered)))" }
         return "." + SwiftNames.property(lowered)
     }
 
@@ -350,10 +350,10 @@ public enum SwiftEmitter {
         if let same = options.sameRequest { lines.append("options.sameRequest = .\(SwiftNames.property(same))") }
         // Skipping a stage the service does not have is an error, so only an encrypted service's
         // endpoints can opt out of its encryption stage.
-        if options.encrypted == false, serviceEncrypted { lines.append("options.skippedStages.insert(StageID(\"Encryption\")!)") }
+        if options.encrypted == false, serviceEncrypted { lines.append("options.skippedStages.insert(StageID(\"Encryption\"))") }
         // An encrypted endpoint of a service that is not encrypted as a whole turns on the service's
         // opt-in encryption stage (registered with `.optIn()`) for its calls only.
-        if options.encrypted == true, !serviceEncrypted { lines.append("options.enabledStages.insert(StageID(\"Encryption\")!)") }
+        if options.encrypted == true, !serviceEncrypted { lines.append("options.enabledStages.insert(StageID(\"Encryption\"))") }
         guard !lines.isEmpty || options.timeout != nil || !options.tags.isEmpty else { return }
         var initArguments: [String] = []
         if let timeout = options.timeout { initArguments.append("timeout: \(duration(timeout))") }

@@ -35,7 +35,7 @@ public struct StageHarness<StageUnderTest: Stage>: Sendable {
     /// - Returns: what reached `next`, and the stage's response or error.
     public func run(_ request: Request, context: CallContext? = nil, respond: MockResponse = .status(.ok)) async -> HarnessRun {
         let next = ForwardingTransport(respond: respond)
-        var callContext = context ?? CallContext(serviceID: ServiceID("harness")!, endpointName: "harness")
+        var callContext = context ?? CallContext(serviceID: "harness", endpointName: "harness")
         // The run is traced: the context's control is replaced by a traced one that the given control's
         // cancellation still reaches.
         let given = callContext.control

@@ -29,7 +29,7 @@ extension TransportConformance {
     /// `redirect-307-308-resend-method-and-body`: through a client over the transport, a same-origin
     /// `307` resends a POST with its bytes and a `308` resends a PUT with its streamed body.
     func redirectsResendBody(_ transport: any Transport) async throws {
-        let service = ServiceID("conformance")!
+        let service: ServiceID = "conformance"
         let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, defaultEnvironment: .develop, store: nil))
         try registry.register(Service(service, baseURL: root, transport: transport))
         let client = APIClient(registry: registry)
@@ -82,7 +82,7 @@ extension TransportConformance {
     /// `User-Agent` at all (a transport must not add one of its own), and a request's own reaches it
     /// unchanged.
     func noUserAgent(_ transport: any Transport) async throws {
-        let service = ServiceID("conformance")!
+        let service: ServiceID = "conformance"
         let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, defaultEnvironment: .develop, store: nil))
         try registry.register(Service(service, baseURL: root, transport: transport))
         let anonymous = try echo(try await APIClient(registry: registry, userAgent: nil).send(service, .get, "/echo").value)

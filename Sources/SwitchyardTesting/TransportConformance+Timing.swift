@@ -32,7 +32,7 @@ extension TransportConformance {
     /// `download-deadline-ends-with-timeout`: a slow download through a client whose deadline passes
     /// mid-way ends with `.timeout` soon after the deadline (no resume restarts it) and publishes nothing.
     func downloadDeadline(_ transport: any Transport) async throws {
-        let service = ServiceID("conformance")!
+        let service: ServiceID = "conformance"
         let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, defaultEnvironment: .develop, store: nil))
         try registry.register(Service(service, baseURL: root, transport: transport))
         let client = APIClient(registry: registry)

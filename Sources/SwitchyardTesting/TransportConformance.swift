@@ -152,7 +152,7 @@ public struct TransportConformance: Sendable {
     }
 
     func context(timeout: Duration = .seconds(10)) -> CallContext {
-        CallContext(serviceID: ServiceID("conformance")!, endpointName: "conformance", timeout: timeout)
+        CallContext(serviceID: "conformance", endpointName: "conformance", timeout: timeout)
     }
 
     func expect(_ condition: Bool, _ message: @autoclosure () -> String) throws {

@@ -35,7 +35,7 @@ var failed: [String] = []
 }
 
 /// Asks connexion's mock for the documented 404 of `GET /pets/404` (`Prefer: code=404`).
-let prefer = ClosureStage.request(id: StageID("Prefer")!) { request, _ in
+let prefer = ClosureStage.request(id: "Prefer") { request, _ in
     if request.head.path?.hasSuffix("/pets/404") == true { request.headerFields[HTTPField.Name("Prefer")!] = "code=404" }
 }
 
@@ -48,7 +48,7 @@ try await AsyncHTTPClientTransport.withTransport { transport in
         baseURLs: [.develop: petstoreURL]
     )
     // Resend's document requires a bearer token; the served copy accepts this one.
-    let token = ClosureStage.request(id: StageID("Token")!) { request, _ in request.headerFields[.authorization] = "Bearer re_corpus_check"
+    let token = ClosureStage.request(id: "Token") { request, _ in request.headerFields[.authorization] = "Bearer re_corpus_check"
     }
     try ResendAPI.registerResend(in: registry, transport: transport, outerStages: [token], baseURLs: [.develop: resendURL])
     let client = APIClient(registry: registry)

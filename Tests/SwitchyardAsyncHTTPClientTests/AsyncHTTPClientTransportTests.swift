@@ -85,7 +85,7 @@ struct AsyncHTTPClientTransportTests {
 
     @Test("header fields set by stages reach the server")
     func headersReachServer() async throws {
-        let stage = ClosureStage.request(id: StageID("Auth")!) { request, _ in request.headerFields[.authorization] = "Bearer demo-token" }
+        let stage = ClosureStage.request(id: "Auth") { request, _ in request.headerFields[.authorization] = "Bearer demo-token" }
         try await withBackend(stages: [stage]) { _, client in
             let session = try await client.send(.users, .get, "/session", as: Envelope<[String: Int]>.self).value
             #expect(session.code == 0)

@@ -9,7 +9,7 @@ import Testing
 
 @Suite("Response cache against the sample backend")
 struct CacheOverTheWireTests {
-    static let control = ServiceID("cached")!
+    static let control: ServiceID = "cached"
 
     @Test("revalidation: the sample backend's ETag comes back as If-None-Match, and its 304 serves the stored body")
     func revalidation() async throws {

@@ -50,8 +50,8 @@ struct FullPipelineTests {
         let accessory: RecordingAccessory
     }
 
-    static let shop = ServiceID("shop")!
-    static let shopAuth = ServiceID("shop-auth")!
+    static let shop: ServiceID = "shop"
+    static let shopAuth: ServiceID = "shop-auth"
 
     /// The documented order, outermost first.
     static func makeFixture() async throws -> Fixture {
@@ -89,7 +89,7 @@ struct FullPipelineTests {
         )
         let ring = try KeyRing(keyID: SampleBackend.shopKeyID, key: SymmetricKey(SampleBackend.shopKey))
         let signingRing = try KeyRing(keyID: SampleBackend.shopKeyID, key: SymmetricKey(SampleBackend.shopSigningKey))
-        let tap = ClosureStage(id: StageID("WireTap")!) { request, context, next in
+        let tap = ClosureStage(id: "WireTap") { request, context, next in
             wire.record(
                 "request \(request.path) \(request.headerFields.map { "\($0.name)" }.joined(separator: ",")) \(request.bodyText ?? "")"
             )
@@ -101,7 +101,7 @@ struct FullPipelineTests {
             MetricsStage(factory: metrics),
             TracingStage(tracer: tracer),
             AccessoryStage([accessory]),
-            ClosureStage.request(id: StageID("OrderCheck")!) { request, _ in
+            ClosureStage.request(id: "OrderCheck") { request, _ in
                 if request.bodyText?.contains(#""qty":0"#) == true {
                     throw SwitchyardError(code: .refused, message: "qty must be positive")
                 }

@@ -10,7 +10,7 @@ import Testing
 /// Retry, deadlines, coalescing and paging against the sample backend's control routes.
 @Suite("Request control against the sample backend")
 struct RequestControlOverTheWireTests {
-    static let control = ServiceID("control")!
+    static let control: ServiceID = "control"
 
     final class Delays: Sendable {
         let recorded = Mutex<[Duration]>([])

@@ -9,7 +9,7 @@ import Testing
 /// break arrives depends on timing.
 @Suite("AsyncHTTPClient transport: a broken stream delivers every byte before its error")
 struct StreamBreakTests {
-    static let service = ServiceID("stream")!
+    static let service: ServiceID = "stream"
 
     /// The body of a streamed `GET /files/blob/{size}?dropAt={sent}` (the server sends `sent` bytes,
     /// then closes the connection), read once `ready` says so, and the error it ended with.

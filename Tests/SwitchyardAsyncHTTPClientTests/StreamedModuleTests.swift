@@ -10,7 +10,7 @@ import Testing
 /// framing, resumption after `Last-Event-ID`, the JSON Lines feed, and its limits.
 @Suite("The sample backend's streamed module over the wire")
 struct StreamedModuleTests {
-    static let assistant = ServiceID("assistant")!
+    static let assistant: ServiceID = "assistant"
     static let lastEventID = HTTPField.Name("Last-Event-ID")!
 
     /// What the pipeline sent on each connection: its `Last-Event-ID` and `Authorization`.
@@ -48,7 +48,7 @@ struct StreamedModuleTests {
                 ClosureStage.request(id: .authorization) { request, _ in
                     if let token { request.headerFields[.authorization] = token }
                 },
-                ClosureStage.request(id: StageID("Recorder")!) { request, _ in sent.requests.withLock { $0.append(request.headerFields) } },
+                ClosureStage.request(id: "Recorder") { request, _ in sent.requests.withLock { $0.append(request.headerFields) } },
             ]
             try registry.register(
                 Service(assistant, baseURL: backend.baseURL + "/assistant-api", stages: stages, transport: AsyncHTTPClientTransport())

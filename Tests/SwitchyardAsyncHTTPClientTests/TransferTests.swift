@@ -184,7 +184,7 @@ struct TransferTests {
                 let recorder = EventRecorder()
                 var options = CallOptions()
                 options.additionalStages = [
-                    ClosureStage.request(id: StageID("wire")!) { request, _ in
+                    ClosureStage.request(id: "wire") { request, _ in
                         recorder.record("\(request.headerFields[.range] ?? "-") \(request.headerFields[.ifRange] ?? "-")")
                     }
                 ]

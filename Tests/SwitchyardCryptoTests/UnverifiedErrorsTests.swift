@@ -6,7 +6,7 @@ import SwitchyardTesting
 import Testing
 
 extension ServiceID {
-    fileprivate static let pay = ServiceID("pay")!
+    fileprivate static let pay: ServiceID = "pay"
 }
 
 @Suite("Errors stay visible under signing and encryption: unsigned, unsealed error statuses are HTTP statuses")

@@ -281,7 +281,7 @@ struct DescriptionErrorTests {
             """
         let output = try SwitchyardGenerator.generate(yaml: yaml, file: "Shop.switchyard.yaml")
         #expect(output.swift.contains(#".release: "https://shop.example.com""#))
-        #expect(output.swift.contains(#"ServerEnvironment("uat")!: "https://uat.shop.example.com""#))
+        #expect(output.swift.contains(#"ServerEnvironment("uat"): "https://uat.shop.example.com""#))
     }
 
     @Test("several mistakes are all reported, in file order")

@@ -133,7 +133,7 @@ struct OpenAPIBodyRoundTripTests {
         let context = try #require(flaky.contexts.first)
         #expect(context[RetryStage.MaxAttempts.self] == 3)
         #expect(
-            context.enabledStages.contains(StageID("Encryption")!)
+            context.enabledStages.contains(StageID("Encryption"))
                 && Transfer(payload: TransferModel(to: "x", amount: 1)).options.sameRequest == .refuseNew
         )
         let body = try JSONSerialization.jsonObject(with: try #require(flaky.requests.first?.body?.bytes)) as? [String: Any]

@@ -10,7 +10,7 @@ import Testing
 @Suite("OpenAPI endpoints round-trip")
 struct OpenAPIRoundTripTests {
     /// Stands in for an encryption stage: registration checks for one by name, and opt-in endpoints enable it.
-    static let encryption = ClosureStage(id: StageID("Encryption")!) { request, context, next in try await next(request, context) }
+    static let encryption = ClosureStage(id: "Encryption") { request, context, next in try await next(request, context) }
 
     static func client(_ transport: MockTransport) throws -> APIClient {
         let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, defaultEnvironment: .develop, store: nil))
@@ -89,7 +89,7 @@ struct OpenAPIRoundTripTests {
         let json = try JSONSerialization.jsonObject(with: try #require(request.body?.bytes)) as? [String: Any]
         #expect(json?["name"] as? String == "Rex" && json?["species"] as? String == "dog" && json?["tags"] as? [String] == ["calm"])
         let context = try #require(transport.contexts.first)
-        #expect(context.enabledStages.contains(StageID("Encryption")!))
+        #expect(context.enabledStages.contains(StageID("Encryption")))
         #expect(context[RetryStage.MaxAttempts.self] == 3)
         #expect(GetAnimal(animalId: 1).options.enabledStages.isEmpty)
     }

@@ -20,7 +20,7 @@ struct RoundTripTests {
     }()
 
     /// A stage that stands in for an encryption stage (the registration checks for one by name).
-    static let encryption = ClosureStage(id: StageID("Encryption")!) { request, context, next in try await next(request, context) }
+    static let encryption = ClosureStage(id: "Encryption") { request, context, next in try await next(request, context) }
 
     static func client(_ transport: MockTransport) throws -> APIClient {
         let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, defaultEnvironment: .develop, store: nil))

@@ -12,7 +12,7 @@ import Testing
 /// and signed), checked against the HAR 1.2 schema by an independent validator.
 @Suite("HAR export against the sample backend", .enabled { await HARValidator.enabled.value })
 struct HARExportTests {
-    static let shop = ServiceID("shop")!
+    static let shop: ServiceID = "shop"
 
     /// Two orders through a shop pipeline with one recorder outermost (what the app sees) and one
     /// innermost (what travels), both written to files in `directory`.

@@ -127,7 +127,7 @@ struct InspectorRulesTests {
         let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, defaultEnvironment: .develop, store: nil))
         try registry.register(
             Service(
-                ServiceID("ruled")!,
+                ServiceID("ruled"),
                 baseURL: "https://api.test",
                 stages: [RetryStage(), LoggingStage()],
                 transport: MockTransport(.status(.ok))
@@ -138,7 +138,7 @@ struct InspectorRulesTests {
         await inspector.stop()
         #expect(status == 200)
         let rules = try JSONDecoder().decode([String: [String: [String]]].self, from: Data(body.utf8))
-        let expected = try registry.pipeline(for: ServiceID("ruled")!).orderRules
+        let expected = try registry.pipeline(for: ServiceID("ruled")).orderRules
         #expect(rules["ruled"]?.keys.sorted() == expected.keys.map(\.rawValue).sorted())
         #expect(!(rules["ruled"]?.isEmpty ?? true))
     }

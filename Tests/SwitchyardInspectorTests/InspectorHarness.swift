@@ -9,7 +9,7 @@ import SwitchyardTesting
 
 /// Starts inspectors for the tests and talks to them over real loopback HTTP.
 enum InspectorHarness {
-    static let service = ServiceID("inspected")!
+    static let service: ServiceID = "inspected"
 
     static func registry(isReleaseBuild: Bool = false) -> ServiceRegistry {
         ServiceRegistry(configuration: .init(isReleaseBuild: isReleaseBuild, defaultEnvironment: .develop, store: nil))

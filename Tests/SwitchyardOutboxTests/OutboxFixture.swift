@@ -6,7 +6,7 @@ import SwitchyardTesting
 @testable import SwitchyardOutbox
 
 extension ServiceID {
-    static let shop = ServiceID("shop")!
+    static let shop: ServiceID = "shop"
 }
 
 /// A temporary store and a client whose one service answers through `respond`, with a token stage
@@ -32,7 +32,7 @@ struct OutboxFixture {
         let token = TokenBox()
         self.token = token
         let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, defaultEnvironment: .develop, store: nil))
-        let stamp = ClosureStage.request(id: StageID("Token")!) { request, _ in
+        let stamp = ClosureStage.request(id: "Token") { request, _ in
             request.headerFields[.authorization] = "Bearer \(token.value)"
         }
         try registry.register(Service(.shop, baseURL: "https://shop.example", stages: [stamp], transport: transport))

@@ -45,7 +45,7 @@ struct OutboxRealServerTests {
 
     static func client(port: Int, token: TokenBox) throws -> APIClient {
         let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, defaultEnvironment: .develop, store: nil))
-        let stamp = ClosureStage.request(id: StageID("Token")!) { request, _ in
+        let stamp = ClosureStage.request(id: "Token") { request, _ in
             request.headerFields[.authorization] = "Bearer \(token.value)"
         }
         try registry.register(Service(.shop, baseURL: "http://127.0.0.1:\(port)", stages: [stamp], transport: AsyncHTTPClientTransport()))

@@ -15,7 +15,7 @@ struct MetricsStageTests {
     func counts() async throws {
         let metrics = TestMetrics()
         let stage = MetricsStage(factory: metrics)
-        let context = CallContext(serviceID: ServiceID("users")!, endpointName: "GetUser")
+        let context = CallContext(serviceID: "users", endpointName: "GetUser")
         _ = await StageHarness(stage).run(try .fixture(.get, "https://api.test/u/1"), context: context)
         _ = await StageHarness(stage).run(try .fixture(.get, "https://api.test/u/1"), context: context)
         _ = await StageHarness(stage).run(try .fixture(.get, "https://api.test/u/1"), context: context, respond: .connectionRefused)
@@ -36,7 +36,7 @@ struct TracingStageTests {
     @Test("one client span per call with attributes, and a valid W3C traceparent on the request")
     func span() async throws {
         let tracer = InMemoryTracer()
-        let context = CallContext(serviceID: ServiceID("users")!, endpointName: "GetUser")
+        let context = CallContext(serviceID: "users", endpointName: "GetUser")
         let run = await StageHarness(TracingStage(tracer: tracer)).run(try .fixture(.get, "https://api.test/u/1?x=1"), context: context)
         let request = try #require(run.forwardedRequest)
         let header = try #require(request.headerFields[TracingStage.traceparent])
@@ -77,7 +77,7 @@ struct TracingStageTests {
     @Test("a nested call made by an inner stage is a child span")
     func nested() async throws {
         let tracer = InMemoryTracer()
-        let inner = ClosureStage(id: StageID("Nested")!) { request, context, next in
+        let inner = ClosureStage(id: "Nested") { request, context, next in
             _ = await StageHarness(TracingStage(tracer: tracer)).run(try .fixture(.post, "https://auth.test/token"))
             return try await next(request, context)
         }
@@ -153,7 +153,7 @@ struct StreamedTelemetryTests {
     func metricsAtStreamEnd() async throws {
         let metrics = TestMetrics()
         let stage = MetricsStage(factory: metrics)
-        let context = CallContext(serviceID: ServiceID("feeds")!, endpointName: "Prices")
+        let context = CallContext(serviceID: "feeds", endpointName: "Prices")
         let run = await StageHarness(stage).run(
             try .fixture(.get, "https://api.test/feed"),
             context: context,

@@ -6,9 +6,9 @@ package import SwitchyardAsyncHTTPClient
 package import SwitchyardSampleBackend
 
 extension ServiceID {
-    package static let users = ServiceID("users")!
-    package static let catalog = ServiceID("catalog")!
-    package static let utility = ServiceID("utility")!
+    package static let users: ServiceID = "users"
+    package static let catalog: ServiceID = "catalog"
+    package static let utility: ServiceID = "utility"
 }
 
 /// Starts a sample backend, registers its modules over the shared-client transport, runs `body`,

@@ -90,7 +90,7 @@ private struct Observed: Equatable {
 @Suite("SwitchyardTesting: the harness runs a stage exactly as a pipeline does, for every shape")
 struct StageHarnessAgreementTests {
     private static let enabled: CallContext = {
-        var context = CallContext(serviceID: ServiceID("harness")!, endpointName: "harness")
+        var context = CallContext(serviceID: "harness", endpointName: "harness")
         context.enabledStages = [StageID(typeName: Mark.self)]
         return context
     }()
@@ -140,8 +140,8 @@ struct StageHarnessAgreementTests {
         _ respond: MockResponse
     ) async -> Observed {
         let transport = MockTransport(respond)
-        let pipeline = Pipeline(serviceID: ServiceID("harness")!, stages: [stage], transport: transport)
-        let context = context ?? CallContext(serviceID: ServiceID("harness")!, endpointName: "harness")
+        let pipeline = Pipeline(serviceID: "harness", stages: [stage], transport: transport)
+        let context = context ?? CallContext(serviceID: "harness", endpointName: "harness")
         let outcome: Result<Response, SwitchyardError>
         do {
             outcome = .success(try await pipeline.send(request, context: context))

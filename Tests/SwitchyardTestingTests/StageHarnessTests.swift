@@ -90,7 +90,7 @@ struct StageHarnessTests {
 
     @Test("a mock transport gives answers in sequence, then repeats the last or fails when told to")
     func sequence() async throws {
-        let context = CallContext(serviceID: ServiceID("s")!)
+        let context = CallContext(serviceID: "s")
         let request = try Request.fixture(.get, "https://api.test/x")
         let repeating = MockTransport(sequence: [.status(.serviceUnavailable), .status(.ok)])
         #expect(try await repeating.send(request, context: context).status == .serviceUnavailable)
@@ -111,11 +111,11 @@ struct StageHarnessTests {
         let transport = MockTransport(.delayed(by: .seconds(30), then: .status(.ok)))
         let request = try Request.fixture(.get, "https://api.test/x")
         let timeout = await #expect(throws: SwitchyardError.self) {
-            _ = try await transport.send(request, context: CallContext(serviceID: ServiceID("s")!, timeout: .milliseconds(20)))
+            _ = try await transport.send(request, context: CallContext(serviceID: "s", timeout: .milliseconds(20)))
         }
         #expect(timeout?.code == .timeout)
 
-        let task = Task { try await transport.send(request, context: CallContext(serviceID: ServiceID("s")!)) }
+        let task = Task { try await transport.send(request, context: CallContext(serviceID: "s")) }
         task.cancel()
         await #expect(throws: CancellationError.self) { _ = try await task.value }
     }
@@ -126,7 +126,7 @@ struct StageHarnessTests {
             let b = 2
             let a = 1
         }
-        let context = CallContext(serviceID: ServiceID("s")!)
+        let context = CallContext(serviceID: "s")
         let request = try Request.fixture(.get, "https://api.test/x")
         let response = try await MockTransport(try .json(encoding: Payload())).send(request, context: context)
         #expect(response.bodyText == #"{"a":1,"b":2}"#)

@@ -5,8 +5,8 @@ import SwitchyardTesting
 import Synchronization
 
 extension ServiceID {
-    static let users = ServiceID("users")!
-    static let catalog = ServiceID("catalog")!
+    static let users: ServiceID = "users"
+    static let catalog: ServiceID = "catalog"
 }
 
 /// A registry that persists nothing, for tests.

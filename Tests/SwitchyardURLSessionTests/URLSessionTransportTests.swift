@@ -29,7 +29,7 @@ struct URLSessionTransportTests {
     @Test("over a session of your own (completion handlers) a streamed call is refused, not collected whole")
     func ownSessionRefusesStreamedCalls() async throws {
         let transport = URLSessionTransport(session: URLSession(configuration: .ephemeral))
-        var context = CallContext(serviceID: ServiceID("streams")!)
+        var context = CallContext(serviceID: "streams")
         context.streamBufferLimit = 64 << 10
         let request = try #require(Request(method: .get, url: URL(string: "http://127.0.0.1:1/stream")!))
         let error = await #expect(throws: SwitchyardError.self) { _ = try await transport.send(request, context: context) }
@@ -40,7 +40,7 @@ struct URLSessionTransportTests {
     @Test("a streamed answer quieter than the call's timeout between chunks is not cut off once its head arrived")
     func quietStreamOutlivesTheTimeout() async throws {
         let backend = try await SampleBackend.start()
-        var context = CallContext(serviceID: ServiceID("streams")!)
+        var context = CallContext(serviceID: "streams")
         context.streamBufferLimit = 64 << 10
         context.timeout = .seconds(2)
         // Two 256 KiB chunks 4.5 s apart: longer than the timeout, and than the session's own idle

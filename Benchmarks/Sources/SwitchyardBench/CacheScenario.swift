@@ -28,8 +28,8 @@ struct CacheScenario: AsyncParsableCommand {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-bench-cache-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, store: nil))
-        let memory = ServiceID("memory")!
-        let disk = ServiceID("disk")!
+        let memory: ServiceID = "memory"
+        let disk: ServiceID = "disk"
         try registry.register(
             Service(
                 memory,

@@ -132,7 +132,7 @@ struct SwitchyardChain: Sendable {
         let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, store: nil))
         try registry.register(
             Service(
-                ServiceID("bench")!,
+                ServiceID("bench"),
                 baseURL: "https://api.example.com",
                 stages: (0..<stages).map {
                     Self.stage($0, noop: noop, asynchronous: asynchronous)
@@ -141,7 +141,7 @@ struct SwitchyardChain: Sendable {
             )
         )
         client = APIClient(registry: registry)
-        pipeline = try registry.pipeline(for: ServiceID("bench")!)
+        pipeline = try registry.pipeline(for: ServiceID("bench"))
     }
 
     /// Stage `index` of the chain: a header stage or a no-op, synchronous or `async`.
@@ -156,7 +156,7 @@ struct SwitchyardChain: Sendable {
 
     /// Nanoseconds per request through the pipeline.
     func measurePipeline(requests: Int) async throws -> Double {
-        let service = ServiceID("bench")!
+        let service: ServiceID = "bench"
         var statusSum = 0
         let start = ContinuousClock.now
         for index in 0..<requests {
@@ -185,7 +185,7 @@ struct SwitchyardChain: Sendable {
 
     private func measureClient(requests: Int, options: CallOptions?) async throws -> Double {
         let endpoint = DynamicEndpoint<Switchyard.Response>(
-            service: ServiceID("bench")!,
+            service: "bench",
             method: .get,
             path: "/users/{id}",
             pathParameters: ["id": "1"]

@@ -146,7 +146,7 @@ struct EventStreamScenario: AsyncParsableCommand {
             }
             try await client.shutdown()
         default:
-            let service = ServiceID("feed")!
+            let service: ServiceID = "feed"
             let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, store: nil))
             var origin = URLComponents(string: url)!
             (origin.path, origin.query) = ("", nil)

@@ -12,7 +12,7 @@ import Synchronization
 /// check, AES-256-GCM both ways, HMAC signing of the request and verification of the response, and
 /// decoding into a model. The server verifies, opens, seals and signs every exchange.
 struct FullPipelineContender: Sendable {
-    static let shop = ServiceID("shop")!
+    static let shop: ServiceID = "shop"
 
     /// The decoded order (nulls stripped; `coupon` and `note` arrive as nulls).
     struct Order: Decodable, Sendable {

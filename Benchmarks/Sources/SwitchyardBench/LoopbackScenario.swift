@@ -82,7 +82,7 @@ struct LoopbackScenario: AsyncParsableCommand {
             let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, store: nil))
             try registry.register(
                 Service(
-                    ServiceID("bench")!,
+                    ServiceID("bench"),
                     baseURL: backend.baseURL,
                     stages: (0..<stages).map { HeaderStage(index: $0).stage },
                     transport: AsyncHTTPClientTransport(client: switchyardClient)
@@ -114,7 +114,7 @@ struct LoopbackScenario: AsyncParsableCommand {
             let transport = AsyncHTTPClientTransport(client: switchyardClient)
             let prebuilt = Switchyard.Request(method: .get, url: URL(string: url)!)!
             let transportCall: @Sendable () async throws -> Int = {
-                let context = CallContext(serviceID: ServiceID("bench")!, timeout: .seconds(30))
+                let context = CallContext(serviceID: "bench", timeout: .seconds(30))
                 return try await transport.send(prebuilt, context: context).body.count
             }
             // What runs against raw in each round, and its name when it runs alone.
@@ -280,7 +280,7 @@ struct RawContender: Sendable {
 /// Switchyard: the intensive call through 8 header stages and the AsyncHTTPClient transport.
 struct SwitchyardContender: Sendable {
     let client: APIClient
-    let endpoint = DynamicEndpoint<Switchyard.Response>(service: ServiceID("bench")!, method: .get, path: "/bench")
+    let endpoint = DynamicEndpoint<Switchyard.Response>(service: "bench", method: .get, path: "/bench")
 
     func call() async throws -> Int {
         let result = try await client.send(endpoint, options: CallOptions(timeout: .seconds(30)))

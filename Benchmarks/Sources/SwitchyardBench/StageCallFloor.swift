@@ -20,7 +20,7 @@ struct StageCallFloor: Sendable {
 
     /// Nanoseconds per request over `requests` requests.
     func measure(requests: Int) async throws -> Double {
-        let service = ServiceID("bench")!
+        let service: ServiceID = "bench"
         var total = 0
         let start = ContinuousClock.now
         for index in 0..<requests {

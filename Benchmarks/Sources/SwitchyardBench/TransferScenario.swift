@@ -52,7 +52,7 @@ struct TransferScenario: AsyncParsableCommand {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-bench-transfer-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let service = ServiceID("files")!
+        let service: ServiceID = "files"
         let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, store: nil))
         let transport = AsyncHTTPClientTransport(configuration: .init(maximumResponseBodySize: 1 << 31))
         try registry.register(Service(service, baseURL: backend.baseURL, transport: transport))

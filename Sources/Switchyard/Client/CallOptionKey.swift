@@ -12,7 +12,7 @@
 ///     enum Reason: CallOptionKey {
 ///         typealias Value = String
 ///         static let name = "auditReason(_:)"
-///         static let stage = StageID("Audit")!
+///         static let stage: StageID = "Audit"
 ///     }
 /// }
 /// extension CallOptions {

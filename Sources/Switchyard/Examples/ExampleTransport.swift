@@ -235,7 +235,7 @@ private struct PathTemplate: Sendable {
 extension ServerEnvironment {
     /// Demo mode: the environment in which an ``ExampleTransport`` with a live transport answers from
     /// the documented examples. Switched to, persisted and locked in release builds like any environment.
-    public static let demo = ServerEnvironment("demo")!
+    public static let demo: ServerEnvironment = "demo"
 }
 
 extension ResponseSource {

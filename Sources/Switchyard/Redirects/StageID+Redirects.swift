@@ -1,5 +1,5 @@
 extension StageID {
     /// The pipeline's redirect handling, as errors name it: not a stage, but the place where a
     /// service's ``RedirectPolicy`` refused a redirect (``SwitchyardError/Code/redirect``).
-    public static let redirects = builtIn("redirects")
+    public static let redirects: StageID = "redirects"
 }

@@ -1,24 +1,24 @@
 extension StageID {
     /// ``AccessoryStage``.
-    public static let accessories = builtIn("Accessories")
+    public static let accessories: StageID = "Accessories"
     /// ``AuthorizationStage``.
-    public static let authorization = builtIn("Authorization")
+    public static let authorization: StageID = "Authorization"
     /// ``CacheStage``.
-    public static let cache = builtIn("Cache")
+    public static let cache: StageID = "Cache"
     /// ``CookieStage``.
-    public static let cookies = builtIn("Cookies")
+    public static let cookies: StageID = "Cookies"
     /// ``CommonParametersStage``.
-    public static let commonParameters = builtIn("CommonParameters")
+    public static let commonParameters: StageID = "CommonParameters"
     /// ``EnvelopeStage``.
-    public static let envelope = builtIn("Envelope")
+    public static let envelope: StageID = "Envelope"
     /// ``HeadersStage``.
-    public static let headers = builtIn("Headers")
+    public static let headers: StageID = "Headers"
     /// ``LoggingStage``.
-    public static let logging = builtIn("Logging")
+    public static let logging: StageID = "Logging"
     /// ``NullStrippingStage``.
-    public static let nullStripping = builtIn("NullStripping")
+    public static let nullStripping: StageID = "NullStripping"
     /// ``RetryStage``.
-    public static let retry = builtIn("Retry")
+    public static let retry: StageID = "Retry"
     /// ``ValidationStage``.
-    public static let validation = builtIn("Validation")
+    public static let validation: StageID = "Validation"
 }

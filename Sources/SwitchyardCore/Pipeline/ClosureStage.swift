@@ -2,15 +2,15 @@
 /// around the rest of the chain, on the request only, or on the response only.
 ///
 /// ```swift
-/// let timing = ClosureStage(id: StageID("timing")!) { request, context, next in
+/// let timing = ClosureStage(id: "timing") { request, context, next in
 ///     let start = ContinuousClock.now
 ///     defer { print(context.requestID, ContinuousClock.now - start) }
 ///     return try await next(request, context)
 /// }
-/// let locale = ClosureStage.request(id: StageID("locale")!) { request, _ in
+/// let locale = ClosureStage.request(id: "locale") { request, _ in
 ///     request.headerFields[.acceptLanguage] = "zh-Hans"
 /// }
-/// let served = ClosureStage.response(id: StageID("served")!) { response, _, _ in
+/// let served = ClosureStage.response(id: "served") { response, _, _ in
 ///     response.headerFields[.init("X-Served-By")!] = nil
 /// }
 /// ```

@@ -34,10 +34,10 @@ public import Switchyard
 ///
 /// ```swift
 /// stages: [Envelope(...),
-///          EncryptionStage(scheme: .legacyAESECBBase64, keyRing: orders, framing: form, id: StageID("OrdersCrypto")!).optIn(),
-///          EncryptionStage(scheme: .legacyAESCBCKeyIVBase64, keyRing: users, framing: form, id: StageID("UsersCrypto")!).optIn()]
+///          EncryptionStage(scheme: .legacyAESECBBase64, keyRing: orders, framing: form, id: "OrdersCrypto").optIn(),
+///          EncryptionStage(scheme: .legacyAESCBCKeyIVBase64, keyRing: users, framing: form, id: "UsersCrypto").optIn()]
 ///
-/// struct ListOrders: Endpoint { var options: CallOptions { CallOptions(enabledStages: [StageID("OrdersCrypto")!]) } … }
+/// struct ListOrders: Endpoint { var options: CallOptions { CallOptions(enabledStages: ["OrdersCrypto"]) } … }
 /// ```
 public struct EncryptionStage: CredentialBearingStage {
     /// What to do with a response that is not encrypted.

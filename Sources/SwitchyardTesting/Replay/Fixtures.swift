@@ -80,10 +80,10 @@ public struct Fixtures: Sendable {
 
 extension StageID {
     /// The stage ``Fixtures/replay(_:at:)`` inserts.
-    public static let fixtureReplay = StageID("FixtureReplay")!
+    public static let fixtureReplay: StageID = "FixtureReplay"
     /// The stage ``FixtureRecorder/record(_:at:)`` inserts: skip it for a streamed call or a download,
     /// whose bodies it cannot record.
-    public static let fixtureRecorder = StageID("FixtureRecorder")!
+    public static let fixtureRecorder: StageID = "FixtureRecorder"
 }
 
 extension SwitchyardError.Code {

@@ -7,7 +7,7 @@ import SwitchyardSampleBackend
 import Testing
 
 extension ServiceID {
-    fileprivate static let payments = ServiceID("payments")!
+    fileprivate static let payments: ServiceID = "payments"
 }
 
 /// A provider with one fixed token, so a leak would show as an `Authorization` field at the server.

@@ -37,7 +37,7 @@ struct EncryptedModuleTests {
         let backend = try await SampleBackend.start()
         let ring = try KeyRing(keyID: SampleBackend.vaultKeyID, key: SymmetricKey(SampleBackend.vaultKey))
         let wire = EventRecorder()
-        let tap = ClosureStage(id: StageID("tap")!) { request, context, next in
+        let tap = ClosureStage(id: "tap") { request, context, next in
             wire.record("request " + String(decoding: request.body?.bytes ?? Data(), as: UTF8.self))
             let response = try await next(request, context)
             wire.record("response " + String(decoding: response.bytes, as: UTF8.self))
@@ -46,18 +46,18 @@ struct EncryptedModuleTests {
         let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, store: nil))
         try registry.register(
             Service(
-                ServiceID("vault")!,
+                ServiceID("vault"),
                 baseURL: backend.baseURL + "/vault-api",
                 stages: [Unwrap(), EncryptionStage(keyRing: ring), tap],
                 transport: AsyncHTTPClientTransport()
             )
         )
         let client = APIClient(registry: registry)
-        let created = try await client.send(ServiceID("vault")!, .post, "/notes", parameters: ["text": "秘密 secret"], as: Note.self)
+        let created = try await client.send(ServiceID("vault"), .post, "/notes", parameters: ["text": "秘密 secret"], as: Note.self)
         #expect(created.status == .created)
         #expect(created.value.text == "秘密 secret")
         #expect(created.value.pinned == nil)
-        let fetched = try await client.send(ServiceID("vault")!, .get, "/notes/{id}", pathParameters: ["id": "3"], as: Note.self)
+        let fetched = try await client.send(ServiceID("vault"), .get, "/notes/{id}", pathParameters: ["id": "3"], as: Note.self)
         #expect(fetched.value.id == 3)
         #expect(wire.events.count == 4)
         #expect(wire.events.allSatisfy { !$0.contains("secret") && !$0.contains("Note 3") })
@@ -71,7 +71,7 @@ struct EncryptedModuleTests {
         let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, store: nil))
         try registry.register(
             Service(
-                ServiceID("vault")!,
+                ServiceID("vault"),
                 baseURL: backend.baseURL + "/vault-api",
                 stages: [EncryptionStage(keyRing: ring, responsePolicy: .acceptPlaintext)],
                 transport: AsyncHTTPClientTransport()
@@ -79,11 +79,11 @@ struct EncryptedModuleTests {
         )
         let client = APIClient(registry: registry)
         let refused = await #expect(throws: SwitchyardError.self) {
-            _ = try await client.send(ServiceID("vault")!, .post, "/notes", parameters: ["text": "x"])
+            _ = try await client.send(ServiceID("vault"), .post, "/notes", parameters: ["text": "x"])
         }
         #expect(refused?.code == .httpStatus)
         #expect(refused?.status == .badRequest)
-        let unreadable = await #expect(throws: SwitchyardError.self) { _ = try await client.send(ServiceID("vault")!, .get, "/notes/1") }
+        let unreadable = await #expect(throws: SwitchyardError.self) { _ = try await client.send(ServiceID("vault"), .get, "/notes/1") }
         #expect(unreadable?.code == .crypto)
         #expect((unreadable?.underlyingError as? CryptoError)?.code == .authenticationFailed)
         try await backend.shutdown()

@@ -6,9 +6,9 @@ import SwitchyardTesting
 import Testing
 
 extension StageID {
-    fileprivate static let orders = StageID("OrdersCrypto")!
-    fileprivate static let users = StageID("UsersCrypto")!
-    fileprivate static let stock = StageID("StockCrypto")!
+    fileprivate static let orders: StageID = "OrdersCrypto"
+    fileprivate static let users: StageID = "UsersCrypto"
+    fileprivate static let stock: StageID = "StockCrypto"
 }
 
 /// One legacy backend whose three endpoints each speak their own scheme with their own key:
@@ -44,7 +44,7 @@ private enum ThreeKeyBackend {
     static func client() throws -> APIClient {
         let stages = endpoints.map { EncryptionStage(scheme: $0.scheme, keyRing: $0.ring, framing: framing, id: $0.id).optIn() }
         let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, store: nil))
-        try registry.register(Service(ServiceID("legacy")!, baseURL: "https://legacy.test", stages: stages, transport: transport))
+        try registry.register(Service(ServiceID("legacy"), baseURL: "https://legacy.test", stages: stages, transport: transport))
         return APIClient(registry: registry)
     }
 }
@@ -65,7 +65,7 @@ struct EncryptionStageIDTests {
         let client = try ThreeKeyBackend.client()
         for (index, endpoint) in ThreeKeyBackend.endpoints.enumerated() {
             let result = try await client.send(
-                ServiceID("legacy")!,
+                ServiceID("legacy"),
                 .post,
                 endpoint.path,
                 parameters: ["n": .int(index)],

@@ -5,7 +5,7 @@ import SwitchyardCrypto
 import SwitchyardTesting
 import Testing
 
-private let serviceID = ServiceID("secure")!
+private let serviceID: ServiceID = "secure"
 
 /// A server speaking the same wire format: opens the request and answers with a sealed echo of it.
 private func sealedEchoServer(
@@ -97,7 +97,7 @@ struct EncryptionStageTests {
     func freshNoncePerAttempt() async throws {
         let ring = try KeyRing(keyID: "k1", key: SymmetricKey.random(byteCount: 32))
         let transport = sealedEchoServer(scheme: .aes256GCM, ring: ring)
-        let retry = ClosureStage(id: StageID("retry")!) { request, context, next in
+        let retry = ClosureStage(id: "retry") { request, context, next in
             _ = try await next(request, context)
             return try await next(request, context.nextAttempt())
         }
@@ -175,7 +175,7 @@ struct EncryptionStageTests {
     func placementWithSigning() async throws {
         let ring = try KeyRing(keyID: "k1", key: SymmetricKey.random(byteCount: 32))
         let seen = EventRecorder()
-        let envelopeCheck = ClosureStage.response(id: StageID("Envelope")!) { response, _, _ in
+        let envelopeCheck = ClosureStage.response(id: "Envelope") { response, _, _ in
             seen.record("envelope saw " + response.bodyText)
         }
         let inner = sealedEchoServer(scheme: .aes256GCM, ring: ring)

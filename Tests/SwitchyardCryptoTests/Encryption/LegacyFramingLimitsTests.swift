@@ -80,17 +80,17 @@ struct LegacyFramingLimitsTests {
         let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, store: nil))
         try registry.register(
             Service(
-                ServiceID("pay")!,
+                ServiceID("pay"),
                 baseURL: "https://pay.test",
                 stages: [EncryptionStage(keyRing: LegacyAnswers.ring)],
                 transport: path.transport
             )
         )
         let client = APIClient(registry: registry)
-        let first = try await client.send(ServiceID("pay")!, .get, "/accounts/alice")
+        let first = try await client.send(ServiceID("pay"), .get, "/accounts/alice")
         #expect(first.value.bytes == Data(#"{"user":"alice"}"#.utf8))
         for target in ["/cards/bob", "/accounts/alice"] {
-            let error = await #expect(throws: SwitchyardError.self) { _ = try await client.send(ServiceID("pay")!, .get, target) }
+            let error = await #expect(throws: SwitchyardError.self) { _ = try await client.send(ServiceID("pay"), .get, target) }
             #expect(error?.code == .crypto, "\(target)")
             #expect((error?.underlyingError as? CryptoError)?.code == .authenticationFailed, "\(target)")
         }

@@ -7,7 +7,7 @@ import Testing
 
 @Suite("Cache partitions on disk are keyed digests from the sealing")
 struct SealedPartitionTests {
-    private static let service = ServiceID("profiles")!
+    private static let service: ServiceID = "profiles"
     private static let sealingKey = SymmetricKey(Data(repeating: 0x42, count: 32))
 
     private static func client(cache: ResponseCache, stages: [any Stage] = [], transport: MockTransport) throws -> APIClient {

@@ -7,7 +7,7 @@ import Synchronization
 import Testing
 
 extension ServiceID {
-    fileprivate static let vault = ServiceID("vault")!
+    fileprivate static let vault: ServiceID = "vault"
 }
 
 /// A server that seals its answer for the request it is given, or replays one it sealed earlier.

@@ -19,7 +19,7 @@ struct CryptoStageOrderTests {
         let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, defaultEnvironment: .develop, store: nil))
         do {
             try registry.register(
-                Service(ServiceID("vault")!, baseURL: "https://api.example.com", stages: stages, transport: MockTransport(.status(.ok)))
+                Service(ServiceID("vault"), baseURL: "https://api.example.com", stages: stages, transport: MockTransport(.status(.ok)))
             )
             return false
         } catch {

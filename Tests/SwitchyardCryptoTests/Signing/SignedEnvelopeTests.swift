@@ -6,7 +6,7 @@ import SwitchyardTesting
 import Testing
 
 extension ServiceID {
-    fileprivate static let wallet = ServiceID("wallet")!
+    fileprivate static let wallet: ServiceID = "wallet"
 }
 
 @Suite("An envelope stage over signing and encryption reads only what the service vouched for")

@@ -95,7 +95,7 @@ struct SigningStageTests {
     func freshPerAttempt() async throws {
         let clock = Clock()
         let transport = MockTransport(.status(.ok))
-        let retry = ClosureStage(id: StageID("retry")!) { request, context, next in
+        let retry = ClosureStage(id: "retry") { request, context, next in
             _ = try await next(request, context)
             clock.advance()
             return try await next(request, context.nextAttempt())
@@ -103,13 +103,13 @@ struct SigningStageTests {
         let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, store: nil))
         try registry.register(
             Service(
-                ServiceID("signed")!,
+                ServiceID("signed"),
                 baseURL: "https://api.test",
                 stages: [retry, SigningStage(keyRing: Self.ring, now: clock.now)],
                 transport: transport
             )
         )
-        _ = try await APIClient(registry: registry).send(ServiceID("signed")!, .post, "/pay", parameters: ["amount": 1])
+        _ = try await APIClient(registry: registry).send(ServiceID("signed"), .post, "/pay", parameters: ["amount": 1])
         let sent = transport.requests
         #expect(sent.count == 2)
         #expect(sent[0].headerFields[SigningWireFormat.nonceHeader] != sent[1].headerFields[SigningWireFormat.nonceHeader])

@@ -6,7 +6,7 @@ import SwitchyardCrypto
 import Testing
 
 extension ServiceID {
-    fileprivate static let reference = ServiceID("reference")!
+    fileprivate static let reference: ServiceID = "reference"
 }
 
 /// The secret the tests send.

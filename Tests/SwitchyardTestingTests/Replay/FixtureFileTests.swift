@@ -96,7 +96,7 @@ struct FixtureFileTests {
         defer { F.remove(fixturesURL) }
         let keys = try KeyRing(keyID: "k1", key: SymmetricKey([UInt8](repeating: 7, count: 32)))
         let vault = Service(
-            ServiceID("vault")!,
+            ServiceID("vault"),
             baseURL: "http://127.0.0.1:8080/vault-api",
             stages: [EnvelopeStage(successCodes: [0]), EncryptionStage(scheme: .aes256GCM, keyRing: keys)],
             transport: MockTransport(.status(.ok))
@@ -134,7 +134,7 @@ struct FixtureFileTests {
             transport: MockTransport(.status(.ok))
         )
         let error = #expect(throws: SwitchyardError.self) {
-            try FixtureRecorder(directory: F.directory()).record(service, at: .outside(StageID("Encryption")!))
+            try FixtureRecorder(directory: F.directory()).record(service, at: .outside(StageID("Encryption")))
         }
         #expect(error?.code == .invalidRequest)
         #expect(error?.message == "service 'api' has no stage 'Encryption' to cut outside of; its stages are: Envelope")

@@ -7,7 +7,7 @@ import Synchronization
 /// What the replay tests share: a private temporary directory and a registry with one service over
 /// a mock transport.
 enum ReplayFixture {
-    static let api = ServiceID("api")!
+    static let api: ServiceID = "api"
 
     /// A new, empty directory under the temporary directory; removed by `body`'s caller with
     /// ``remove(_:)``.

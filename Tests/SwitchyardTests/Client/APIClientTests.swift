@@ -77,7 +77,7 @@ struct APIClientTests {
     func nestedCallErrors() async throws {
         let registry = makeRegistry()
         try registry.register(Service(.catalog, baseURL: "https://auth.example", transport: MockTransport(.connectionRefused)))
-        let refresh = ClosureStage.request(id: StageID("TokenRefresh")!) { _, _ in
+        let refresh = ClosureStage.request(id: "TokenRefresh") { _, _ in
             _ = try await APIClient(registry: registry).send(.catalog, .post, "/token")
         }
         try registry.register(Service(.users, baseURL: "https://api.example", stages: [refresh], transport: MockTransport(.status(.ok))))

@@ -9,7 +9,7 @@ private struct AuditStage: RequestStage {
     enum Reason: CallOptionKey {
         typealias Value = String
         static let name = "auditReason(_:)"
-        static let stage = StageID("Audit")!
+        static let stage: StageID = "Audit"
     }
 
     var id: StageID { Reason.stage }

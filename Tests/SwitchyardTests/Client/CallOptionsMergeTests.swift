@@ -9,7 +9,7 @@ struct CallOptionsMergeTests {
         typealias Value = Int
     }
 
-    private static let probe = ServiceID("probe")!
+    private static let probe: ServiceID = "probe"
 
     @Test("options that adjust nothing leave the other side exactly as it was")
     func emptySideIsIdentity() {
@@ -53,7 +53,7 @@ struct CallOptionsMergeTests {
         adjusted { $0.deadline = .seconds(1) }
         adjusted { $0.tags = [RequestTag("t")] }
         adjusted { $0.headerFields = [.accept: "*/*"] }
-        adjusted { $0.additionalStages = [ClosureStage.request(id: StageID("extra")!) { _, _ in }] }
+        adjusted { $0.additionalStages = [ClosureStage.request(id: "extra") { _, _ in }] }
         adjusted { $0.skippedStages = [.logging] }
         adjusted { $0.enable(.logging) }
         adjusted { $0.logLevel(.debug) }

@@ -19,7 +19,7 @@ private func onMainActor() -> Bool {
 /// Marks the request with whether it ran on the main actor, without waiting: a synchronous stage
 /// runs on whatever executor the pipeline runs on.
 private struct MainActorMark: SynchronousRequestStage {
-    var id: StageID { StageID("MainActorMark")! }
+    var id: StageID { "MainActorMark" }
     func prepareSynchronously(_ request: inout Request, context: CallContext) throws {
         request.headerFields[onMain] = onMainActor() ? "yes" : "no"
     }

@@ -14,7 +14,7 @@ struct WholeResultTests {
     }
 
     /// A stage that adds a header field, as a signing or tracing stage would.
-    static let stamping = ClosureStage.request(id: StageID("Stamp")!) { request, _ in
+    static let stamping = ClosureStage.request(id: "Stamp") { request, _ in
         request.headerFields[HTTPField.Name("X-Stamp")!] = "stamped"
     }
 
@@ -79,7 +79,7 @@ struct WholeResultTests {
         // A stand-in for decryption: the wire carries the JSON reversed.
         let wire = Data(Self.served.reversed())
         let transport = MockTransport { _, _ in Response(status: .ok, body: wire) }
-        let opening = ClosureStage.response(id: StageID("Open")!) { response, _, _ in
+        let opening = ClosureStage.response(id: "Open") { response, _, _ in
             response.bytes = Data(response.bytes.reversed())
         }
         let client = try makeClient(stages: [opening], defaults: ServiceDefaults(keepsRawBody: true), transport: transport)

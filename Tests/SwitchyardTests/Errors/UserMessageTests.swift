@@ -81,7 +81,7 @@ struct UserMessageTests {
 
     @Test("an answer no one vouched for is not read as an envelope; the user is shown the malformed-data text")
     func unverifiedAnswer() async throws {
-        let unverified = ClosureStage.response(id: StageID("unverify")!) { response, _, _ in response.isUnverified = true }
+        let unverified = ClosureStage.response(id: "unverify") { response, _, _ in response.isUnverified = true }
         let client = try makeClient(
             stages: [EnvelopeStage(successCodes: [0], messages: Self.shopTexts), unverified],
             transport: MockTransport(.json(#"{"code":4004,"msg":"SKU_OUT_OF_STOCK"}"#))
@@ -122,7 +122,7 @@ struct UserMessageTests {
 
     @Test("a stage of the app's own can choose the text for any code, with the hook shapes that exist")
     func ownStageMapsAnyCode() async throws {
-        let texts = ClosureStage(id: StageID("texts")!) { request, context, next in
+        let texts = ClosureStage(id: "texts") { request, context, next in
             do {
                 return try await next(request, context)
             } catch var error as SwitchyardError where error.code == .httpStatus && error.status == .serviceUnavailable {

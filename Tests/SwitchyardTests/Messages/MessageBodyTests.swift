@@ -6,7 +6,7 @@ import Testing
 
 @Suite("Messages: one body value each way, and the whole-bytes helper")
 struct MessageBodyTests {
-    private let stage = StageID("Sealer")!
+    private let stage: StageID = "Sealer"
 
     /// A request holds at most one body: the API offers one optional `Request.Body` whose cases are
     /// bytes or a stream, so a request with both cannot be written.

@@ -8,7 +8,7 @@ import Testing
 /// The one closure stage type and its three constructors, each run alone in the harness.
 @Suite("Closure stages")
 struct ClosureStageTests {
-    let id = StageID("closure")!
+    let id: StageID = "closure"
 
     @Test("a request closure changes the request the rest of the chain sees")
     func requestClosure() async throws {

@@ -25,14 +25,14 @@ struct PipelineTests {
     @Test("a request change made by an outer stage is seen by inner stages and the transport; response changes flow outward")
     func changesFlowBothWays() async throws {
         let seen = EventRecorder()
-        let outer = ClosureStage.request(id: StageID("outer")!) { request, _ in request.headerFields[.userAgent] = "outer" }
-        let inner = ClosureStage(id: StageID("inner")!) { request, context, next in
+        let outer = ClosureStage.request(id: "outer") { request, _ in request.headerFields[.userAgent] = "outer" }
+        let inner = ClosureStage(id: "inner") { request, context, next in
             seen.record("inner saw \(request.headerFields[.userAgent] ?? "nothing")")
             var response = try await next(request, context)
             response.headerFields[.server] = "inner"
             return response
         }
-        let check = ClosureStage.response(id: StageID("check")!) { response, _, _ in
+        let check = ClosureStage.response(id: "check") { response, _, _ in
             seen.record("outer saw \(response.headerFields[.server] ?? "nothing")")
         }
         let transport = MockTransport(.status(.ok))
@@ -45,7 +45,7 @@ struct PipelineTests {
     @Test("a stage that does not call next short-circuits: inner stages and the transport never run")
     func shortCircuit() async throws {
         let recorder = EventRecorder()
-        let stub = ClosureStage(id: StageID("stub")!) { _, _, _ in
+        let stub = ClosureStage(id: "stub") { _, _, _ in
             Response(status: .ok, body: Data(#"{"id":9,"name":"Stub"}"#.utf8), source: .stub)
         }
         let transport = MockTransport(.status(.internalServerError))
@@ -61,7 +61,7 @@ struct PipelineTests {
     @Test("a stage may call next twice (a retry); inner stages run twice and attempts are counted")
     func callsNextTwice() async throws {
         let recorder = EventRecorder()
-        let retryOnce = ClosureStage(id: StageID("retry-once")!) { request, context, next in
+        let retryOnce = ClosureStage(id: "retry-once") { request, context, next in
             do {
                 return try await next(request, context)
             } catch {
@@ -69,12 +69,12 @@ struct PipelineTests {
             }
         }
         let attempts = EventRecorder()
-        let observe = ClosureStage(id: StageID("observe")!) { request, context, next in
+        let observe = ClosureStage(id: "observe") { request, context, next in
             attempts.record("attempt \(context.attempt)")
             return try await next(request, context)
         }
         let transport = MockTransport(sequence: [.status(.serviceUnavailable), .json(#"{"id":1,"name":"Ada"}"#)])
-        let failFirst = ClosureStage.response(id: StageID("status")!) { response, _, _ in
+        let failFirst = ClosureStage.response(id: "status") { response, _, _ in
             if response.status.code >= 500 { throw SwitchyardError(code: .httpStatus, message: "server error") }
         }
         let client = try makeClient(stages: [retryOnce, RecordingStage("inner", recorder), observe, failFirst], transport: transport)
@@ -93,7 +93,7 @@ struct PipelineTests {
             stages: [RecordingStage("CommonParameters", recorder), RecordingStage("Headers", recorder)],
             transport: transport
         )
-        var options = CallOptions(skippedStages: [StageID("CommonParameters")!])
+        var options = CallOptions(skippedStages: ["CommonParameters"])
         options.additionalStages = [RecordingStage("call", recorder)]
         _ = try await client.send(.users, .get, "/", options: options)
         #expect(recorder.events == ["call in", "Headers in", "Headers out", "call out"])
@@ -131,7 +131,7 @@ struct PipelineTests {
         #expect(transport.requests.last?.headerFields[values: HTTPField.Name("x-order")!] == ["Q1", "Q2", "Q3"])
 
         recorder.reset()
-        _ = try await client.send(.users, .get, "/", options: CallOptions(skippedStages: [StageID("Q2")!, StageID("R1")!]))
+        _ = try await client.send(.users, .get, "/", options: CallOptions(skippedStages: [StageID("Q2"), StageID("R1")]))
         #expect(recorder.events == ["Q1 in", "M in", "Q3 in", "transport", "R3 out", "M out", "R2 out"])
         #expect(transport.requests.last?.headerFields[values: HTTPField.Name("x-order")!] == ["Q1", "Q3"])
     }
@@ -142,9 +142,9 @@ struct PipelineTests {
         let transport = MockTransport(.status(.ok))
         let client = try makeClient(
             stages: [
-                ClosureStage.request(id: StageID("first")!) { _, _ in recorder.record("first") },
-                ClosureStage.request(id: StageID("refuse")!) { _, _ in throw SwitchyardError(code: .invalidRequest, message: "no") },
-                ClosureStage.request(id: StageID("third")!) { _, _ in recorder.record("third") },
+                ClosureStage.request(id: "first") { _, _ in recorder.record("first") },
+                ClosureStage.request(id: "refuse") { _, _ in throw SwitchyardError(code: .invalidRequest, message: "no") },
+                ClosureStage.request(id: "third") { _, _ in recorder.record("third") },
             ],
             transport: transport
         )
@@ -162,7 +162,7 @@ struct PipelineTests {
             Service(
                 .users,
                 baseURL: "https://api.example.com",
-                stages: [RecordingStage("Sign", recorder), ClosureStage.request(id: StageID("Headers")!) { _, _ in }],
+                stages: [RecordingStage("Sign", recorder), ClosureStage.request(id: "Headers") { _, _ in }],
                 transport: MockTransport(.status(.ok), name: "Mock")
             )
         )
@@ -188,7 +188,7 @@ struct PipelineTests {
     @Test("an error thrown inside a stage names that stage; a transport error names the transport")
     func errorsNameTheStage() async throws {
         struct Boom: Error {}
-        let failing = ClosureStage.request(id: StageID("Signer")!) { _, _ in throw Boom() }
+        let failing = ClosureStage.request(id: "Signer") { _, _ in throw Boom() }
         let client = try makeClient(stages: [RecordingStage("outer", EventRecorder()), failing], transport: MockTransport(.status(.ok)))
         let error = await #expect(throws: SwitchyardError.self) { _ = try await client.send(GetUser(id: "1")) }
         #expect(error?.stage == StageID("Signer"))
@@ -205,14 +205,14 @@ struct PipelineTests {
     func contextValues() async throws {
         enum Token: CallContextKey { typealias Value = String }
         let seen = EventRecorder()
-        let outer = ClosureStage(id: StageID("outer")!) { request, context, next in
+        let outer = ClosureStage(id: "outer") { request, context, next in
             var inner = context
             inner[Token.self] = "rotated"
             let response = try await next(request, inner)
             seen.record("outer still has \(context[Token.self] ?? "nil")")
             return response
         }
-        let reader = ClosureStage(id: StageID("reader")!) { request, context, next in
+        let reader = ClosureStage(id: "reader") { request, context, next in
             seen.record("inner has \(context[Token.self] ?? "nil")")
             return try await next(request, context)
         }

@@ -43,7 +43,7 @@ private struct AsyncSeal: ResponseStage {
 
 /// Refuses every request, without waiting.
 private struct SyncRefusal: SynchronousRequestStage {
-    var id: StageID { StageID("Refusal")! }
+    var id: StageID { "Refusal" }
     func prepareSynchronously(_ request: inout Request, context: CallContext) throws {
         throw SwitchyardError(code: .invalidRequest, message: "refused")
     }
@@ -51,7 +51,7 @@ private struct SyncRefusal: SynchronousRequestStage {
 
 /// Rejects every response, without waiting.
 private struct SyncRejection: SynchronousResponseStage {
-    var id: StageID { StageID("Rejection")! }
+    var id: StageID { "Rejection" }
     func processSynchronously(_ response: inout Response, for request: Request, context: CallContext) throws {
         throw SwitchyardError(code: .invalidResponse, message: "rejected")
     }

@@ -14,7 +14,7 @@ private enum Marker: CallContextKey {
 struct ValueSemanticsTests {
     @Test("every field a stage may change on its copy of the context leaves the caller's copy as it was")
     func contextCopies() {
-        var original = CallContext(serviceID: ServiceID("users")!, endpointName: "GetUser", tags: ["a"])
+        var original = CallContext(serviceID: "users", endpointName: "GetUser", tags: ["a"])
         original[Marker.self] = "outer"
         let control = original.control
         var copy = original
@@ -53,7 +53,7 @@ struct ValueSemanticsTests {
 
     @Test("a context changed while another copy exists does not change that copy, in either direction")
     func contextChangeAfterCopy() {
-        var first = CallContext(serviceID: ServiceID("users")!)
+        var first = CallContext(serviceID: "users")
         let second = first
         first.account = "first"
         var third = second
@@ -147,7 +147,7 @@ struct ValueSemanticsTests {
 
     /// Options with a timeout and a tag, and whether ``CallOptions/writeValues(into:)`` writes anything.
     private static func writesValues(_ options: CallOptions) -> Bool {
-        var context = CallContext(serviceID: ServiceID("users")!)
+        var context = CallContext(serviceID: "users")
         options.writeValues(into: &context)
         return context[Marker.self] != nil || context.transferObserver != nil
     }

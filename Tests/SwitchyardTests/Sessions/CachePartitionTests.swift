@@ -66,7 +66,7 @@ struct CachePartitionTests {
 
     @Test("the fields most requests carry never partition; a session field, whatever else is sent, does")
     func plainAndCredentialFields() async throws {
-        let context = CallContext(serviceID: ServiceID("users")!)
+        let context = CallContext(serviceID: "users")
         func partition(_ fields: HTTPFields) async throws -> CredentialPartition {
             try await CredentialPartition.of(try .fixture(.get, "https://api.test/me", headerFields: fields), context: context)
         }

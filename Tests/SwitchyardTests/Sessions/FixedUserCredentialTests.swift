@@ -36,7 +36,7 @@ enum FixedUserToken: String, CaseIterable, Sendable {
         case .credentialNamedHeader: HeadersStage([.fixed(userKey, "token-" + user)])
         case .commonParameter: CommonParametersStage([.fixed("access_token", .string("token-" + user))])
         case .ownStage:
-            ClosureStage(id: StageID("user-key")!) { request, context, next in
+            ClosureStage(id: "user-key") { request, context, next in
                 var request = request
                 request.headerFields[userKey] = "token-" + user
                 return try await next(request, context)

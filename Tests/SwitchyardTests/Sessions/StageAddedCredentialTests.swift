@@ -18,7 +18,7 @@ private enum CallUser: CallContextKey { typealias Value = String }
 /// A stage of the app's own — not marked as bearing credentials — that puts the user's session cookie on.
 private struct SessionCookie: RequestStage {
     let signedIn: SignedIn
-    var id: StageID { StageID("session-cookie")! }
+    var id: StageID { "session-cookie" }
     func prepare(_ request: inout Request, context: CallContext) async throws {
         request.headerFields[.cookie] = "sid=" + signedIn.token
     }
@@ -161,7 +161,7 @@ struct FixedCredentialTests {
     @Test("a stage of the app's own that writes another value under a fixed key's name keeps the answer out of the cache")
     func otherValueUnderAFixedName() async throws {
         let transport = MockTransport(.json(#"{"id":1,"name":"x"}"#, headerFields: [.cacheControl: "max-age=3600"]))
-        let userKey = ClosureStage(id: StageID("user-key")!) { request, context, next in
+        let userKey = ClosureStage(id: "user-key") { request, context, next in
             var request = request
             request.headerFields[HTTPField.Name("X-Api-Key")!] = "user-ada"
             return try await next(request, context)

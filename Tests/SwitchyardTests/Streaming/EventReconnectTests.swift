@@ -214,7 +214,7 @@ struct EventReconnectTests {
     func refreshedHeaderOnReconnect() async throws {
         let log = ServerLog()
         let issuer = TokenIssuer()
-        let auth = ClosureStage.request(id: StageID("Token")!) { (request: inout Request, _: CallContext) in
+        let auth = ClosureStage.request(id: "Token") { (request: inout Request, _: CallContext) in
             let token = issuer.issued.add(1, ordering: .relaxed).newValue
             request.headerFields[.authorization] = "Bearer token-\(token)"
         }

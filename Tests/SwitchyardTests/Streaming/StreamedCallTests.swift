@@ -76,7 +76,7 @@ struct StreamedCallTests {
     @Test("request stages run, the call returns at the head, and every chunk arrives in order")
     func chunksInOrder() async throws {
         let log = ProducerLog()
-        let stage = ClosureStage.request(id: StageID("Tag")!) { (request: inout Request, _: CallContext) in
+        let stage = ClosureStage.request(id: "Tag") { (request: inout Request, _: CallContext) in
             request.headerFields[HTTPField.Name("X-Stage")!] = "ran"
         }
         let client = try makeClient(stages: [stage], transport: ChunkTransport(log: log))

@@ -141,5 +141,5 @@ public struct HARRecordingStage: Stage {
 
 extension StageID {
     /// ``HARRecordingStage``.
-    public static let harRecording = builtIn("HARRecording")
+    public static let harRecording: StageID = "HARRecording"
 }

@@ -168,9 +168,9 @@ struct CancelContractTests {
     @Test("stage timings are recorded only when asked, one entry per stage that ran, outermost first, the transport last")
     func stageTimings() async throws {
         let stages: [any Stage] = [
-            ClosureStage.request(id: StageID("outer")!) { request, _ in request.headerFields[HTTPField.Name("X-A")!] = "1" },
-            ClosureStage(id: StageID("around")!) { request, context, next in try await next(request, context) },
-            ClosureStage.response(id: StageID("inner")!) { response, _, _ in response.headerFields[HTTPField.Name("X-B")!] = "2" },
+            ClosureStage.request(id: "outer") { request, _ in request.headerFields[HTTPField.Name("X-A")!] = "1" },
+            ClosureStage(id: "around") { request, context, next in try await next(request, context) },
+            ClosureStage.response(id: "inner") { response, _, _ in response.headerFields[HTTPField.Name("X-B")!] = "2" },
         ]
         let client = try makeClient(stages: stages, transport: MockTransport(.json("{}")))
         #expect(try await client.send(.users, .get, "/a").stageTimings == nil)
@@ -182,7 +182,7 @@ struct CancelContractTests {
         #expect(timings.entries.allSatisfy { $0.inbound >= .zero && $0.outbound >= .zero })
         #expect(timings.total > .zero)
         #expect(timings.line.hasPrefix("stages: outer "))
-        options.skippedStages = [StageID("around")!]
+        options.skippedStages = ["around"]
         let skipped = try #require(try await client.send(.users, .get, "/a", options: options).stageTimings)
         #expect(skipped.entries.map(\.stage.description) == ["outer", "inner", "transport"])
     }

@@ -125,7 +125,7 @@ struct BuiltInStageTraceTests {
 
     @Test("a stage that answers by itself shows an answered step and no transport step")
     func answered() async throws {
-        let stage = ClosureStage(id: StageID("Stub")!) { _, _, _ in Response(status: .ok, body: Data("{}".utf8)) }
+        let stage = ClosureStage(id: "Stub") { _, _, _ in Response(status: .ok, body: Data("{}".utf8)) }
         let run = await StageHarness(stage).run(get)
         #expect(run.step?.outcome == .answered)
         #expect(run.step?.response[.line, "status"]?.after == "200")

@@ -11,7 +11,7 @@ struct PipelineTraceTests {
     let stages: [any Stage] = [
         HeadersStage([.fixed(HTTPField.Name("X-Client-Version")!, "1.0.0")]),
         CommonParametersStage([.fixed("app_version", "3.2")]),
-        ClosureStage.request(id: StageID("Token")!) { request, _ in request.headerFields[.authorization] = "Bearer tok-123456" },
+        ClosureStage.request(id: "Token") { request, _ in request.headerFields[.authorization] = "Bearer tok-123456" },
         NullStrippingStage(),
     ]
 
@@ -30,10 +30,10 @@ struct PipelineTraceTests {
         options.trace = .diffs
         let result = try await client.send(.users, .get, "/users/7", options: options)
         let trace = try #require(result.trace)
-        #expect(trace.steps.map(\.stage) == [.headers, .commonParameters, StageID("Token")!, .nullStripping, .transport])
+        #expect(trace.steps.map(\.stage) == [.headers, .commonParameters, StageID("Token"), .nullStripping, .transport])
         #expect(trace[.headers]?.request[.header, "X-Client-Version"]?.after == "1.0.0")
         #expect(trace[.commonParameters]?.request[.query, "app_version"]?.after == "3.2")
-        #expect(trace[StageID("Token")!]?.request[.header, "Authorization"]?.isRedacted == true)
+        #expect(trace[StageID("Token")]?.request[.header, "Authorization"]?.isRedacted == true)
         #expect(trace[.transport]?.sent?.line == "GET https://api.example.com/users/7?app_version=3.2")
         #expect(result.stageTimings != nil)
     }
@@ -61,14 +61,14 @@ struct PipelineTraceTests {
 
     @Test("a failed call carries its trace on the error, the failing stage's step thrown")
     func onError() async throws {
-        let refusing = ClosureStage.response(id: StageID("Refuse")!) { _, _, _ in
+        let refusing = ClosureStage.response(id: "Refuse") { _, _, _ in
             throw SwitchyardError(code: .invalidResponse, message: "refused")
         }
         let client = try makeClient(stages: stages + [refusing], defaults: ServiceDefaults(trace: .diffs), transport: echoTransport)
         let error = await #expect(throws: SwitchyardError.self) { try await client.send(.users, .get, "/users/7") }
         let trace = try #require(error?.trace)
-        #expect(trace[StageID("Refuse")!]?.outcome == .threw)
-        #expect(trace[StageID("Refuse")!]?.error?.contains("refused") == true)
+        #expect(trace[StageID("Refuse")]?.outcome == .threw)
+        #expect(trace[StageID("Refuse")]?.error?.contains("refused") == true)
         #expect(trace[.transport]?.outcome == .passed)
     }
 
@@ -92,7 +92,7 @@ struct PipelineTraceTests {
         options.trace = .diffs
         _ = try await client.send(.users, .get, "/users/7", options: options)
         let entry = try #require(recorder.entries.first)
-        #expect(entry.stages?.map(\.stage) == [.headers, .commonParameters, StageID("Token")!, .nullStripping, .transport])
+        #expect(entry.stages?.map(\.stage) == [.headers, .commonParameters, StageID("Token"), .nullStripping, .transport])
         #expect(entry.tags == ["profile"])
         let json = String(decoding: try recorder.export(), as: UTF8.self)
         #expect(json.contains("\"_stages\""))

@@ -27,7 +27,7 @@ struct TraceRedactionFuzzTests {
             }
             let nested = Bool.random(using: &generator)
             let member = nested ? #"{"outer":{"\#(cased)":"\#(secret)","n":1}}"# : #"{"\#(cased)":"\#(secret)"}"#
-            let stage = ClosureStage.request(id: StageID("Adds")!) { request, _ in
+            let stage = ClosureStage.request(id: "Adds") { request, _ in
                 request.headerFields[field] = secret
                 request.headerFields[.contentType] = "application/json"
                 request.body = .bytes(Data(member.utf8))
@@ -35,7 +35,7 @@ struct TraceRedactionFuzzTests {
             let answer = MockTransport { _, _ in
                 Response(status: .ok, headerFields: [field: secret, .contentType: "application/json"], body: Data(member.utf8))
             }
-            let rewrite = ClosureStage.response(id: StageID("Rewrites")!) { response, _, _ in
+            let rewrite = ClosureStage.response(id: "Rewrites") { response, _, _ in
                 response.body = .bytes(Data(#"{"ok":true,"\#(cased)":"\#(secret)2"}"#.utf8))
             }
             let client = try makeClient(stages: [rewrite, stage], defaults: ServiceDefaults(trace: .bodies), transport: answer)

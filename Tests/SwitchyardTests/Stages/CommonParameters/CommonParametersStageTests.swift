@@ -124,7 +124,7 @@ struct CommonParametersStageTests {
             .users,
             .get,
             "/a",
-            options: CallOptions(skippedStages: [StageID("CommonParameters")!]),
+            options: CallOptions(skippedStages: ["CommonParameters"]),
             as: Echo.self
         )
         #expect(skipped.value.target == "/a")

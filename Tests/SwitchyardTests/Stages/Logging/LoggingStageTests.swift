@@ -175,7 +175,7 @@ struct LoggingStageTests {
     )
     func stageTimingsLine() async throws {
         let (logger, handler) = logger(.info)
-        let inner = ClosureStage.request(id: StageID("Inner")!) { _, _ in }
+        let inner = ClosureStage.request(id: "Inner") { _, _ in }
         let client = try makeClient(stages: [LoggingStage(logger: logger), inner], transport: MockTransport(.json("{}")))
         _ = try await client.send(.users, .get, "/a")
         #expect(!handler.entries.contains { $0.message.description.contains("stages:") })

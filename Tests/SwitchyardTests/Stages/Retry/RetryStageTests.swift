@@ -106,7 +106,7 @@ struct RetryStageTests {
         // A stage that hangs in a wait that knows nothing of the call's control is cut off by the
         // deadline too: its sleep is cancelled, instead of running its 30 s out.
         let cutOff = Locked<Bool?>(nil)
-        let hanging = ClosureStage(id: StageID("Hang")!) { _, _, _ in
+        let hanging = ClosureStage(id: "Hang") { _, _, _ in
             do {
                 try await Task.sleep(for: .seconds(30))
                 cutOff.withLock { $0 = false }
@@ -139,7 +139,7 @@ struct RetryStageTests {
         // The stage parks on a continuation that neither the call's control nor task cancellation
         // reaches: only leaving it behind can end the call.
         let parked = Locked<[CheckedContinuation<Void, Never>]>([])
-        let stuck = ClosureStage(id: StageID("Stuck")!) { request, context, next in
+        let stuck = ClosureStage(id: "Stuck") { request, context, next in
             await withCheckedContinuation { continuation in parked.withLock { $0.append(continuation) } }
             return try await next(request, context)
         }
