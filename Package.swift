@@ -256,6 +256,8 @@ let package = Package(
             path: "Samples/CryptoTool",
             swiftSettings: swiftSettings
         ),
+        // The kernel alone: the pipeline-ordering tests, which import nothing but SwitchyardCore.
+        .testTarget(name: "SwitchyardCoreTests", dependencies: ["SwitchyardCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SwitchyardTests",
             dependencies: ["Switchyard", "SwitchyardTesting", .product(name: "InMemoryLogging", package: "swift-log")],
