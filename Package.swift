@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "SwitchyardTelemetry", targets: ["SwitchyardTelemetry"]),
         .library(name: "SwitchyardURLSession", targets: ["SwitchyardURLSession"]),
         .library(name: "SwitchyardMultipart", targets: ["SwitchyardMultipart"]),
+        .library(name: "SwitchyardHAR", targets: ["SwitchyardHAR"]),
         .library(name: "SwitchyardInspector", targets: ["SwitchyardInspector"]),
         .library(name: "SwitchyardOutbox", targets: ["SwitchyardOutbox"]),
         .executable(name: "switchyard-gen", targets: ["switchyard-gen"]),
@@ -136,12 +137,15 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // HAR 1.2 recording of calls (HARRecorder, HARRecordingStage, the HAR values): opt-in, so an
+        // app or server that imports Switchyard alone does not link it.
+        .target(name: "SwitchyardHAR", dependencies: ["Switchyard"], swiftSettings: swiftSettings),
         // The live inspector: a local page (Hummingbird 2, bound to 127.0.0.1 behind a token) listing
         // the calls a HARRecorder records, with their per-stage traces, over Server-Sent Events.
         .target(
             name: "SwitchyardInspector",
             dependencies: [
-                "Switchyard",
+                "Switchyard", "SwitchyardHAR",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -260,7 +264,7 @@ let package = Package(
         .testTarget(name: "SwitchyardCoreTests", dependencies: ["SwitchyardCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SwitchyardTests",
-            dependencies: ["Switchyard", "SwitchyardTesting", .product(name: "InMemoryLogging", package: "swift-log")],
+            dependencies: ["Switchyard", "SwitchyardHAR", "SwitchyardTesting", .product(name: "InMemoryLogging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         // What the test targets share: the sample backend as a fixture of services, and the runners of
@@ -324,7 +328,8 @@ let package = Package(
         .testTarget(
             name: "SwitchyardHARTests",
             dependencies: [
-                "Switchyard", "SwitchyardAsyncHTTPClient", "SwitchyardCrypto", "SwitchyardSampleBackend", "SwitchyardTesting",
+                "Switchyard", "SwitchyardHAR", "SwitchyardAsyncHTTPClient", "SwitchyardCrypto", "SwitchyardSampleBackend",
+                "SwitchyardTesting",
                 "SwitchyardMultipart", "SwitchyardTestSupport",
             ],
             swiftSettings: swiftSettings
@@ -342,7 +347,7 @@ let package = Package(
         .testTarget(
             name: "SwitchyardInspectorTests",
             dependencies: [
-                "SwitchyardInspector", "Switchyard", "SwitchyardTesting",
+                "SwitchyardInspector", "Switchyard", "SwitchyardHAR", "SwitchyardTesting",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -1,3 +1,4 @@
+public import Switchyard
 extension HAR {
     /// A recorded request, redacted.
     public struct Request: Codable, Sendable, Equatable {

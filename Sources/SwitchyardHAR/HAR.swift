@@ -1,3 +1,4 @@
+public import Switchyard
 /// The HTTP Archive format, version 1.2, as ``HARRecorder`` exports it: the values of one archive,
 /// `Codable` so that `JSONEncoder` writes them and `JSONDecoder` reads them back.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import Switchyard
 
 extension HARCapture {
     /// What of a body is recorded: its `text` (redacted text, or base64 of binary bytes the stage

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import Switchyard
 
 extension HARCapture {
     /// The cookies of every `Cookie` field. Values are hidden when the field itself is secret (the

@@ -1,4 +1,5 @@
 import Foundation
+import Switchyard
 
 extension HARCapture {
     /// A multipart body written out again as multipart text under its own boundary, each part with

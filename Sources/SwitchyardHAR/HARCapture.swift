@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import Switchyard
 
 /// Turns what a ``HARRecordingStage`` sees into HAR values, every secret passed through its
 /// ``Redaction`` first and every body cut at the recorder's limit.

@@ -1,4 +1,5 @@
 public import Foundation
+public import Switchyard
 import Synchronization
 
 /// Collects the calls that ``HARRecordingStage``s observe — from every service whose stages share

@@ -1,4 +1,5 @@
 import Foundation
+public import Switchyard
 
 /// Records every call that passes it into a shared ``HARRecorder``, redacted, so a session's traffic
 /// can be exported as an HTTP Archive (HAR 1.2) and opened in a browser's developer tools or any HAR

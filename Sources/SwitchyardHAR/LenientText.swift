@@ -1,4 +1,5 @@
 import Foundation
+import Switchyard
 
 /// Reads the bytes of a body declared as text that are not clean UTF-8 — a Latin-1 JSON login, a
 /// token response with one stray byte — as text anyway, so that redaction can read its names: by

@@ -1,4 +1,5 @@
 import Foundation
+import Switchyard
 
 /// Reads a `multipart/…` body (RFC 2046, `multipart/form-data` as RFC 7578 uses it) into its parts,
 /// so a ``HARRecordingStage`` can record each field through redaction and each file by its

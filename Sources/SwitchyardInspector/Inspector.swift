@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 public import Switchyard
+public import SwitchyardHAR
 
 /// A local web page that lists an app's calls as they happen, each one openable as a timeline of its
 /// stages: what each stage changed (its per-stage trace), its time, the attempts of a retried call,

@@ -1,4 +1,5 @@
 import Switchyard
+import SwitchyardHAR
 
 /// What the page is given of a recorded entry.
 enum InspectorEntry {

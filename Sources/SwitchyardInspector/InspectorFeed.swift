@@ -1,5 +1,6 @@
 import Foundation
 import Switchyard
+import SwitchyardHAR
 import Synchronization
 
 /// The page's live updates: each entry the recorder keeps, and each clear, as a `text/event-stream`

@@ -1,5 +1,6 @@
 import Foundation
 import Switchyard
+import SwitchyardHAR
 
 /// The page's files — HTML, CSS and JavaScript, no build step — read once from the target's resources.
 struct InspectorPage: Sendable {

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Switchyard
+import SwitchyardHAR
 
 /// The inspector's routes, each under the token segment that ``TokenGate`` has checked: the page and
 /// its two files, the event stream, the HAR export and clear. None of them changes what the app's

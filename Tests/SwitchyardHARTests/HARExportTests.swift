@@ -3,6 +3,7 @@ import HTTPTypes
 import Switchyard
 import SwitchyardAsyncHTTPClient
 import SwitchyardCrypto
+import SwitchyardHAR
 import SwitchyardMultipart
 import SwitchyardSampleBackend
 import SwitchyardTesting

@@ -257,7 +257,7 @@ public struct Redaction: Sendable {
     /// One decoded parameter's value as it may be shown: ``replacement`` when `name` is secret, the
     /// value redacted inside when it is itself JSON, otherwise the value as it is — the rule
     /// ``redactPairs(_:)`` applies to each pair, for a parameter already split and percent-decoded
-    /// (a query parameter or a cookie in a ``HARRecordingStage``'s archive).
+    /// (a query parameter or a cookie in a `HARRecordingStage`'s archive).
     public func redactValue(_ value: String, named name: some StringProtocol) -> String {
         if isSensitive(name) { return replacement }
         return Self.opensJSON(value) ? redactJSON(Data(value.utf8)) : value
@@ -279,7 +279,7 @@ public struct Redaction: Sendable {
     }
 
     /// An error's message with any secret JSON members it quotes hidden and every URL in it redacted
-    /// (``redactURLs(in:)``): what ``LoggingStage`` logs and a ``HARRecordingStage`` records.
+    /// (``redactURLs(in:)``): what ``LoggingStage`` logs and a `HARRecordingStage` records.
     package func redactMessage(of error: SwitchyardError) -> String {
         let message = error.message.contains("\"") ? redactJSON(Data(error.message.utf8)) : error.message
         return redactURLs(in: message)

@@ -1,13 +1,13 @@
-import Foundation
+package import Foundation
 
 /// Parses the HTTP date formats of RFC 9110 §5.6.7: the preferred IMF-fixdate
 /// (`Sun, 06 Nov 1994 08:49:37 GMT`) and the obsolete RFC 850 and asctime forms a recipient must
 /// still accept.
-enum HTTPDate {
+package enum HTTPDate {
     private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 
     /// The instant `text` names, or `nil` when it is not an HTTP date.
-    static func parse(_ text: String) -> Date? {
+    package static func parse(_ text: String) -> Date? {
         let words = text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "-" }).map(String.init)
         // IMF-fixdate: [Sun] 06 Nov 1994 08:49:37 GMT; RFC 850: [Sunday] 06 Nov 94 08:49:37 GMT.
         if words.count == 6, words[5] == "GMT", let day = Int(words[1]), let month = month(words[2]), var year = Int(words[3]) {
