@@ -25,7 +25,7 @@ extension HAR {
         /// Why the call failed (`_error`), as `code: message` with secrets redacted, the way browsers'
         /// developer tools record a failed request; `nil` for a call that succeeded.
         public var error: String?
-        /// Where the response came from (`_source`): ``ResponseSource/rawValue``, `network` and so on.
+        /// Where the response came from (`_source`): `ResponseSource.rawValue`, `network` and so on.
         public var source: String?
 
         /// Creates a response.

@@ -51,7 +51,7 @@ public enum HAR {
             self.version = version
         }
 
-        /// `Switchyard` at ``UserAgent/libraryVersion``.
+        /// `Switchyard` at `UserAgent.libraryVersion`.
         public static let switchyard = Creator(name: "Switchyard", version: UserAgent.libraryVersion)
     }
 
@@ -84,7 +84,7 @@ public enum HAR {
         /// The call's tags, sorted (`_tags`).
         public var tags: [String]
         /// What each stage inside the recording stage did to the call (`_stages`), when the call was
-        /// traced (``CallOptions/trace``, ``ServiceDefaults/trace``); `nil` otherwise.
+        /// traced (`CallOptions.trace`, `ServiceDefaults.trace`); `nil` otherwise.
         public var stages: [StageTrace]?
 
         /// Creates an entry.

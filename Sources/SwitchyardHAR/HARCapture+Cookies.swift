@@ -4,7 +4,7 @@ import Switchyard
 
 extension HARCapture {
     /// The cookies of every `Cookie` field. Values are hidden when the field itself is secret (the
-    /// default ``Redaction`` hides `Cookie`) or the cookie's name is.
+    /// default `Redaction` hides `Cookie`) or the cookie's name is.
     func requestCookies(_ fields: HTTPFields) -> [HAR.Cookie] {
         let hidesAll = redaction.isSensitive(.cookie)
         return fields[values: .cookie].flatMap { line in

@@ -3,14 +3,14 @@ import HTTPTypes
 import Switchyard
 
 /// Turns what a ``HARRecordingStage`` sees into HAR values, every secret passed through its
-/// ``Redaction`` first and every body cut at the recorder's limit.
+/// `Redaction` first and every body cut at the recorder's limit.
 struct HARCapture {
     let redaction: Redaction
     let bodies: HARRecordingStage.Bodies
     let maxBodyBytes: Int
 
     /// The request as it passed the stage; `template` is the call's endpoint name, which may carry its
-    /// path template (see ``Redaction/redactTarget(_:)``).
+    /// path template (see `Redaction.redactTarget(_:)`).
     func request(_ request: Request, template: String) -> HAR.Request {
         let scheme = request.head.scheme ?? "https"
         let authority = request.head.authority ?? "localhost"
@@ -97,7 +97,7 @@ struct HARCapture {
         location.contains("://") ? redaction.redactURLs(in: location) : redaction.redactTarget(location)
     }
 
-    /// The query's pairs, percent-decoded, each value shown as ``Redaction/redactValue(_:named:)`` allows.
+    /// The query's pairs, percent-decoded, each value shown as `Redaction.redactValue(_:named:)` allows.
     func queryString(_ query: Substring?) -> [HAR.NameValue] {
         guard let query, !query.isEmpty else { return [] }
         return query.split(separator: "&").map { pair in

@@ -11,13 +11,13 @@ public import Switchyard
 ///
 /// ## Redaction
 ///
-/// Everything goes through the stage's ``redaction`` — the same ``Redaction`` the ``LoggingStage``
+/// Everything goes through the stage's ``redaction`` — the same `Redaction` the `LoggingStage`
 /// uses, so the same secrets are hidden: `Authorization`, `Cookie` and `Set-Cookie` values (in the
 /// headers and the cookie lists), header fields, query parameters, form fields and JSON members named
 /// like tokens, keys, passwords, signatures or sessions, secret-shaped path segments in the URL, and
 /// whatever names a service adds, and path segments after a segment named like a secret
 /// (`/password-reset/<redacted>`). Bodies always pass through redaction:
-/// - text as ``Redaction/redactBody(_:contentType:)`` shows it, whatever its bytes: a body of a text
+/// - text as `Redaction.redactBody(_:contentType:)` shows it, whatever its bytes: a body of a text
 ///   or JSON type that is not clean UTF-8 (a Latin-1 byte, a control character) is decoded by its
 ///   declared charset, or as UTF-8 with the bad bytes replaced, and redacted — never kept raw;
 /// - a multipart form field by field: a field named like a secret hidden, the others redacted as
@@ -33,7 +33,7 @@ public import Switchyard
 /// - **innermost** (last in the list, after encryption and signing): the request as it goes on the
 ///   wire — ciphertext bodies (by size and type; in base64 with
 ///   `.allIncludingBinary(["application/octet-stream"])`), signature headers (redacted) — and every attempt of a retried call
-///   as an entry of its own when a ``RetryStage`` is outside it. This is the recommended place.
+///   as an entry of its own when a `RetryStage` is outside it. This is the recommended place.
 /// - **outermost** (first in the list): the call as the app sees it — plaintext bodies of an
 ///   encrypted service, redacted, one entry per call. Put it there only when you mean to record
 ///   plaintext.
@@ -48,7 +48,7 @@ public import Switchyard
 /// options.enable(.harRecording)
 /// ```
 ///
-/// Register it as opt-in (``Stage/optIn()``) to record only the calls that enable it, or as usual to
+/// Register it as opt-in (`Stage.optIn()`) to record only the calls that enable it, or as usual to
 /// record every call of the service. One recorder can serve the stages of any number of services.
 public struct HARRecordingStage: Stage {
     /// What the stage records of bodies. Whatever it is, no body is recorded as it came: text only
@@ -74,14 +74,14 @@ public struct HARRecordingStage: Stage {
     /// What of bodies is recorded.
     public let bodies: Bodies
 
-    /// ``StageID/harRecording``.
+    /// `StageID.harRecording`.
     public var id: StageID { .harRecording }
 
     /// Creates the stage.
     ///
     /// - Parameters:
     ///   - recorder: the recorder the entries go to, shared by any number of stages.
-    ///   - redaction: what to hide; ``Redaction/default`` unless the service's logging hides more.
+    ///   - redaction: what to hide; `Redaction.default` unless the service's logging hides more.
     ///   - bodies: what of bodies is recorded; ``Bodies/all`` by default.
     public init(recorder: HARRecorder, redaction: Redaction = .default, bodies: Bodies = .all) {
         self.recorder = recorder
@@ -138,9 +138,4 @@ public struct HARRecordingStage: Stage {
         )
         recorder.record(entry, started: started)
     }
-}
-
-extension StageID {
-    /// ``HARRecordingStage``.
-    public static let harRecording: StageID = "HARRecording"
 }

@@ -1,6 +1,9 @@
 extension StageID {
     /// ``AccessoryStage``.
     public static let accessories: StageID = "Accessories"
+    /// The HAR recording stage (`HARRecordingStage`, in the `SwitchyardHAR` product): its id lives
+    /// here so that a call can skip or enable it without importing that product.
+    public static let harRecording: StageID = "HARRecording"
     /// ``AuthorizationStage``.
     public static let authorization: StageID = "Authorization"
     /// ``CacheStage``.
