@@ -4,7 +4,8 @@
 # Usage:
 #   Benchmarks/Scripts/instructions.sh SCENARIO CONTENDER [--calls N] [--warmup W] [--native-runs K] [-- SCENARIO-ARGS...]
 #
-#   SCENARIO   chain, fullmem, cache or loopback (the switchyard-bench subcommands with --contender)
+#   SCENARIO   chain, scale, fullmem, cache or loopback (the switchyard-bench subcommands with --contender;
+#              scale's contender is its axis, and -- --point N the point on it)
 #   CONTENDER  one of the scenario's contenders (Benchmarks/README.md lists them; an unknown name
 #              is refused with the scenario's list)
 #   --calls N  measured calls of the shorter run (default: chain 2000, cache 2000, fullmem 1000,
@@ -31,6 +32,7 @@
 #
 # What is counted, per scenario:
 #   chain     everything (one task, no server).
+#   scale     everything (in-memory transports, no server; `inflight` runs N tasks at once).
 #   cache     everything on every thread; the memory and disk hits never reach the in-process sample
 #             backend; `network` does, and its server's instructions are counted with it.
 #   fullmem   the client only: callgrind stops collecting while the in-process server's
@@ -72,7 +74,7 @@ done
 
 count_option=--requests valgrind_extra=() per_thread=no run=()
 case $scenario in
-    chain) calls=${calls:-2000} ;;
+    chain|scale) calls=${calls:-2000} ;;
     cache) calls=${calls:-2000}; count_option=--calls ;;
     fullmem)
         calls=${calls:-1000}
@@ -82,7 +84,7 @@ case $scenario in
         valgrind_extra=("--toggle-collect=*18BenchSampleBackend09InProcessC0C7respond6method6target12headerFields4body*tF" --collect-atstart=yes)
         ;;
     loopback) calls=${calls:-1024}; per_thread=yes; valgrind_extra=(--separate-threads=yes) ;;
-    *) echo "scenario must be chain, fullmem, cache or loopback" >&2; exit 2 ;;
+    *) echo "scenario must be chain, scale, fullmem, cache or loopback" >&2; exit 2 ;;
 esac
 
 here=$(cd "$(dirname "$0")" && pwd)
