@@ -135,7 +135,7 @@ public actor Outbox {
         while !Task.isCancelled {
             await startWorkers()
             let seen = changeCount
-            guard try await store.counts().pending > 0 else { return }
+            guard try await store.hasPending() else { return }
             // No suspension between this check and the wait: a change is either counted or awaited.
             if changeCount == seen { await withCheckedContinuation { changeWaiters.append($0) } }
         }
