@@ -9,7 +9,7 @@ struct SwitchyardBench: AsyncParsableCommand {
         abstract: "Measures Switchyard against its baselines in the same run.",
         subcommands: [
             ChainScenario.self, LoopbackScenario.self, CryptoScenario.self, SanitizeScenario.self, CacheScenario.self,
-            TransferScenario.self, FullMemoryScenario.self, EventStreamScenario.self,
+            TransferScenario.self, FullMemoryScenario.self, EventStreamScenario.self, OutboxScenario.self,
         ]
     )
 }
