@@ -47,6 +47,7 @@ let package = Package(
                 "BenchSampleBackend",
                 .product(name: "SwitchyardCrypto", package: "Switchyard"),
                 .product(name: "SwitchyardMultipart", package: "Switchyard"),
+                .product(name: "SwitchyardOutbox", package: "Switchyard"),
                 "CEVPLoop",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

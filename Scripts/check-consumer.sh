@@ -6,7 +6,8 @@
 #    suite, on its own loopback server, over a transport of its own (a wrapper of the AsyncHTTPClient
 #    transport) and fails unless every case passes. It fails too if the build compiles or
 #    links a generator dependency (Yams, OpenAPIKit, ArgumentParser, SwitchyardGenCore, switchyard-gen)
-#    or a system library in $forbidden_system_libraries, or compiles swift-crypto's BoringSSL beside
+#    or a system library in $forbidden_system_libraries, or an opt-in product's modules (the outbox and
+#    SQLite, the inspector and Hummingbird: $optional_modules), or compiles swift-crypto's BoringSSL beside
 #    NIOSSL's, and prints the modules it compiled and its time.
 # 2. a plugin consumer: one target that applies SwitchyardGenBuildPlugin to an OpenAPI document (a copy of
 #    Tests/SwitchyardGenTests/OpenAPI/Shapes.openapi.json), registers the generated service and runs.
@@ -39,6 +40,9 @@ fi
 identity="$(basename "$root")"
 work="${TMPDIR:-/tmp}/switchyard-consumers"
 generator_modules='Yams|OpenAPIKit|OpenAPIKit30|OpenAPIKitCompat|OpenAPIKitCore|ArgumentParser|ArgumentParserToolInfo|SwitchyardGenCore|switchyard_gen'
+# The opt-in products' own dependencies: a consumer of the runtime products compiles and links neither
+# SQLite (the outbox's store) nor Hummingbird (the inspector's server), nor those products themselves.
+optional_modules='SwitchyardOutbox|SQLiteNIO|CSQLite|SwitchyardInspector|Hummingbird|HummingbirdCore|HummingbirdHTTP1'
 # System libraries a runtime consumer must not need.
 forbidden_system_libraries='COpenSSL'
 # swift-crypto's BoringSSL: the transport hashes with the one NIOSSL already compiles.
@@ -185,6 +189,10 @@ offending="$(grep -oE -- "-module-name ($generator_modules)( |$)" "$runtime_log"
 if grep -q -- "switchyard-gen-tool" "$runtime_log"; then failures+="built the switchyard-gen tool"$'\n'; fi
 linked="$(grep -oE "/($generator_modules)(-tool)?\.build/" "$bin/RuntimeConsumer.product/Objects.LinkFileList" | sort -u | tr '\n' ' ' || true)"
 [ -z "$linked" ] || failures+="linked generator objects: $linked"$'\n'
+optional="$(grep -oE -- "-module-name ($optional_modules)( |$)" "$runtime_log" | awk '{print $2}' | sort -u | tr '\n' ' ' || true)"
+[ -z "$optional" ] || failures+="compiled opt-in products' modules: $optional"$'\n'
+optional="$(grep -oE "/($optional_modules)\.build/" "$bin/RuntimeConsumer.product/Objects.LinkFileList" | sort -u | tr '\n' ' ' || true)"
+[ -z "$optional" ] || failures+="linked opt-in products' objects: $optional"$'\n'
 system="$(grep -oE "/($forbidden_system_libraries)/" "$runtime_log" | sort -u | tr '\n' ' ' || true)"
 [ -z "$system" ] || failures+="used system libraries: $system"$'\n'
 boringssl="$(grep -oE "/($second_boringssl)\.build/" "$runtime_log" | sort -u | tr '\n' ' ' || true)"

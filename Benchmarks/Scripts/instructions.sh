@@ -4,12 +4,12 @@
 # Usage:
 #   Benchmarks/Scripts/instructions.sh SCENARIO CONTENDER [--calls N] [--warmup W] [--native-runs K] [-- SCENARIO-ARGS...]
 #
-#   SCENARIO   chain, scale, fullmem, cache or loopback (the switchyard-bench subcommands with --contender;
-#              scale's contender is its axis, and -- --point N the point on it)
+#   SCENARIO   chain, scale, fullmem, cache, loopback or outbox (the switchyard-bench subcommands with
+#              --contender; scale's contender is its axis, and -- --point N the point on it)
 #   CONTENDER  one of the scenario's contenders (Benchmarks/README.md lists them; an unknown name
 #              is refused with the scenario's list)
 #   --calls N  measured calls of the shorter run (default: chain 2000, cache 2000, fullmem 1000,
-#              loopback 1024); the longer run makes 2N
+#              loopback 1024, outbox 200); the longer run makes 2N
 #   --warmup W calls before the measured ones in both runs (default 1024)
 #   --native-runs K  native runs at each count for the wall and CPU figures (default 3; medians)
 #   --native-scale S the native runs make S*N and 2*S*N calls (default 10: the process CPU time
@@ -42,6 +42,8 @@
 #             holds LoopbackHTTPHandler, and left out; every other thread (the caller's tasks,
 #             AsyncHTTPClient's event loops, the main thread) is summed. The server's figure is printed
 #             beside it.
+#   outbox    the client only, as loopback: the sample backend's thread is left out (every contender
+#             sends one call first, so that thread is there to find even for `enqueue`).
 #
 # Beside it, the same command runs natively (no valgrind) K times at S*N and 2*S*N calls: `wall` is
 # the median of the harness's own time per measured call in the longer run (for loopback, wall time
@@ -84,7 +86,8 @@ case $scenario in
         valgrind_extra=("--toggle-collect=*18BenchSampleBackend09InProcessC0C7respond6method6target12headerFields4body*tF" --collect-atstart=yes)
         ;;
     loopback) calls=${calls:-1024}; per_thread=yes; valgrind_extra=(--separate-threads=yes) ;;
-    *) echo "scenario must be chain, scale, fullmem, cache or loopback" >&2; exit 2 ;;
+    outbox) calls=${calls:-200}; count_option=--calls; per_thread=yes; valgrind_extra=(--separate-threads=yes) ;;
+    *) echo "scenario must be chain, scale, fullmem, cache, loopback or outbox" >&2; exit 2 ;;
 esac
 
 here=$(cd "$(dirname "$0")" && pwd)

@@ -112,6 +112,9 @@ public actor Outbox {
     /// ``enqueue(_:)`` fills.
     public func start() async {
         running = true
+        // Connection failures and returns are noted on every call from now on: a queue whose head
+        // failed to connect goes as soon as connectivity returns.
+        client.connectivity.watch()
         await startWorkers()
     }
 
@@ -132,7 +135,7 @@ public actor Outbox {
         while !Task.isCancelled {
             await startWorkers()
             let seen = changeCount
-            guard try await store.counts().pending > 0 else { return }
+            guard try await store.hasPending() else { return }
             // No suspension between this check and the wait: a change is either counted or awaited.
             if changeCount == seen { await withCheckedContinuation { changeWaiters.append($0) } }
         }
@@ -286,6 +289,9 @@ public actor Outbox {
             if workers[queue]?.token == token { workers[queue] = nil }
             resumeWaiters()
         }
+        // The connectivity signal's return count before the last attempt, when that attempt failed
+        // to connect: a return since then sends the head at once, whatever its backoff.
+        var connectionFailedSince: UInt64?
         while running, !Task.isCancelled {
             let head: QueuedHead?
             do {
@@ -297,8 +303,14 @@ public actor Outbox {
             guard let head else { return }
             let now = configuration.now()
             if head.nextAttemptAt > now {
-                try? await Task.sleep(for: .seconds(head.nextAttemptAt.timeIntervalSince(now)))
-                continue
+                let backoff = Duration.seconds(head.nextAttemptAt.timeIntervalSince(now))
+                guard let since = connectionFailedSince else {
+                    try? await Task.sleep(for: backoff)
+                    continue
+                }
+                await client.connectivity.waitForReturn(since: since, upTo: backoff)
+                // The backoff passed (or the worker was stopped): look at the head again.
+                guard client.connectivity.returnCount != since else { continue }
             }
             if Duration.seconds(now.timeIntervalSince(head.enqueuedAt)) > configuration.maxAge {
                 let error = SwitchyardError(code: .expired, message: "the queued call grew older than the outbox's maximum age")
@@ -309,7 +321,9 @@ public actor Outbox {
                 workers[queue]?.inFlight = true
                 workers[queue]?.inFlightAccount = Self.account(of: head)
             }
+            let returns = client.connectivity.returnCount
             let attempt = await OutboxAttempt.send(head, client: client, deadline: configuration.attemptDeadline)
+            connectionFailedSince = attempt.failedToConnect ? returns : nil
             if workers[queue]?.token == token { workers[queue]?.inFlight = false }
             if case .cancelled = attempt { return }
             // An outcome the store cannot record ends the worker: the call stays pending, to be sent

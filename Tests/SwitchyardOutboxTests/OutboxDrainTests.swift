@@ -157,7 +157,7 @@ struct OutboxRetryTests {
         defer { fixture.remove() }
         let outbox = try await fixture.open()
         var call = try OutboxFixture.order("order-1")
-        call.headerFields[.authorization] = "Bearer secret"
+        call.endpoint.headerFields[.authorization] = "Bearer secret"
         await #expect(throws: SwitchyardError.self) { try await outbox.enqueue(call) }
         do {
             try await outbox.enqueue(call)

@@ -10,6 +10,7 @@ struct SwitchyardBench: AsyncParsableCommand {
         subcommands: [
             ChainScenario.self, LoopbackScenario.self, CryptoScenario.self, SanitizeScenario.self, CacheScenario.self,
             TransferScenario.self, FullMemoryScenario.self, EventStreamScenario.self, ScaleScenario.self,
+            OutboxScenario.self,
         ]
     )
 }

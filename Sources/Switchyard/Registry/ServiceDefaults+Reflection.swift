@@ -9,6 +9,7 @@ extension ServiceDefaults: CustomReflectable {
                 "queryArrayStyle": queryArrayStyle, "headerFields": Redaction.default.render(headerFields),
                 "acceptableStatusCodes": acceptableStatusCodes, "makeDecoder": makeDecoder, "makeEncoder": makeEncoder,
                 "redirects": redirects, "keepsRawBody": keepsRawBody, "trace": trace as Any,
+                "connectivityProbe": connectivityProbe as Any,
             ],
             displayStyle: .struct
         )

@@ -42,6 +42,12 @@ public struct ServiceDefaults: Sendable {
     /// returned in ``CallResult/trace`` (a call decides for itself with ``CallOptions/trace``); off
     /// unless changed. A call that is not traced pays nothing for it.
     public var trace: PipelineTrace.Detail?
+    /// A path on the service, such as `/health`, that a call waiting for connectivity
+    /// (``CallOptions/waitsForConnectivity``) asks while the client's ``Connectivity`` is unreachable,
+    /// instead of resending itself: a `GET` straight through the service's transport, with none of its
+    /// stages (so no credentials), whose any answer makes the signal reachable and sends every
+    /// waiting call. `nil` (the default): the waiting calls themselves are the probes.
+    public var connectivityProbe: String?
 
     /// Creates defaults.
     ///

@@ -13,20 +13,13 @@ public import Switchyard
 /// Header fields that carry credentials (`Authorization`, `Proxy-Authorization`, `Cookie`) are
 /// refused at enqueue: the pipeline's stages add them when the call is sent.
 public struct OutboxCall: Sendable {
-    /// The service.
-    public var service: ServiceID
-    /// The HTTP method.
-    public var method: HTTPRequest.Method
-    /// The path template, such as `/orders/{id}`.
-    public var path: String
-    /// Values for the path template's placeholders.
-    public var pathParameters: [String: String]
-    /// Parameters for the query or the body, as for any call.
-    public var parameters: Parameters
+    /// What to call, as a call made at the call site describes it: service, method, path template,
+    /// path parameters, parameters, header fields and parameter encoding. It carries no body (the
+    /// body is ``body``, in a form that survives a restart) and no options (each attempt's are the
+    /// outbox's: its deadline, ``tags`` and ``account``).
+    public internal(set) var endpoint: DynamicEndpoint<Response>
     /// An explicit body.
     public var body: OutboxBody?
-    /// Header fields for this call.
-    public var headerFields: HTTPFields
     /// The queue: calls of one queue go one at a time in the order they were enqueued; queues do not
     /// wait for each other.
     public var queue: String
@@ -36,7 +29,8 @@ public struct OutboxCall: Sendable {
     /// ``Outbox/endSession(account:parking:)``.
     public var account: String?
 
-    /// Creates a call description.
+    /// Creates a call description; the first seven parameters are those of a
+    /// `DynamicEndpoint`, the body one that survives a restart.
     public init(
         _ service: ServiceID,
         _ method: HTTPRequest.Method,
@@ -45,17 +39,21 @@ public struct OutboxCall: Sendable {
         parameters: Parameters = [:],
         body: OutboxBody? = nil,
         headerFields: HTTPFields = [:],
+        encoding: ParameterEncoding? = nil,
         queue: String = "default",
         tags: Set<RequestTag> = [],
         account: String? = nil
     ) {
-        self.service = service
-        self.method = method
-        self.path = path
-        self.pathParameters = pathParameters
-        self.parameters = parameters
+        self.endpoint = DynamicEndpoint(
+            service: service,
+            method: method,
+            path: path,
+            pathParameters: pathParameters,
+            parameters: parameters,
+            headerFields: headerFields,
+            encoding: encoding
+        )
         self.body = body
-        self.headerFields = headerFields
         self.queue = queue
         self.tags = tags
         self.account = account

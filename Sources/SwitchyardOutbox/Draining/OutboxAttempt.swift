@@ -13,6 +13,13 @@ enum OutboxAttempt {
     /// The attempt was cancelled (the outbox stopped, or the account's session ended): it does not count.
     case cancelled
 
+    /// Whether the attempt failed to connect (``SwitchyardError/Code/transport``): its retry waits
+    /// for connectivity to return as well as for its backoff.
+    var failedToConnect: Bool {
+        if case .transient(let error, _) = self { return error.code == .transport }
+        return false
+    }
+
     /// Sends `head` through `client` — through the service's pipeline, so credentials, common
     /// parameters and signatures are made now — with its `Idempotency-Key`.
     static func send(_ head: QueuedHead, client: APIClient, deadline: Duration) async -> OutboxAttempt {

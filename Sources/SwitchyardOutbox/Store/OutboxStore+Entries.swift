@@ -154,6 +154,12 @@ extension OutboxStore {
         return try await changes()
     }
 
+    /// Whether any entry is pending: one look at the state index.
+    func hasPending() async throws(SwitchyardError) -> Bool {
+        let found = try await rows("SELECT 1 AS one FROM entries WHERE state = 0 LIMIT 1")
+        return !found.isEmpty
+    }
+
     /// How many entries are in each state.
     func counts() async throws(SwitchyardError) -> OutboxCounts {
         var counts = OutboxCounts()

@@ -96,6 +96,8 @@ final class OutboxStore: Sendable {
                 """
             )
             try await run("CREATE INDEX IF NOT EXISTS entries_by_queue ON entries (queue, state, seq)")
+            // Finding pending work reads the pending entries only, however many outcomes the store keeps.
+            try await run("CREATE INDEX IF NOT EXISTS entries_by_state ON entries (state, queue)")
             try await run("PRAGMA application_id = \(Self.applicationID)")
             try await run("PRAGMA user_version = \(Self.schemaVersion)")
         }

@@ -12,6 +12,9 @@ struct StoredCall: Codable {
     var body: OutboxBody.Content?
     var contentType: String?
     var headerFields: [[String]]
+    /// Where the parameters go (``StoredEncoding``); `nil` for the service's default, and in calls
+    /// stored before it was kept.
+    var encoding: StoredEncoding?
     /// The account the call is sent under (the store's own column may hold only its digest).
     var account: String?
 
@@ -19,20 +22,22 @@ struct StoredCall: Codable {
     static let credentialFields: Set<HTTPField.Name> = [.authorization, .proxyAuthorization, .cookie]
 
     init(_ call: OutboxCall) throws(SwitchyardError) {
-        if let field = call.headerFields.first(where: { Self.credentialFields.contains($0.name) }) {
+        let endpoint = call.endpoint
+        if let field = endpoint.headerFields.first(where: { Self.credentialFields.contains($0.name) }) {
             throw SwitchyardError(
                 code: .invalidRequest,
                 message: "a queued call may not carry \(field.name): the pipeline adds credentials when it is sent"
             )
         }
-        service = call.service.rawValue
-        method = call.method.rawValue
-        path = call.path
-        pathParameters = call.pathParameters
-        parameters = call.parameters.map { StoredParameter(name: $0.name, value: StoredValue($0.value)) }
+        service = endpoint.service.rawValue
+        method = endpoint.method.rawValue
+        path = endpoint.path
+        pathParameters = endpoint.pathParameters
+        parameters = endpoint.parameters.map { StoredParameter(name: $0.name, value: StoredValue($0.value)) }
         body = call.body?.content
         contentType = call.body?.contentType
-        headerFields = call.headerFields.map { [$0.name.rawName, $0.value] }
+        headerFields = endpoint.headerFields.map { [$0.name.rawName, $0.value] }
+        encoding = endpoint.encoding.map(StoredEncoding.init)
         account = call.account
     }
 
@@ -56,7 +61,8 @@ struct StoredCall: Codable {
             pathParameters: pathParameters,
             parameters: Parameters(parameters.map { ($0.name, $0.value.value) }),
             body: body,
-            headerFields: fields
+            headerFields: fields,
+            encoding: encoding?.encoding
         )
     }
 }
@@ -98,6 +104,35 @@ indirect enum StoredValue: Codable {
         case .null: .null
         case .array(let values): .array(values.map(\.value))
         case .object(let parameters): .object(Parameters(parameters.map { ($0.name, $0.value.value) }))
+        }
+    }
+}
+
+/// A ``ParameterEncoding`` as JSON.
+enum StoredEncoding: Codable {
+    case query
+    case json
+    case form
+    case jsonFormField(String)
+    case automatic
+
+    init(_ encoding: ParameterEncoding) {
+        switch encoding {
+        case .query: self = .query
+        case .json: self = .json
+        case .form: self = .form
+        case .jsonFormField(let name): self = .jsonFormField(name)
+        case .automatic: self = .automatic
+        }
+    }
+
+    var encoding: ParameterEncoding {
+        switch self {
+        case .query: .query
+        case .json: .json
+        case .form: .form
+        case .jsonFormField(let name): .jsonFormField(name)
+        case .automatic: .automatic
         }
     }
 }

@@ -224,7 +224,7 @@ extension APIClient {
 
     /// Links a call to its scope and its deadline until ``CallWatch/end()``; `nil` for a call with
     /// neither, which most calls are: nothing then watches it.
-    private func watchCall(_ id: RequestID, context: CallContext, options: CallOptions) -> CallWatch? {
+    func watchCall(_ id: RequestID, context: CallContext, options: CallOptions) -> CallWatch? {
         guard options.namesScope || context.deadlineOffset != nil else { return nil }
         let tracker = self.tracker
         // Only a weak reference is kept across the call: releasing the scope must be able to end it.
