@@ -32,7 +32,7 @@ struct OutboxScenario: AsyncParsableCommand {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-bench-outbox-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, store: nil))
-        let service = ServiceID("orders")!
+        let service = ServiceID("orders")
         try registry.register(Service(service, baseURL: backend.baseURL, transport: AsyncHTTPClientTransport()))
         let client = APIClient(registry: registry)
         let order = Data(#"{"order":"bench-1"}"#.utf8)

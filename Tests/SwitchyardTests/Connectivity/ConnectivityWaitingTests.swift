@@ -87,7 +87,7 @@ struct ConnectivityWaitingTests {
         let (paths, seen) = AsyncStream.makeStream(of: String.self)
         var defaults = ServiceDefaults()
         defaults.connectivityProbe = "/health"
-        let secret = ClosureStage.request(id: StageID("Secret")!) { request, _ in request.headerFields[.authorization] = "Bearer t" }
+        let secret = ClosureStage.request(id: StageID("Secret")) { request, _ in request.headerFields[.authorization] = "Bearer t" }
         let mock = transport(up, paths: seen)
         let client = try makeClient(stages: [secret], defaults: defaults, transport: mock)
         var options = CallOptions()
