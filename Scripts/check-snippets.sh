@@ -130,6 +130,8 @@ let snippetDependencies: [Target.Dependency] = [
     .product(name: "SwitchyardMultipart", package: "$identity"),
     .product(name: "SwitchyardURLSession", package: "$identity"),
     .product(name: "SwitchyardInspector", package: "$identity"),
+    .product(name: "SwitchyardHAR", package: "$identity"),
+    .product(name: "SwitchyardOutbox", package: "$identity"),
     .product(name: "HTTPTypes", package: "swift-http-types"),
     .product(name: "Logging", package: "swift-log"),
 ]
