@@ -21,13 +21,13 @@ public struct Pipeline: Sendable, CustomStringConvertible {
     /// The order rules each stage declares (``Stage/orderRules``), by stage id: what the pipeline was
     /// checked against when its service was registered.
     public var orderRules: [StageID: [StageOrderRule]] {
-        Dictionary(storage.stages.map { ($0.id, $0.orderRules) }.filter { !$0.1.isEmpty }, uniquingKeysWith: +)
+        Dictionary(storage.links.map { ($0.id, $0.stage.orderRules) }.filter { !$0.1.isEmpty }, uniquingKeysWith: +)
     }
     /// The name of the transport at the end.
     public var transportName: String { storage.transportName }
     /// The registered stages, outermost first, as the fold runs them (opt-in ones unwrapped): the
     /// features built on the kernel read what they need from them once, when a service is registered.
-    package var stages: [any Stage] { storage.stages }
+    package var stages: [any Stage] { storage.links.map(\.stage) }
     /// The folded chain and what is known about it, behind one reference: a call copies a
     /// pipeline with one retain.
     private let storage: Storage
@@ -38,7 +38,6 @@ public struct Pipeline: Sendable, CustomStringConvertible {
         let stageIDs: [StageID]
         let optInStageIDs: Set<StageID>
         let transportName: String
-        let stages: [any Stage]
         let serviceState: (any AnyObject & Sendable)?
         let entry: ChainLink
         /// What the reference fold reads: the links, the transport and the follower.
@@ -57,8 +56,7 @@ public struct Pipeline: Sendable, CustomStringConvertible {
             self.stageIDs = links.map(\.id)
             self.optInStageIDs = Set(links.filter(\.optIn).map(\.id))
             self.transportName = transport.name
-            self.stages = links.map(\.stage)
-            self.serviceState = serviceState(self.stages)
+            self.serviceState = serviceState(links.map(\.stage))
             self.entry = Pipeline.fold(links, around: TransportLink(transport, follower: follower), skippable: true)
             self.links = links
             self.transport = transport
