@@ -1,4 +1,4 @@
-public import Switchyard
+import Switchyard
 extension HAR {
     /// A recorded request, redacted.
     public struct Request: Codable, Sendable, Equatable {

@@ -1,4 +1,4 @@
-public import Switchyard
+import Switchyard
 extension HAR {
     /// A recorded response, redacted; for a failed call, whatever response the error carried, or
     /// status 0 with nothing else.

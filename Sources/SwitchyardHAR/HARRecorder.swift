@@ -1,5 +1,5 @@
 public import Foundation
-public import Switchyard
+import Switchyard
 import Synchronization
 
 /// Collects the calls that ``HARRecordingStage``s observe — from every service whose stages share
