@@ -87,8 +87,13 @@ try registry.register(Service(live, baseURL: base, transport: AsyncHTTPClientTra
 let client = APIClient(registry: registry)
 let echo = DynamicEndpoint<NoContent>(service: live, method: .get, path: "/echo", as: NoContent.self)
 
+/// Progress on standard error.
+func note(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf8)) }
+
 func switchyardRun() async throws -> Measure {
+    note("switchyard: opening")
     let channel = try await client.channel(echo)
+    note("switchyard: open")
     var messages = channel.messages.makeAsyncIterator()
     _ = try await messages.next()
     let result = try await measure("Switchyard channel") {
@@ -97,7 +102,9 @@ func switchyardRun() async throws -> Measure {
             _ = try await messages.next()
         }
     }
+    note("switchyard: closing")
     await channel.close()
+    note("switchyard: closed")
     return result
 }
 
