@@ -12,6 +12,19 @@ final class MessageBuffer: Sendable {
         var writers: [CheckedContinuation<Bool, Never>] = []
         var peak = 0
         var count: Int { items.count - head }
+
+        /// The oldest waiting message, if any; its room goes to the first waiting writer.
+        mutating func take() -> ChannelMessage? {
+            guard count > 0 else { return nil }
+            let message = items[head]
+            head += 1
+            if head > 64, head * 2 > items.count {
+                items.removeFirst(head)
+                head = 0
+            }
+            if !writers.isEmpty { writers.removeFirst().resume(returning: true) }
+            return message
+        }
     }
 
     let capacity: Int
@@ -78,16 +91,7 @@ final class MessageBuffer: Sendable {
             case wait
         }
         let step: Step = state.withLock { state in
-            if state.count > 0 {
-                let message = state.items[state.head]
-                state.head += 1
-                if state.head > 64, state.head * 2 > state.items.count {
-                    state.items.removeFirst(state.head)
-                    state.head = 0
-                }
-                if !state.writers.isEmpty { state.writers.removeFirst().resume(returning: true) }
-                return .message(message)
-            }
+            if let message = state.take() { return .message(message) }
             if let ending = state.ending { return .end(ending) }
             return .wait
         }
@@ -101,6 +105,9 @@ final class MessageBuffer: Sendable {
                 return try await withTaskCancellationHandler {
                     try await withCheckedThrowingContinuation { continuation in
                         let now: Result<ChannelMessage?, SwitchyardError>? = state.withLock { state in
+                            // A message delivered since the buffer was last looked at is taken now:
+                            // the reader waits only while the buffer is empty, or no writer wakes it.
+                            if let message = state.take() { return .success(message) }
                             if let ending = state.ending { return ending.map { .failure($0) } ?? .success(nil) }
                             if Task.isCancelled {
                                 return .failure(SwitchyardError(code: .cancelled, message: "reading the channel was cancelled"))
