@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "SwitchyardHAR", targets: ["SwitchyardHAR"]),
         .library(name: "SwitchyardInspector", targets: ["SwitchyardInspector"]),
         .library(name: "SwitchyardOutbox", targets: ["SwitchyardOutbox"]),
+        .library(name: "SwitchyardChannels", targets: ["SwitchyardChannels"]),
         .executable(name: "switchyard-gen", targets: ["switchyard-gen"]),
         .plugin(name: "SwitchyardGenBuildPlugin", targets: ["SwitchyardGenBuildPlugin"]),
         .plugin(name: "GenerateEndpoints", targets: ["GenerateEndpoints"]),
@@ -52,6 +53,10 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         // The outbox's store only: SQLite (its amalgamation, built in) behind SwiftNIO's thread pool.
         .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.0"),
+        // The channels' WebSocket client (framing, control frames, close handshake); only
+        // SwitchyardChannels depends on it. Up to the next minor: the channels run its connection
+        // handler through its `WSInternal` SPI to see the upgrade's answer (see WebSocketConnector).
+        .package(url: "https://github.com/hummingbird-project/swift-websocket.git", .upToNextMinor(from: "1.6.2")),
     ],
     targets: [
         // The kernel: stages, pipeline, transport, call context, request, response, errors and ids.
@@ -165,6 +170,22 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // WebSocket channels through a service's pipeline: the upgrade through its stages, messages sealed
+        // with its encryption stage's keys. The only target that links swift-websocket.
+        .target(
+            name: "SwitchyardChannels",
+            dependencies: [
+                "Switchyard", "SwitchyardCrypto",
+                .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "WSCore", package: "swift-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // A second transport over URLSession (FoundationNetworking on Linux).
         .target(
             name: "SwitchyardURLSession",
@@ -251,6 +272,17 @@ let package = Package(
             name: "switchyard-screen",
             dependencies: ["Switchyard", "SwitchyardAsyncHTTPClient", "SwitchyardSampleBackend"],
             path: "Samples/Screen",
+            swiftSettings: swiftSettings
+        ),
+        // Channel round trips against the raw swift-websocket client, and a slow reader's peak memory.
+        .executableTarget(
+            name: "switchyard-channel-bench",
+            dependencies: [
+                "Switchyard", "SwitchyardAsyncHTTPClient", "SwitchyardChannels",
+                .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Samples/ChannelBench",
             swiftSettings: swiftSettings
         ),
         // Seals and opens bodies from the command line for the PyCA interoperability test.
@@ -383,6 +415,15 @@ let package = Package(
             exclude: ["Golden"],
             swiftSettings: swiftSettings,
             plugins: [.plugin(name: "SwitchyardGenBuildPlugin")]
+        ),
+        // Channels against the Python `websockets` server and an encrypted peer written from the wire format.
+        .testTarget(
+            name: "SwitchyardChannelsTests",
+            dependencies: [
+                "Switchyard", "SwitchyardChannels", "SwitchyardCrypto", "SwitchyardAsyncHTTPClient", "SwitchyardTestSupport",
+                .product(name: "WSClient", package: "swift-websocket"),
+            ],
+            swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "SwitchyardCryptoTests",

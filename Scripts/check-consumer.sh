@@ -7,7 +7,8 @@
 #    transport) and fails unless every case passes. It fails too if the build compiles or
 #    links a generator dependency (Yams, OpenAPIKit, ArgumentParser, SwitchyardGenCore, switchyard-gen)
 #    or a system library in $forbidden_system_libraries, or an opt-in product's modules (the outbox and
-#    SQLite, the inspector and Hummingbird: $optional_modules), or compiles swift-crypto's BoringSSL beside
+#    SQLite, the inspector and Hummingbird, the channels and swift-websocket:
+#    $optional_modules), or compiles swift-crypto's BoringSSL beside
 #    NIOSSL's, and prints the modules it compiled and its time.
 # 2. a plugin consumer: one target that applies SwitchyardGenBuildPlugin to an OpenAPI document (a copy of
 #    Tests/SwitchyardGenTests/OpenAPI/Shapes.openapi.json), registers the generated service and runs.
@@ -41,8 +42,9 @@ identity="$(basename "$root")"
 work="${TMPDIR:-/tmp}/switchyard-consumers"
 generator_modules='Yams|OpenAPIKit|OpenAPIKit30|OpenAPIKitCompat|OpenAPIKitCore|ArgumentParser|ArgumentParserToolInfo|SwitchyardGenCore|switchyard_gen'
 # The opt-in products' own dependencies: a consumer of the runtime products compiles and links neither
-# SQLite (the outbox's store) nor Hummingbird (the inspector's server), nor those products themselves.
-optional_modules='SwitchyardOutbox|SQLiteNIO|CSQLite|SwitchyardInspector|Hummingbird|HummingbirdCore|HummingbirdHTTP1'
+# SQLite (the outbox's store) nor Hummingbird (the inspector's server),
+# nor swift-websocket (the channels' client), nor those products themselves.
+optional_modules='SwitchyardOutbox|SQLiteNIO|CSQLite|SwitchyardInspector|Hummingbird|HummingbirdCore|HummingbirdHTTP1|SwitchyardChannels|WSClient|WSCore|SwitchyardHAR'
 # System libraries a runtime consumer must not need.
 forbidden_system_libraries='COpenSSL'
 # swift-crypto's BoringSSL: the transport hashes with the one NIOSSL already compiles.

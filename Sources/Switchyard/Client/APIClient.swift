@@ -173,7 +173,8 @@ public struct APIClient: Sendable {
     nonisolated(nonsending) func perform(
         _ spec: CallSpec,
         options: CallOptions?,
-        requestID: RequestID = .next()
+        requestID: RequestID = .next(),
+        transport: (any Transport)? = nil
     ) async throws(SwitchyardError) -> Exchange {
         let start = CallClock.now
         let resolution: ServiceRegistry.Resolution
@@ -183,6 +184,8 @@ public struct APIClient: Sendable {
             throw error.with(requestID: requestID, endpoint: spec.name)
         }
         let entry = resolution.entry
+        // A channel's upgrade runs the service's stages around a transport of its own.
+        let pipeline = transport.map { entry.upgradePipeline(ending: $0) } ?? entry.pipeline
         let callOptions = options.map { spec.options.applying($0) } ?? spec.options
         do {
             try entry.pipeline.check(callOptions)
@@ -260,7 +263,7 @@ public struct APIClient: Sendable {
                 spec: spec,
                 context: context,
                 options: callOptions,
-                pipeline: entry.pipeline
+                pipeline: pipeline
             )
         } catch {
             throw error.traced(by: context.control)
