@@ -164,7 +164,10 @@ print(
 
 // Cancellation latency: a channel on /hold cancelled by tag, timed from `cancel` to the moment the server
 // recorded the close frame (its wall clock and ours are the same machine's). The bound is 100 ms.
-struct HoldReport: Decodable { let close_code: Int?; let closed_at: Double? }
+struct HoldReport: Decodable {
+    let close_code: Int?
+    let closed_at: Double?
+}
 func hold(_ path: String, _ id: String) -> DynamicEndpoint<NoContent> {
     DynamicEndpoint<NoContent>(
         service: live,
