@@ -114,6 +114,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                // The loopback server's optional WebSocket (the sample backend's quotes channel).
+                .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -175,7 +177,9 @@ let package = Package(
         .target(
             name: "SwitchyardChannels",
             dependencies: [
-                "Switchyard", "SwitchyardCrypto",
+                // The AsyncHTTPClient transport for its public-key pinning: a channel of a pinned service
+                // is held to the same pins.
+                "Switchyard", "SwitchyardCrypto", "SwitchyardAsyncHTTPClient",
                 .product(name: "WSClient", package: "swift-websocket"),
                 .product(name: "WSCore", package: "swift-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -247,6 +251,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
             path: "Samples/SampleBackend",
             swiftSettings: swiftSettings
@@ -259,7 +264,7 @@ let package = Package(
             name: "switchyard-demo",
             dependencies: [
                 "Switchyard", "SwitchyardAsyncHTTPClient", "SwitchyardCrypto", "SwitchyardSampleBackend", "SwitchyardTelemetry",
-                "SwitchyardMultipart", "SwitchyardInspector", "SwitchyardOutbox",
+                "SwitchyardMultipart", "SwitchyardInspector", "SwitchyardOutbox", "SwitchyardChannels",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Samples/Demo",
@@ -421,7 +426,9 @@ let package = Package(
             name: "SwitchyardChannelsTests",
             dependencies: [
                 "Switchyard", "SwitchyardChannels", "SwitchyardCrypto", "SwitchyardAsyncHTTPClient", "SwitchyardTestSupport",
+                "SwitchyardSampleBackend",
                 .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: swiftSettings
         ),

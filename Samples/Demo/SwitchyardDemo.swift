@@ -84,6 +84,9 @@ struct SwitchyardDemo {
         // Module 7 — assistant: streamed calls, Server-Sent Events and JSON Lines (see AssistantTour).
         try AssistantTour.register(in: registry, backend: backend, transport: transport, inspection: inspection)
 
+        // Module 9 — quotes: a WebSocket channel through the module's stages (see ChannelTour).
+        try ChannelTour.register(in: registry, backend: backend, transport: transport)
+
         print("Pipelines (registration order in, reverse order out):")
         for id in registry.serviceIDs { print("  " + (try registry.pipeline(for: id)).description) }
         print("Environment: \(registry.environment)\n")
@@ -219,6 +222,8 @@ struct SwitchyardDemo {
         try await AssistantTour.run(client: client)
         print("15. Orders placed offline — a durable outbox that drains them through the pipeline when the backend returns:")
         try await OutboxTour.run(transport: transport)
+        print("16. A live channel — quotes over a WebSocket opened through the module's pipeline:")
+        try await ChannelTour.run(client: client)
         print("The sample backend served \(backend.requestCount) requests.")
         await inspection.finish()
     }

@@ -115,7 +115,8 @@ public final class SampleBackend: Sendable {
             port: port,
             group: group,
             routes: { SampleRoutes.route($0, state: state) },
-            uploads: { UploadReceiver.receiver(for: $0) }
+            uploads: { UploadReceiver.receiver(for: $0) },
+            socket: .init(accepts: QuotesModule.accepts, handler: { QuotesSocketHandler() })
         )
         return SampleBackend(server: server, state: state)
     }

@@ -8,6 +8,7 @@ enum SampleRoutes {
         case "users-api": return UsersModule.route(request, segments: segments.dropFirst()).map(LoopbackAction.respond)
         case "catalog-api": return CatalogModule.route(request, segments: segments.dropFirst()).map(LoopbackAction.respond)
         case "vault-api": return VaultModule.route(request, segments: segments.dropFirst()).map(LoopbackAction.respond)
+        case "quotes-api": return QuotesModule.route(request, segments: segments.dropFirst()).map(LoopbackAction.respond)
         case "assistant-api": return AssistantModule.route(request, segments: segments.dropFirst())
         case "shop-api": return ShopModule.route(request, segments: segments.dropFirst(), state: state).map(LoopbackAction.respond)
         default: return ControlRoutes.route(request, segments: segments, state: state)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A WebSocket server for Switchyard's channel tests, on the Python `websockets` package (not ours).
 
-Serves on a free 127.0.0.1 port, prints one JSON line {"port": N} when ready, and serves until its
+Serves on a free 127.0.0.1 port (over TLS with `--tls CERT KEY`, PEM files), prints one JSON line {"port": N} when ready, and serves until its
 standard input closes (the test process ended), then exits. Paths (query `id` keys per-test state):
 
   /echo          sends {"headers": {...}} (the upgrade request's header fields), then echoes each message
@@ -12,6 +12,7 @@ standard input closes (the test process ended), then exits. Paths (query `id` ke
                  on "drop" aborts the TCP connection without a close frame
   /silent?id=I   like /drop, but its first connection never answers pings
   /auth?id=I     refuses the upgrade with 401 unless Authorization is "Bearer fresh"; then echoes
+  /vanish        closes the TCP connection on the upgrade request, without answering
   /flood?n=N     sends N binary messages of 1 KiB as fast as the socket takes them
   /hold?id=I     echoes; records the close code the client sends and when
   /report?id=I   sends the JSON record kept for id: connections, refusals, close code and time
@@ -19,6 +20,7 @@ standard input closes (the test process ended), then exits. Paths (query `id` ke
 
 import asyncio
 import json
+import ssl
 import sys
 import time
 from http import HTTPStatus
@@ -54,6 +56,9 @@ def query(request):
 
 def process_request(connection, request):
     path, args = query(request)
+    if path == "/vanish":
+        connection.transport.abort()
+        return connection.respond(HTTPStatus.INTERNAL_SERVER_ERROR, "never sent\n")
     if path == "/auth":
         if request.headers.get("Authorization") != "Bearer fresh":
             record(args.get("id", ""))["refused"] += 1
@@ -122,8 +127,12 @@ async def handler(ws):
 
 
 async def main():
+    tls = None
+    if len(sys.argv) == 4 and sys.argv[1] == "--tls":
+        tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        tls.load_cert_chain(sys.argv[2], sys.argv[3])
     async with serve(handler, "127.0.0.1", 0, process_request=process_request, ping_interval=None,
-                     max_size=None, max_queue=4) as server:
+                     max_size=None, max_queue=4, ssl=tls) as server:
         port = server.sockets[0].getsockname()[1]
         print(json.dumps({"port": port}), flush=True)
         loop = asyncio.get_running_loop()

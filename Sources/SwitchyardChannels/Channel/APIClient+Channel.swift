@@ -1,4 +1,5 @@
 public import Switchyard
+import SwitchyardAsyncHTTPClient
 
 extension APIClient {
     /// Opens a WebSocket channel to `endpoint` through its service's pipeline.
@@ -61,7 +62,9 @@ extension APIClient {
         options: CallOptions,
         configuration: ChannelConfiguration
     ) async throws(SwitchyardError) -> (CallResult<Void>, Connection, ChannelSealer?) {
-        let connector = WebSocketConnector(configuration: configuration)
+        // A pinned service's channels are held to its transport's pins.
+        let pinning = (try? registry.service(for: endpoint.service).transport as? AsyncHTTPClientTransport)?.pinning
+        let connector = WebSocketConnector(configuration: configuration, pinning: pinning)
         let upgrade: CallResult<Void>
         do {
             upgrade = try await self.upgrade(endpoint, options: options, through: connector)

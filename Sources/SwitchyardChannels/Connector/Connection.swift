@@ -71,6 +71,10 @@ final class Connection: Sendable {
 
     func refused(_ head: HTTPResponseHead, body: ByteBuffer) { handshook(.refused(head, body)) }
 
+    /// Ends the handshake with `error` (a pinned key the server did not present), unless it already
+    /// ended.
+    func handshakeFailed(_ error: SwitchyardError) { handshook(.failed(error)) }
+
     /// Ends a handshake that took longer than `limit`.
     func timedOut(_ limit: Duration) {
         handshook(.failed(SwitchyardError(code: .timeout, message: "the channel's upgrade took longer than \(limit)")))

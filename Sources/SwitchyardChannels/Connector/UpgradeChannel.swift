@@ -4,6 +4,8 @@ import NIOCore
 import NIOHTTP1
 import NIOSSL
 import NIOWebSocket
+import Switchyard
+import SwitchyardAsyncHTTPClient
 import WSClient
 @_spi(WSInternal) import WSCore
 
@@ -30,6 +32,11 @@ struct UpgradeChannel: ClientConnectionChannel {
     let host: String
     let requestHead: HTTPRequestHead
     let sslContext: NIOSSLContext?
+    /// The service's pins, when its transport pins (see ``WebSocketConnector``): checked on the
+    /// verified leaf certificate before the upgrade request is written.
+    let pins: PublicKeyPins?
+    /// What a refused pin says: the service and the origin.
+    let pinnedOrigin: (service: ServiceID, origin: String)
     let configuration: WebSocketHandler.Configuration
     let maxFrameSize: Int
     let inboundFrames: Int
@@ -47,6 +54,8 @@ struct UpgradeChannel: ClientConnectionChannel {
                             lowWatermark: max(1, frames / 2),
                             highWatermark: max(2, frames)
                         )
+                        let early = try channel.pipeline.syncOperations.context(name: HalfCloseCloser.name)
+                        channel.pipeline.syncOperations.removeHandler(context: early, promise: nil)
                         try channel.pipeline.syncOperations.addHandler(FrameLimitWatcher(connection: connection))
                         let asyncChannel = try NIOAsyncChannel<WebSocketFrame, WebSocketFrame>(
                             wrappingChannelSynchronously: channel,
@@ -72,8 +81,23 @@ struct UpgradeChannel: ClientConnectionChannel {
             if let sslContext {
                 let tls = try NIOSSLClientHandler(context: sslContext, serverHostname: host)
                 try channel.pipeline.syncOperations.addHandler(tls, position: .first)
+                if let pins {
+                    let verdict = channel.eventLoop.makePromise(of: Void.self)
+                    let (service, origin) = pinnedOrigin
+                    verdict.futureResult.whenFailure { [connection] failure in
+                        connection.handshakeFailed(Self.pinError(failure, service: service, origin: origin))
+                    }
+                    try channel.pipeline.syncOperations.addHandler(PinCheckHandler(pins: pins, verdict: verdict), position: .after(tls))
+                }
             }
-            return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(configuration: pipeline)
+            // SwiftNIO's upgrade never completes when the server closes the connection before any
+            // answer: that close fails the outcome instead, so the handshake ends at once. A close the
+            // connection sees only as half-closed input is made a whole close until the upgrade.
+            try channel.pipeline.syncOperations.addHandler(HalfCloseCloser(), name: HalfCloseCloser.name, position: .first)
+            let outcome = channel.eventLoop.makePromise(of: Outcome.self)
+            try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(configuration: pipeline).cascade(to: outcome)
+            channel.closeFuture.whenComplete { _ in outcome.fail(ChannelError.inputClosed) }
+            return outcome.futureResult
         }
     }
 
@@ -94,6 +118,43 @@ struct UpgradeChannel: ClientConnectionChannel {
             connection.refused(head, body: body)
             return nil
         }
+    }
+}
+
+extension UpgradeChannel {
+    /// A refused pin check as the typed error a pinned call gets: ``Switchyard/SwitchyardError/Code/pinning``
+    /// for a key that is not pinned, ``Switchyard/SwitchyardError/Code/transport`` for a TLS failure.
+    static func pinError(_ failure: any Error, service: ServiceID, origin: String) -> SwitchyardError {
+        switch failure as? PinnedTunnelFailure {
+        case .pinMismatch(let presented):
+            return SwitchyardError(
+                code: .pinning,
+                message: "service '\(service)': the server at \(origin) presented a public key (\(presented)) that matches "
+                    + "none of the service's pins; the channel was not opened",
+                underlyingError: failure
+            )
+        case .tls(let reason), .connect(let reason):
+            return SwitchyardError(
+                code: .transport,
+                message: "service '\(service)': TLS with \(origin) failed: \(reason)",
+                underlyingError: failure
+            )
+        case nil:
+            return SwitchyardError(code: .transport, message: "service '\(service)': TLS with \(origin) failed", underlyingError: failure)
+        }
+    }
+}
+
+/// Closes the connection when the server closes its side before the upgrade's answer is complete
+/// (the connection allows half-closure, so that close would otherwise wait for nothing); removed once
+/// the connection is upgraded.
+final class HalfCloseCloser: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = NIOAny
+    static let name = "switchyard-half-close-closer"
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case .inputClosed = event as? ChannelEvent { context.close(promise: nil) }
+        context.fireUserInboundEventTriggered(event)
     }
 }
 

@@ -6,6 +6,7 @@ import NIOHTTP1
 import NIOPosix
 import NIOSSL
 import Switchyard
+import SwitchyardAsyncHTTPClient
 import Synchronization
 import WSClient
 @_spi(WSInternal) import WSCore
@@ -17,14 +18,23 @@ import WSClient
 /// is ``take()``n by the channel once the call returns.
 ///
 /// Built on swift-websocket (its `ClientConnection` and connection handler, through its
-/// `WSInternal` SPI) over SwiftNIO: `ws` and `wss` (NIOSSL, the system's trust roots).
+/// `WSInternal` SPI) over SwiftNIO: `ws` and `wss` (NIOSSL, the system's trust roots). A service
+/// whose transport is an `AsyncHTTPClientTransport` with ``SwitchyardAsyncHTTPClient/AsyncHTTPClientTransport/Pinning``
+/// opens its channels under the same pinning: `wss` only, its TLS settings, and the leaf's public key
+/// checked against its pins before the upgrade request is written.
 final class WebSocketConnector: Transport {
     let configuration: ChannelConfiguration
+    let pinning: AsyncHTTPClientTransport.Pinning?
     let eventLoopGroup: any EventLoopGroup
     private let opened = Mutex<(connection: Connection, request: HTTPRequest)?>(nil)
 
-    init(configuration: ChannelConfiguration, eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
+    init(
+        configuration: ChannelConfiguration,
+        pinning: AsyncHTTPClientTransport.Pinning?,
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) {
         self.configuration = configuration
+        self.pinning = pinning
         self.eventLoopGroup = eventLoopGroup
     }
 
@@ -46,6 +56,12 @@ final class WebSocketConnector: Transport {
             throw SwitchyardError(code: .invalidRequest, message: "a channel opens on an http(s) or ws(s) URL with a host")
         }
         let secure = scheme == "https" || scheme == "wss"
+        if pinning != nil, !secure {
+            throw SwitchyardError(
+                code: .invalidRequest,
+                message: "service '\(context.serviceID)' is pinned and opens channels only over wss; refusing \(scheme)://\(authority)"
+            )
+        }
         let port = url.port ?? (secure ? 443 : 80)
         var fields = HTTPHeaders()
         fields.add(name: "Host", value: authority)
@@ -55,7 +71,7 @@ final class WebSocketConnector: Transport {
         let requestHead = HTTPRequestHead(version: .http1_1, method: .GET, uri: head.path ?? "/", headers: fields)
         let sslContext: NIOSSLContext?
         do {
-            sslContext = secure ? try NIOSSLContext(configuration: .makeClientConfiguration()) : nil
+            sslContext = secure ? try NIOSSLContext(configuration: pinning?.tlsConfiguration ?? .makeClientConfiguration()) : nil
         } catch {
             throw SwitchyardError(code: .transport, message: "TLS could not be set up for the channel: \(error)", underlyingError: error)
         }
@@ -67,6 +83,8 @@ final class WebSocketConnector: Transport {
             host: host,
             requestHead: requestHead,
             sslContext: sslContext,
+            pins: pinning?.pins,
+            pinnedOrigin: (context.serviceID, "\(host):\(port)"),
             configuration: .init(
                 extensions: [],
                 autoPing: configuration.pingInterval.map { AutoPingSetup.enabled(timePeriod: $0) } ?? .disabled,

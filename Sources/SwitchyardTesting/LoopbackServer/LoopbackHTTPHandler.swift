@@ -1,5 +1,6 @@
 import NIOCore
 import NIOHTTP1
+import NIOWebSocket
 
 /// Per-connection handler behind NIO's HTTP/1.1 server pipeline: accumulates each request body
 /// (up to ``maxBodyBytes``) or streams it through the routes' ``LoopbackUpload``, routes the request
@@ -109,6 +110,8 @@ final class LoopbackHTTPHandler: ChannelInboundHandler, RemovableChannelHandler 
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // A WebSocket upgrade the server's socket refused: the request is answered as any other.
+        if error is NIOWebSocketUpgradeError { return }
         context.close(promise: nil)
     }
 

@@ -1,6 +1,7 @@
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOWebSocket
 import Synchronization
 
 /// A real HTTP/1.1 server on `127.0.0.1` over SwiftNIO: what ``TransportConformance`` runs against
@@ -18,6 +19,16 @@ final class LoopbackServer: Sendable {
 
     /// Chooses the receiver that streams an upload, from its head; `nil` collects the body.
     typealias Uploads = @Sendable (HTTPRequestHead) -> (any LoopbackUpload)?
+
+    /// A WebSocket the server upgrades to: whether a request head may upgrade, and the handler of an
+    /// upgraded connection's frames (made once per connection). A request it refuses is routed as
+    /// any other.
+    struct Socket: Sendable {
+        /// Whether the request may open the socket.
+        let accepts: @Sendable (HTTPRequestHead) -> Bool
+        /// The frames' handler of one upgraded connection.
+        let handler: @Sendable () -> any ChannelHandler
+    }
 
     /// The TCP port the server listens on.
     let port: Int
@@ -55,6 +66,26 @@ final class LoopbackServer: Sendable {
         routes?(request) ?? LoopbackRoutes.route(request, segments: Array(request.pathSegments)) ?? .respond(.noRoute(for: request))
     }
 
+    /// The upgrade to `socket`: the request handler `http` leaves the connection once it is upgraded.
+    private static func upgrade(
+        to socket: Socket,
+        from http: LoopbackHTTPHandler,
+        on channel: any Channel
+    ) -> NIOHTTPServerUpgradeConfiguration {
+        let upgrader = NIOWebSocketServerUpgrader(
+            maxFrameSize: 1 << 16,
+            shouldUpgrade: { channel, head in channel.eventLoop.makeSucceededFuture(socket.accepts(head) ? HTTPHeaders() : nil) },
+            upgradePipelineHandler: { channel, _ in
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(socket.handler()) }
+            }
+        )
+        let handler = NIOLoopBound(http, eventLoop: channel.eventLoop)
+        return (
+            upgraders: [upgrader],
+            completionHandler: { context in context.pipeline.syncOperations.removeHandler(handler.value, promise: nil) }
+        )
+    }
+
     /// Binds a new server to `host`:`port` and starts serving.
     ///
     /// - Parameters:
@@ -66,6 +97,7 @@ final class LoopbackServer: Sendable {
     ///     server's slow work (parsing a large upload in a debug build) cannot hold up a client's timeouts.
     ///   - routes: Routes served before the server's own.
     ///   - uploads: Which uploads to stream, and through what.
+    ///   - socket: The WebSocket requests may upgrade to; `nil` for none.
     /// - Returns: The running server. Call ``shutdown()`` when done with it.
     /// - Throws: When the address cannot be bound.
     static func start(
@@ -73,7 +105,8 @@ final class LoopbackServer: Sendable {
         port: Int = 0,
         group: (any EventLoopGroup)? = nil,
         routes: Routes? = nil,
-        uploads: Uploads? = nil
+        uploads: Uploads? = nil,
+        socket: Socket? = nil
     ) async throws -> LoopbackServer {
         let connections = LoopbackConnections()
         let owned = group == nil ? MultiThreadedEventLoopGroup(numberOfThreads: 1) : nil
@@ -85,8 +118,12 @@ final class LoopbackServer: Sendable {
                 .childChannelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         let pipeline = channel.pipeline.syncOperations
-                        try pipeline.configureHTTPServerPipeline(withErrorHandling: true)
-                        try pipeline.addHandler(LoopbackHTTPHandler(connections: connections, routes: routes, uploads: uploads))
+                        let http = LoopbackHTTPHandler(connections: connections, routes: routes, uploads: uploads)
+                        try pipeline.configureHTTPServerPipeline(
+                            withServerUpgrade: socket.map { Self.upgrade(to: $0, from: http, on: channel) },
+                            withErrorHandling: true
+                        )
+                        try pipeline.addHandler(http)
                         connections.register(channel)
                     }
                 }

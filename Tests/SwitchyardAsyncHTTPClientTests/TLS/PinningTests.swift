@@ -4,6 +4,7 @@ import NIOSSL
 import Switchyard
 import SwitchyardAsyncHTTPClient
 import SwitchyardSampleBackend
+import SwitchyardTestSupport
 import Testing
 
 extension ServiceID {

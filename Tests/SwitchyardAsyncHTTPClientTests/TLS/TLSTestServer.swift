@@ -4,6 +4,7 @@ import NIOHTTP1
 import NIOPosix
 import NIOSSL
 import SwitchyardSampleBackend
+import SwitchyardTestSupport
 import Synchronization
 
 /// A small HTTPS/1.1 server on 127.0.0.1 for TLS tests, serving a ``TestCertificate``.

@@ -1,20 +1,20 @@
-import Foundation
-import SwitchyardTestSupport
+package import Foundation
 
 /// A self-signed certificate made for one test run by the `openssl` command-line tool, with its
-/// public-key pin computed by OpenSSL too (not by the code under test).
-struct TestCertificate: Sendable {
+/// public-key pin computed by OpenSSL too (not by the code under test). Shared by the pinning tests
+/// of the AsyncHTTPClient transport and of the channels.
+package struct TestCertificate: Sendable {
     /// The directory holding the files; removed by ``remove()``.
-    let directory: URL
+    package let directory: URL
     /// The certificate, PEM.
-    let certificatePath: String
+    package let certificatePath: String
     /// The private key, PEM.
-    let keyPath: String
+    package let keyPath: String
     /// `sha256/<Base64>` of the certificate's `SubjectPublicKeyInfo`, from `openssl pkey | openssl dgst`.
-    let pin: String
+    package let pin: String
 
     /// Makes a P-256 certificate for `names` (a subjectAltName list), valid for two days.
-    static func make(names: String = "DNS:localhost,IP:127.0.0.1") async throws -> TestCertificate {
+    package static func make(names: String = "DNS:localhost,IP:127.0.0.1") async throws -> TestCertificate {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let certificate = directory.appendingPathComponent("cert.pem").path
@@ -30,7 +30,7 @@ struct TestCertificate: Sendable {
     }
 
     /// Removes the certificate's files.
-    func remove() {
+    package func remove() {
         try? FileManager.default.removeItem(at: directory)
     }
 
