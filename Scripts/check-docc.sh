@@ -8,17 +8,20 @@
 # built in a scratch directory of their own so the extra flags never invalidate the usual build.
 # The repository is this script's directory's parent.
 #
-# Usage: Scripts/check-docc.sh [--scratch-path DIR]
+# Usage: Scripts/check-docc.sh [--scratch-path DIR] [--only MODULE]
 #   --scratch-path DIR  SwiftPM's build directory (default: <repo>/.build/docc)
+#   --only MODULE       check that module's catalog alone
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 scratch="$root/.build/docc"
+only=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --scratch-path) scratch="$2"; shift 2 ;;
         --scratch-path=*) scratch="${1#*=}"; shift ;;
-        -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+        --only) only="$2"; shift 2 ;;
+        -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
         *) echo "unknown argument: $1" >&2; exit 2 ;;
     esac
 done
@@ -43,6 +46,7 @@ trap 'rm -rf "$work"' EXIT
 status=0
 for catalog in "${catalogs[@]}"; do
     module="$(basename "$(dirname "$catalog")")"
+    if [ -n "$only" ] && [ "$module" != "$only" ]; then continue; fi
     echo "== $module ($catalog)"
     # A stable directory: the compiler writes the graphs only when it rebuilds the module, so a
     # fresh directory on every run would be empty after an incremental build.

@@ -9,10 +9,10 @@ extension APIClient {
     /// authorization (a `401` refreshed and retried as for any call), common parameters, header
     /// fields, signing, logging, encryption — the response stages see the `101` head, and the call's
     /// timeout and deadline bound the handshake. A refused upgrade (`401`, `403`, `426`…) throws the
-    /// usual ``Switchyard/SwitchyardError/Code/httpStatus`` error carrying the answer. The endpoint's
+    /// usual `SwitchyardError.Code.httpStatus` error carrying the answer. The endpoint's
     /// `Output` is not decoded.
     ///
-    /// When the service has an encryption stage (``SwitchyardCrypto/EncryptionStage``, headers
+    /// When the service has an encryption stage (`EncryptionStage`, headers
     /// framing, an authenticated scheme, wire format 2) that sealed the upgrade request, every
     /// message is sealed both ways with its scheme and the key the request named.
     ///
@@ -28,7 +28,7 @@ extension APIClient {
     ///     endpoint's own options; its tags, account and scope are the channel's.
     ///   - configuration: limits, heartbeat and reconnection.
     /// - Returns: the open channel.
-    /// - Throws: ``Switchyard/SwitchyardError``: the upgrade call's.
+    /// - Throws: `SwitchyardError`: the upgrade call's.
     public func channel<E: Endpoint>(
         _ endpoint: E,
         options: CallOptions? = nil,

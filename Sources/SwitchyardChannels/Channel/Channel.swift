@@ -4,7 +4,7 @@ public import Switchyard
 import Synchronization
 
 /// A two-way WebSocket channel of a service, opened through its pipeline by
-/// ``Switchyard/APIClient/channel(_:options:configuration:)``.
+/// `APIClient.channel(_:options:configuration:)`.
 ///
 /// Messages arrive in ``messages`` (read by one task) and leave with ``send(_:)`` or
 /// ``send(json:encoder:)``; when the service has an encryption stage, each message is sealed with its
@@ -72,17 +72,17 @@ public final class Channel: Sendable {
     }
 
     /// The messages as they arrive, whole, opened when sealed; they end when the channel closes
-    /// normally, and throw when it ends otherwise: ``Switchyard/SwitchyardError/Code/channelClosed``
-    /// (a close code other than 1000, or a drop not reconnected), ``Switchyard/SwitchyardError/Code/limitExceeded``
+    /// normally, and throw when it ends otherwise: `SwitchyardError.Code.channelClosed`
+    /// (a close code other than 1000, or a drop not reconnected), `SwitchyardError.Code.limitExceeded`
     /// (a message over ``ChannelConfiguration/maximumMessageSize``),
-    /// ``Switchyard/SwitchyardError/Code/crypto`` (a sealed message tampered with, replayed or
-    /// reordered), ``Switchyard/SwitchyardError/Code/cancelled``. Read them from one task.
+    /// `SwitchyardError.Code.crypto` (a sealed message tampered with, replayed or
+    /// reordered), `SwitchyardError.Code.cancelled`. Read them from one task.
     public var messages: some AsyncSequence<ChannelMessage, SwitchyardError> & Sendable { Messages(buffer: buffer) }
 
     /// Sends a message, sealed when the channel is.
     ///
-    /// - Throws: ``Switchyard/SwitchyardError``: ``Switchyard/SwitchyardError/Code/limitExceeded`` for a
-    ///   message over ``ChannelConfiguration/maximumMessageSize``, ``Switchyard/SwitchyardError/Code/transport``
+    /// - Throws: `SwitchyardError`: `SwitchyardError.Code.limitExceeded` for a
+    ///   message over ``ChannelConfiguration/maximumMessageSize``, `SwitchyardError.Code.transport`
     ///   when no connection is open (closed, or between a drop and its reconnection).
     public func send(_ message: ChannelMessage) async throws(SwitchyardError) {
         let size = message.byteCount
@@ -99,7 +99,7 @@ public final class Channel: Sendable {
 
     /// Sends `value` as a JSON text message.
     ///
-    /// - Throws: ``Switchyard/SwitchyardError/Code/encoding`` when `value` does not encode, else as
+    /// - Throws: `SwitchyardError.Code.encoding` when `value` does not encode, else as
     ///   ``send(_:)``.
     public func send<T: Encodable>(json value: T, encoder: JSONEncoder = JSONEncoder()) async throws(SwitchyardError) {
         let data: Data

@@ -10,7 +10,7 @@ public import Switchyard
 /// ```
 public struct ChannelConfiguration: Sendable {
     /// The largest message, in bytes, either way; a larger one from the server ends the channel with
-    /// ``Switchyard/SwitchyardError/Code/limitExceeded`` (and close code 1009), a larger one to send is
+    /// `SwitchyardError.Code.limitExceeded` (and close code 1009), a larger one to send is
     /// refused with the same code. 1 MiB by default.
     public var maximumMessageSize: Int
     /// The most messages that wait, received but unread; while they are that many, the channel stops
@@ -26,7 +26,7 @@ public struct ChannelConfiguration: Sendable {
     public var closeTimeout: Duration
     /// When and how often a dropped connection is opened again — through the pipeline, as a new call
     /// with a new request id — with the policy's backoff and jitter; at most
-    /// ``Switchyard/RetryPolicy/maxAttempts`` − 1 reconnections in a row without a message between
+    /// `RetryPolicy.maxAttempts` − 1 reconnections in a row without a message between
     /// them. `nil`, the default, never reconnects.
     public var reconnect: RetryPolicy?
     /// Runs after each reconnection, before any message of the new connection is read: send the

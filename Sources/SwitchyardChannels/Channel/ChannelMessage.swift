@@ -36,7 +36,7 @@ public enum ChannelMessage: Sendable, Hashable {
     ///   - type: the type to decode.
     ///   - decoder: the decoder; a plain `JSONDecoder` by default.
     /// - Returns: the decoded value.
-    /// - Throws: ``Switchyard/SwitchyardError`` with ``Switchyard/SwitchyardError/Code/decoding``, naming
+    /// - Throws: `SwitchyardError` with `SwitchyardError.Code.decoding`, naming
     ///   the type and what does not fit, never the message's bytes.
     public func decode<T: Decodable>(_ type: T.Type, decoder: JSONDecoder = JSONDecoder()) throws(SwitchyardError) -> T {
         do {

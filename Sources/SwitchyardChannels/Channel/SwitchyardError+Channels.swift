@@ -2,7 +2,7 @@ public import Switchyard
 
 extension SwitchyardError.Code {
     /// The server closed the channel with a code other than 1000, or its connection dropped and was
-    /// not reconnected; the error's ``Switchyard/SwitchyardError/detail`` is the ``ChannelClose``.
+    /// not reconnected; the error's `SwitchyardError.detail` is the ``ChannelClose``.
     public static let channelClosed = SwitchyardError.Code("channelClosed")
 }
 

@@ -122,8 +122,8 @@ struct UpgradeChannel: ClientConnectionChannel {
 }
 
 extension UpgradeChannel {
-    /// A refused pin check as the typed error a pinned call gets: ``Switchyard/SwitchyardError/Code/pinning``
-    /// for a key that is not pinned, ``Switchyard/SwitchyardError/Code/transport`` for a TLS failure.
+    /// A refused pin check as the typed error a pinned call gets: `SwitchyardError.Code.pinning`
+    /// for a key that is not pinned, `SwitchyardError.Code.transport` for a TLS failure.
     static func pinError(_ failure: any Error, service: ServiceID, origin: String) -> SwitchyardError {
         switch failure as? PinnedTunnelFailure {
         case .pinMismatch(let presented):
@@ -159,7 +159,7 @@ final class HalfCloseCloser: ChannelInboundHandler, RemovableChannelHandler {
 }
 
 /// Notes a frame longer than the limit, which SwiftNIO's decoder refuses (closing with 1009) before
-/// the frame reaches the channel: the connection then ends with ``Switchyard/SwitchyardError/Code/limitExceeded``.
+/// the frame reaches the channel: the connection then ends with `SwitchyardError.Code.limitExceeded`.
 final class FrameLimitWatcher: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = WebSocketFrame
     typealias InboundOut = WebSocketFrame

@@ -19,7 +19,7 @@ import WSClient
 ///
 /// Built on swift-websocket (its `ClientConnection` and connection handler, through its
 /// `WSInternal` SPI) over SwiftNIO: `ws` and `wss` (NIOSSL, the system's trust roots). A service
-/// whose transport is an `AsyncHTTPClientTransport` with ``SwitchyardAsyncHTTPClient/AsyncHTTPClientTransport/Pinning``
+/// whose transport is an `AsyncHTTPClientTransport` with `AsyncHTTPClientTransport.Pinning`
 /// opens its channels under the same pinning: `wss` only, its TLS settings, and the leaf's public key
 /// checked against its pins before the upgrade request is written.
 final class WebSocketConnector: Transport {

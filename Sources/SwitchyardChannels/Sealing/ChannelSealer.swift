@@ -26,7 +26,7 @@ struct ChannelSealer: Sendable {
     /// The sealer for a connection whose upgrade request was `request`, or `nil` when the request
     /// was not sealed (the service has no encryption stage, or the call skipped it).
     ///
-    /// - Throws: ``Switchyard/SwitchyardError/Code/crypto`` when the request names a scheme or key the
+    /// - Throws: `SwitchyardError.Code.crypto` when the request names a scheme or key the
     ///   service's encryption stages do not hold, or a scheme that does not authenticate.
     static func make(for request: HTTPRequest, stages: [any Stage]) throws(SwitchyardError) -> ChannelSealer? {
         guard let named = request.headerFields[encryptionField] else { return nil }
@@ -83,7 +83,7 @@ struct ChannelSealer: Sendable {
 
     /// The server's message number `expected`, opened from a binary frame's payload.
     ///
-    /// - Throws: ``Switchyard/SwitchyardError/Code/crypto`` when the payload is not a sealed message,
+    /// - Throws: `SwitchyardError.Code.crypto` when the payload is not a sealed message,
     ///   does not open, or carries another number than `expected`.
     func open(_ payload: Data, expected: UInt64) throws(SwitchyardError) -> ChannelMessage {
         let bytes = [UInt8](payload.prefix(10))
