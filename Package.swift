@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "SwitchyardInspector", targets: ["SwitchyardInspector"]),
         .library(name: "SwitchyardOutbox", targets: ["SwitchyardOutbox"]),
         .library(name: "SwitchyardChannels", targets: ["SwitchyardChannels"]),
+        .library(name: "SwitchyardAppState", targets: ["SwitchyardAppState"]),
         .executable(name: "switchyard-gen", targets: ["switchyard-gen"]),
         .plugin(name: "SwitchyardGenBuildPlugin", targets: ["SwitchyardGenBuildPlugin"]),
         .plugin(name: "GenerateEndpoints", targets: ["GenerateEndpoints"]),
@@ -172,6 +173,13 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // What an app's screens use: observable loaders, the paginator, and the completion-handler API
+        // over Dispatch. A server that imports Switchyard links none of it.
+        .target(
+            name: "SwitchyardAppState",
+            dependencies: ["Switchyard"],
+            swiftSettings: swiftSettings
+        ),
         // WebSocket channels through a service's pipeline: the upgrade through its stages, messages sealed
         // with its encryption stage's keys. The only target that links swift-websocket.
         .target(
@@ -275,7 +283,7 @@ let package = Package(
         // backend, printing each transition it observes.
         .executableTarget(
             name: "switchyard-screen",
-            dependencies: ["Switchyard", "SwitchyardAsyncHTTPClient", "SwitchyardSampleBackend"],
+            dependencies: ["Switchyard", "SwitchyardAppState", "SwitchyardAsyncHTTPClient", "SwitchyardSampleBackend"],
             path: "Samples/Screen",
             swiftSettings: swiftSettings
         ),
@@ -301,7 +309,10 @@ let package = Package(
         .testTarget(name: "SwitchyardCoreTests", dependencies: ["SwitchyardCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SwitchyardTests",
-            dependencies: ["Switchyard", "SwitchyardHAR", "SwitchyardTesting", .product(name: "InMemoryLogging", package: "swift-log")],
+            dependencies: [
+                "Switchyard", "SwitchyardAppState", "SwitchyardHAR", "SwitchyardTesting",
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         // What the test targets share: the sample backend as a fixture of services, and the runners of
@@ -321,7 +332,7 @@ let package = Package(
             name: "SwitchyardAsyncHTTPClientTests",
             dependencies: [
                 "Switchyard", "SwitchyardAsyncHTTPClient", "SwitchyardCrypto", "SwitchyardSampleBackend", "SwitchyardTesting",
-                "SwitchyardTelemetry", "SwitchyardURLSession", "SwitchyardMultipart", "SwitchyardTestSupport",
+                "SwitchyardTelemetry", "SwitchyardURLSession", "SwitchyardMultipart", "SwitchyardTestSupport", "SwitchyardAppState",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOCore", package: "swift-nio"),

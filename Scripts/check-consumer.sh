@@ -44,7 +44,7 @@ generator_modules='Yams|OpenAPIKit|OpenAPIKit30|OpenAPIKitCompat|OpenAPIKitCore|
 # The opt-in products' own dependencies: a consumer of the runtime products compiles and links neither
 # SQLite (the outbox's store) nor Hummingbird (the inspector's server),
 # nor swift-websocket (the channels' client), nor those products themselves.
-optional_modules='SwitchyardOutbox|SQLiteNIO|CSQLite|SwitchyardInspector|Hummingbird|HummingbirdCore|HummingbirdHTTP1|SwitchyardChannels|WSClient|WSCore|SwitchyardHAR'
+optional_modules='SwitchyardOutbox|SQLiteNIO|CSQLite|SwitchyardInspector|Hummingbird|HummingbirdCore|HummingbirdHTTP1|SwitchyardChannels|WSClient|WSCore|SwitchyardHAR|SwitchyardAppState'
 # System libraries a runtime consumer must not need.
 forbidden_system_libraries='COpenSSL'
 # swift-crypto's BoringSSL: the transport hashes with the one NIOSSL already compiles.

@@ -133,6 +133,7 @@ let snippetDependencies: [Target.Dependency] = [
     .product(name: "SwitchyardHAR", package: "$identity"),
     .product(name: "SwitchyardOutbox", package: "$identity"),
     .product(name: "SwitchyardChannels", package: "$identity"),
+    .product(name: "SwitchyardAppState", package: "$identity"),
     .product(name: "HTTPTypes", package: "swift-http-types"),
     .product(name: "Logging", package: "swift-log"),
 ]

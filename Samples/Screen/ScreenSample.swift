@@ -1,5 +1,6 @@
 import Foundation
 import Switchyard
+import SwitchyardAppState
 import SwitchyardAsyncHTTPClient
 import SwitchyardSampleBackend
 

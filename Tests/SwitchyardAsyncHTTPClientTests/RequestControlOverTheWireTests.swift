@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Switchyard
+import SwitchyardAppState
 import SwitchyardAsyncHTTPClient
 import SwitchyardSampleBackend
 import SwitchyardTesting

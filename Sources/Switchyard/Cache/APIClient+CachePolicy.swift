@@ -2,7 +2,7 @@ extension APIClient {
     /// The cache policy a call of `endpoint` with `options` runs under — the call's, else the
     /// endpoint's, else the default of the ``CacheStage`` it meets — or `nil` when it meets none
     /// (the service has no cache stage, or the call skips it).
-    func cachePolicy<E: Endpoint>(of endpoint: E, options: CallOptions?) -> CachePolicy? {
+    package func cachePolicy<E: Endpoint>(of endpoint: E, options: CallOptions?) -> CachePolicy? {
         let merged = options.map { endpoint.options.applying($0) } ?? endpoint.options
         guard !merged.skippedStages.contains(.cache) else { return nil }
         if let chosen = merged.cachePolicy { return chosen }

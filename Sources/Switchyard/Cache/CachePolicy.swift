@@ -13,7 +13,7 @@
 /// | ``cacheElseNetwork(maxAge:)`` | as ``standard``, but a response whose server gave no freshness at all is fresh for `maxAge` | as ``standard`` |
 /// | ``networkElseCache`` | the network failed (connection, timeout, 5xx) — unless the entry is stale and says `must-revalidate`, or says `no-cache` | the network's answer |
 /// | ``revalidate`` | the server answers `304` to a conditional request | the network's answer |
-/// | ``cacheThenNetwork`` | as ``revalidate`` for a call that returns one value; a ``ResourceLoader`` shows the stored response first | the network's answer |
+/// | ``cacheThenNetwork`` | as ``revalidate`` for a call that returns one value; a `ResourceLoader` shows the stored response first | the network's answer |
 /// | ``cacheOnly`` | always, fresh or stale (an explicit offline read) | a cache miss |
 public enum CachePolicy: Sendable, Hashable {
     /// The network only; nothing is read or stored (the default).
@@ -38,7 +38,7 @@ public enum CachePolicy: Sendable, Hashable {
     /// The stored response first, fresh or stale, then the network's (asked with the stored
     /// validators, as ``revalidate``) — for screens that show something at once and then refresh it.
     ///
-    /// Only a caller that can take two values gets both: a ``ResourceLoader`` whose endpoint (or
+    /// Only a caller that can take two values gets both: a `ResourceLoader` whose endpoint (or
     /// options) chooses this policy shows the stored value and then the fresh one, through
     /// ``APIClient/sendCacheThenNetwork(_:options:)``. A call that returns one value
     /// (``APIClient/send(_:options:)``) gets the network's, exactly as with ``revalidate``.

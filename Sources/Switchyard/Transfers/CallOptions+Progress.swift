@@ -23,7 +23,7 @@ extension CallOptions {
     /// It is called in order, on the transport's task, each time the transport reports (a streamed
     /// body chunk by chunk; a body in memory when it has gone out): return quickly, and hand the value
     /// to the main actor for a UI. A retried attempt counts from zero again. The options of
-    /// ``APIClient/send(_:options:queue:completion:)`` call it on the completion's queue instead.
+    /// `APIClient.send(_:options:queue:completion:)` call it on the completion's queue instead.
     ///
     /// ```swift
     /// var options = CallOptions()

@@ -5,7 +5,7 @@ public import Foundation
 /// ``ReformedEndpoint`` around it, with ``Endpoint/downloading(to:options:)``.
 ///
 /// Sending `endpoint.downloading(to:)` through ``APIClient/send(_:options:)``, ``APIClient/start(_:options:)``
-/// or ``APIClient/send(_:options:queue:completion:)`` downloads the body to the destination through the
+/// or `APIClient.send(_:options:queue:completion:)` downloads the body to the destination through the
 /// service's pipeline (header fields, authorization, logging, accessories, retries) and returns a
 /// ``DownloadedFile``; the transport writes a `200` or `206` body straight to the destination +
 /// `.partial` instead of memory, so a download of any size costs a constant amount of memory. Stages

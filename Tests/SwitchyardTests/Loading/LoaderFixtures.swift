@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Switchyard
+import SwitchyardAppState
 import SwitchyardTesting
 
 /// A counter the backend returns: `n` is the number of the request that produced it.

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Observation
 import Switchyard
+import SwitchyardAppState
 import SwitchyardTesting
 import Testing
 

@@ -32,8 +32,9 @@ extension APIClient {
         start(endpoint, options: options, finished: nil)
     }
 
-    /// ``start(_:options:)`` with a block told the outcome before any awaiter of the handle.
-    func start<E: Endpoint>(
+    /// ``start(_:options:)`` with a block told the outcome before any awaiter of the handle; `package`:
+    /// the completion-handler API (SwitchyardAppState) is built on it.
+    package func start<E: Endpoint>(
         _ endpoint: E,
         options: CallOptions?,
         finished: (@Sendable (CallHandle<E.Output>.Outcome) -> Void)?

@@ -3,7 +3,7 @@ import Foundation
 extension EnvelopeStage {
     /// The stage, keeping the members beside the code, message and payload — `total`, `hasMore`,
     /// `sign`, a server time — typed, in the response's metadata under `key`, where the call's result
-    /// offers them (``CallResult/metadata``) and a ``Paginator``'s fetch can read `hasMore`.
+    /// offers them (``CallResult/metadata``) and a `Paginator`'s fetch can read `hasMore`.
     ///
     /// The type is decoded from the envelope object with its payload left out (read as `null`), so it
     /// declares only the members it wants, at any depth (`{"page":{"total":…}}`); the service's

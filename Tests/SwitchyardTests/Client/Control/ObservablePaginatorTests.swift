@@ -1,5 +1,6 @@
 import Observation
 import Switchyard
+import SwitchyardAppState
 import SwitchyardTesting
 import Testing
 

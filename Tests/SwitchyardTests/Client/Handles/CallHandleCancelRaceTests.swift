@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Switchyard
+import SwitchyardAppState
 import SwitchyardTesting
 import Synchronization
 import Testing

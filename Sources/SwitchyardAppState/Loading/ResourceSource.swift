@@ -1,3 +1,5 @@
+import Switchyard
+
 /// What a ``ResourceLoader`` loads and how — its endpoint, client and options, the endpoint's type
 /// erased — and which call each kind of load makes under the cache policy.
 struct ResourceSource<Output: Sendable>: Sendable {
@@ -15,7 +17,7 @@ struct ResourceSource<Output: Sendable>: Sendable {
         self.options = options
     }
 
-    /// The stored value and then the network's, when the policy is ``CachePolicy/cacheThenNetwork``
+    /// The stored value and then the network's, when the policy is `CachePolicy.cacheThenNetwork`
     /// and the loader shows no value yet; `nil` when the load is one call.
     func cacheThenNetwork(_ kind: ResourceLoader<Output>.Kind, hasValue: Bool) -> AsyncThrowingStream<CallResult<Output>, any Error>? {
         guard !hasValue, policy() == .cacheThenNetwork else { return nil }

@@ -1,4 +1,5 @@
 import Observation
+import Switchyard
 import Synchronization
 
 /// The state of an observable loader behind a lock, with the Observation registrar that tells its

@@ -1,3 +1,5 @@
+import Switchyard
+
 /// Where an observable loader — a ``ResourceLoader`` or a ``Paginator`` — stands, for a screen
 /// that shows a placeholder, a spinner, the content or an error.
 ///

@@ -1,3 +1,5 @@
+public import Switchyard
+
 extension Paginator {
     /// How pages are addressed.
     public enum Strategy: Sendable, Hashable {
@@ -50,6 +52,6 @@ extension Paginator {
         public var phase: LoadPhase
     }
 
-    /// Loads one page; what it throws is reported as a ``SwitchyardError`` (a foreign error is wrapped).
+    /// Loads one page; what it throws is reported as a `SwitchyardError` (a foreign error is wrapped).
     public typealias Fetch = @Sendable (PageRequest) async throws -> Page
 }

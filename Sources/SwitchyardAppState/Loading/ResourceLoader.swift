@@ -1,8 +1,9 @@
 public import Foundation
 public import Observation
+public import Switchyard
 
 /// The state of one resource on a screen — its ``value``, ``error``, ``isLoading`` and ``lastLoaded`` —
-/// loaded through an ``APIClient`` and observable with the Observation framework (SwiftUI,
+/// loaded through an `APIClient` and observable with the Observation framework (SwiftUI,
 /// `withObservationTracking`).
 ///
 /// ```swift
@@ -16,13 +17,13 @@ public import Observation
 /// ```
 ///
 /// **Loading.** ``load(isolation:)`` loads as the endpoint's cache policy says
-/// (``CallOptions/cache(_:version:)``, or the service's ``CacheStage`` default): a fresh stored response may
-/// answer without the network. With ``CachePolicy/cacheThenNetwork`` the loader shows the stored value
+/// (`CallOptions.cache(_:version:)`, or the service's `CacheStage` default): a fresh stored response may
+/// answer without the network. With `CachePolicy.cacheThenNetwork` the loader shows the stored value
 /// first — while ``isLoading`` stays true — and then the network's, through
-/// ``APIClient/sendCacheThenNetwork(_:options:)``; the stored value is shown first only while the
+/// `APIClient.sendCacheThenNetwork(_:options:)`; the stored value is shown first only while the
 /// loader has no value of its own. ``reload(isolation:)`` is "pull to refresh": it asks the network
-/// even when a stored response is fresh (it revalidates under ``CachePolicy/standard``,
-/// ``CachePolicy/cacheElseNetwork(maxAge:)`` and ``CachePolicy/cacheThenNetwork``; other policies
+/// even when a stored response is fresh (it revalidates under `CachePolicy.standard`,
+/// `CachePolicy.cacheElseNetwork(maxAge:)` and `CachePolicy.cacheThenNetwork`; other policies
 /// already ask the network).
 ///
 /// **New parameters.** A search or filter screen keeps one loader and loads it again with another
@@ -106,8 +107,8 @@ public final class ResourceLoader<Output: Sendable>: Observable, Sendable {
     public var isLoading: Bool { snapshot.phase == .loading }
     /// When the loader last received a value — the stored one or the network's; `nil` before the first.
     public var lastLoaded: Date? { snapshot.lastLoaded }
-    /// Where ``value`` came from: the network, a store (``ResponseSource/memoryCache``,
-    /// ``ResponseSource/diskCache``), a revalidation — say, to mark a value shown from the cache.
+    /// Where ``value`` came from: the network, a store (`ResponseSource.memoryCache`,
+    /// `ResponseSource.diskCache`), a revalidation — say, to mark a value shown from the cache.
     public var source: ResponseSource? { snapshot.source }
 
     /// Loads the resource as its cache policy says, or joins the load in flight; returns when that load
@@ -238,7 +239,7 @@ public final class ResourceLoader<Output: Sendable>: Observable, Sendable {
     }
 
     /// Ends a load that produced no final value: failed with `error`, or cancelled (`nil`, or a
-    /// ``SwitchyardError/Code/cancelled`` error), which keeps the phase the load left.
+    /// `SwitchyardError.Code.cancelled` error), which keeps the phase the load left.
     private func end(_ generation: Int, error: SwitchyardError?) {
         guard state.withLock({ $0.generation == generation }) else { return }
         state.change(self, \.snapshot) { state in

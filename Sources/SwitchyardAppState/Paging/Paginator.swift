@@ -1,4 +1,5 @@
 public import Observation
+public import Switchyard
 
 /// Loads a paged list — page/size or cursor — and keeps the items so far: ``refresh(isolation:)``
 /// starts over, ``loadMore(isolation:)`` appends the next page, ``hasMore`` says whether there is one.

@@ -1,5 +1,6 @@
 public import Dispatch
 import Foundation
+public import Switchyard
 
 extension APIClient {
     /// Where completion blocks are called when the caller names no queue: the main queue on Apple
@@ -24,10 +25,10 @@ extension APIClient {
     /// The call is the one ``send(_:options:)`` makes, on the same async core: same pipeline,
     /// options, errors and result. `completion` is called exactly once, on `queue`, whatever
     /// happens — success, failure, or cancellation through the returned handle, `client.cancel(.id(id))`,
-    /// a tag or a scope (then with ``SwitchyardError/Code/cancelled``). The ``CallOptions/uploadProgress``
-    /// and ``CallOptions/downloadProgress`` blocks of `options` are called on `queue` too, so on a
+    /// a tag or a scope (then with `SwitchyardError.Code.cancelled`). The `CallOptions.uploadProgress`
+    /// and `CallOptions.downloadProgress` blocks of `options` are called on `queue` too, so on a
     /// serial queue every progress call comes before the completion. A download
-    /// (``Endpoint/downloading(to:options:)``) is sent the same way.
+    /// (`Endpoint.downloading(to:options:)`) is sent the same way.
     ///
     /// ```swift
     /// client.send(GetUser(id: 7)) { result in
