@@ -10,8 +10,10 @@ import Testing
 /// once for the test process.
 private let tlsServer = Task { () throws -> (port: Int, certificate: TestCertificate) in
     let certificate = try await TestCertificate.make()
-    let line = try PythonSupervisor.launch("Channels/ws_server.py", arguments: ["--tls", certificate.certificatePath, certificate.keyPath])
-        .get()
+    // The launch blocks until the server is ready: on a thread of its own, not the concurrency pool.
+    let line = try await offThePool {
+        try PythonSupervisor.launch("Channels/ws_server.py", arguments: ["--tls", certificate.certificatePath, certificate.keyPath]).get()
+    }
     struct Ready: Decodable { let port: Int }
     return (try JSONDecoder().decode(Ready.self, from: line).port, certificate)
 }
