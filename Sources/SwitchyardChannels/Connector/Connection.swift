@@ -249,7 +249,15 @@ final class Connection: Sendable {
     /// The connection's writer once swift-websocket's handler hands it over (just after the upgrade);
     /// `nil` if the connection ends first.
     private func writer() async -> WebSocketOutboundWriter? {
-        await withCheckedContinuation { continuation in
+        // The open connection's writer without a suspension: a continuation resumed at once would
+        // still send every message through the executor once more.
+        let ready = state.withLock { state -> WebSocketOutboundWriter?? in
+            if let outbound = state.outbound { return .some(outbound) }
+            if state.ending != nil { return .some(nil) }
+            return nil
+        }
+        if let ready { return ready }
+        return await withCheckedContinuation { continuation in
             let now = state.withLock { state -> WebSocketOutboundWriter?? in
                 if let outbound = state.outbound { return .some(outbound) }
                 if state.ending != nil { return .some(nil) }
