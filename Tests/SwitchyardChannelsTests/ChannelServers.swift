@@ -58,10 +58,15 @@ enum ChannelServers {
         "http://127.0.0.1:\(try await offThePool { try sealed.get() })"
     }
 
-    /// A client whose service `live` has `stages` over the AsyncHTTPClient transport.
-    static func client(_ baseURL: String, stages: [any Stage] = []) throws -> APIClient {
+    /// A client whose service `live` has `stages` over `transport` (a plain AsyncHTTPClient transport
+    /// unless given).
+    static func client(
+        _ baseURL: String,
+        stages: [any Stage] = [],
+        transport: any Transport = AsyncHTTPClientTransport()
+    ) throws -> APIClient {
         let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, defaultEnvironment: .develop, store: nil))
-        try registry.register(Service(.live, baseURL: baseURL, stages: stages, transport: AsyncHTTPClientTransport()))
+        try registry.register(Service(.live, baseURL: baseURL, stages: stages, transport: transport))
         return APIClient(registry: registry)
     }
 }

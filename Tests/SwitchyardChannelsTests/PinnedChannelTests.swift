@@ -24,9 +24,7 @@ private func pinnedClient(_ baseURL: String, pins: [String], certificate: TestCe
     var tls = TLSConfiguration.makeClientConfiguration()
     tls.trustRoots = .file(certificate.certificatePath)
     let transport = AsyncHTTPClientTransport(pinning: .init(pins: try PublicKeyPins(pins), tlsConfiguration: tls))
-    let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, defaultEnvironment: .develop, store: nil))
-    try registry.register(Service(.live, baseURL: baseURL, transport: transport))
-    return APIClient(registry: registry)
+    return try ChannelServers.client(baseURL, transport: transport)
 }
 
 @Suite(
@@ -62,11 +60,8 @@ struct PinnedChannelTests {
     func untrustedRefused() async throws {
         let (port, certificate) = try await tlsServer.value
         let transport = AsyncHTTPClientTransport(pinning: .init(pins: try PublicKeyPins([certificate.pin])))
-        let registry = ServiceRegistry(configuration: .init(isReleaseBuild: false, defaultEnvironment: .develop, store: nil))
-        try registry.register(Service(.live, baseURL: "https://localhost:\(port)", transport: transport))
-        let error = await #expect(throws: SwitchyardError.self) {
-            _ = try await APIClient(registry: registry).channel(endpoint("/echo"))
-        }
+        let client = try ChannelServers.client("https://localhost:\(port)", transport: transport)
+        let error = await #expect(throws: SwitchyardError.self) { _ = try await client.channel(endpoint("/echo")) }
         #expect(error?.code == .transport)
     }
 

@@ -183,13 +183,16 @@ struct SwitchyardChain: Sendable {
         return try await measureClient(requests: requests, options: options)
     }
 
+    /// The call every client measurement sends: `GET /users/1` of the `bench` service.
+    static let userEndpoint = DynamicEndpoint<Switchyard.Response>(
+        service: "bench",
+        method: .get,
+        path: "/users/{id}",
+        pathParameters: ["id": "1"]
+    )
+
     private func measureClient(requests: Int, options: CallOptions?) async throws -> Double {
-        let endpoint = DynamicEndpoint<Switchyard.Response>(
-            service: "bench",
-            method: .get,
-            path: "/users/{id}",
-            pathParameters: ["id": "1"]
-        )
+        let endpoint = Self.userEndpoint
         var statusSum = 0
         let start = ContinuousClock.now
         for _ in 0..<requests {

@@ -101,12 +101,7 @@ private struct TagsAxis: Sendable {
     }
 
     func measure(_ count: Int) async throws -> Double {
-        let endpoint = DynamicEndpoint<Switchyard.Response>(
-            service: "bench",
-            method: .get,
-            path: "/users/{id}",
-            pathParameters: ["id": "1"]
-        )
+        let endpoint = SwitchyardChain.userEndpoint
         return try await timed(count) { _ in try await chain.client.send(endpoint, options: options).status.code }
     }
 }
@@ -136,12 +131,7 @@ private struct InFlightAxis: Sendable {
 
     /// `count` calls, spread over `min(inFlight, count)` tasks started together.
     func measure(_ count: Int) async throws -> Double {
-        let endpoint = DynamicEndpoint<Switchyard.Response>(
-            service: "bench",
-            method: .get,
-            path: "/users/{id}",
-            pathParameters: ["id": "1"]
-        )
+        let endpoint = SwitchyardChain.userEndpoint
         let workers = max(1, min(inFlight, count))
         let client = client
         let start = ContinuousClock.now

@@ -95,28 +95,12 @@ extension AsyncHTTPClientTransport {
         }
         let state = tunnel.failureState
         guard state.count > failuresBefore, let failure = state.last else { return nil }
-        let origin = "\(tunnel.host):\(tunnel.port)"
-        switch failure {
-        case .pinMismatch(let presented):
-            return SwitchyardError(
-                code: .pinning,
-                message: "service '\(context.serviceID)': the server at \(origin) presented a public key (\(presented)) that matches "
-                    + "none of the service's pins; nothing was sent",
-                underlyingError: error
-            )
-        case .tls(let reason):
-            return SwitchyardError(
-                code: .transport,
-                message: "service '\(context.serviceID)': TLS with \(origin) failed: \(reason)",
-                underlyingError: error
-            )
-        case .connect(let reason):
-            return SwitchyardError(
-                code: .transport,
-                message: "service '\(context.serviceID)': could not connect to \(origin): \(reason)",
-                underlyingError: error
-            )
-        }
+        return failure.error(
+            service: context.serviceID,
+            origin: "\(tunnel.host):\(tunnel.port)",
+            outcome: "nothing was sent",
+            underlyingError: error
+        )
     }
 
     /// `host` and `port` of an `https` authority (`[v6]:port` included), 443 when none is given.

@@ -1,6 +1,7 @@
 package import NIOCore
 import NIOSSL
 import NIOTLS
+package import SwitchyardCore
 
 /// Checks, once the TLS handshake with the upstream server has completed (chain and host name
 /// already verified by NIOSSL), that the server's certificate carries a pinned public key; fulfils
@@ -69,4 +70,33 @@ package enum PinnedTunnelFailure: Error, Sendable, Equatable {
     case tls(String)
     /// The server could not be reached.
     case connect(String)
+}
+
+extension PinnedTunnelFailure {
+    /// The typed error of this failure on a connection of `service` to `origin`: ``pinMismatch(presented:)``
+    /// is `SwitchyardError.Code.pinning` (its message ends with `outcome`: what did not happen), a TLS or
+    /// connection failure `SwitchyardError.Code.transport`. What a pinned call and a pinned channel both throw.
+    package func error(service: ServiceID, origin: String, outcome: String, underlyingError: any Error) -> SwitchyardError {
+        switch self {
+        case .pinMismatch(let presented):
+            return SwitchyardError(
+                code: .pinning,
+                message: "service '\(service)': the server at \(origin) presented a public key (\(presented)) that matches "
+                    + "none of the service's pins; \(outcome)",
+                underlyingError: underlyingError
+            )
+        case .tls(let reason):
+            return SwitchyardError(
+                code: .transport,
+                message: "service '\(service)': TLS with \(origin) failed: \(reason)",
+                underlyingError: underlyingError
+            )
+        case .connect(let reason):
+            return SwitchyardError(
+                code: .transport,
+                message: "service '\(service)': could not connect to \(origin): \(reason)",
+                underlyingError: underlyingError
+            )
+        }
+    }
 }

@@ -85,7 +85,19 @@ struct UpgradeChannel: ClientConnectionChannel {
                     let verdict = channel.eventLoop.makePromise(of: Void.self)
                     let (service, origin) = pinnedOrigin
                     verdict.futureResult.whenFailure { [connection] failure in
-                        connection.handshakeFailed(Self.pinError(failure, service: service, origin: origin))
+                        let error =
+                            (failure as? PinnedTunnelFailure)?.error(
+                                service: service,
+                                origin: origin,
+                                outcome: "the channel was not opened",
+                                underlyingError: failure
+                            )
+                            ?? SwitchyardError(
+                                code: .transport,
+                                message: "service '\(service)': TLS with \(origin) failed",
+                                underlyingError: failure
+                            )
+                        connection.handshakeFailed(error)
                     }
                     try channel.pipeline.syncOperations.addHandler(PinCheckHandler(pins: pins, verdict: verdict), position: .after(tls))
                 }
@@ -117,30 +129,6 @@ struct UpgradeChannel: ClientConnectionChannel {
             let (head, body) = try await answer.get()
             connection.refused(head, body: body)
             return nil
-        }
-    }
-}
-
-extension UpgradeChannel {
-    /// A refused pin check as the typed error a pinned call gets: `SwitchyardError.Code.pinning`
-    /// for a key that is not pinned, `SwitchyardError.Code.transport` for a TLS failure.
-    static func pinError(_ failure: any Error, service: ServiceID, origin: String) -> SwitchyardError {
-        switch failure as? PinnedTunnelFailure {
-        case .pinMismatch(let presented):
-            return SwitchyardError(
-                code: .pinning,
-                message: "service '\(service)': the server at \(origin) presented a public key (\(presented)) that matches "
-                    + "none of the service's pins; the channel was not opened",
-                underlyingError: failure
-            )
-        case .tls(let reason), .connect(let reason):
-            return SwitchyardError(
-                code: .transport,
-                message: "service '\(service)': TLS with \(origin) failed: \(reason)",
-                underlyingError: failure
-            )
-        case nil:
-            return SwitchyardError(code: .transport, message: "service '\(service)': TLS with \(origin) failed", underlyingError: failure)
         }
     }
 }
