@@ -90,7 +90,10 @@ struct RetryStageTests {
         #expect(budget.available == 1)
     }
 
-    @Test("the overall deadline ends a call across attempts and waits with the timeout code")
+    @Test(
+        "the overall deadline ends a call across attempts and waits with the timeout code",
+        .timeLimit(.minutes(1))
+    )
     func deadline() async throws {
         let stage = RetryStage(RetryPolicy(maxAttempts: 10, baseDelay: .milliseconds(50), jitter: 0))
         let slow = MockTransport(.delayed(by: .milliseconds(80), then: .status(.serviceUnavailable)))
@@ -104,8 +107,12 @@ struct RetryStageTests {
         #expect(slow.requests.count < 10)
 
         // A stage that hangs in a wait that knows nothing of the call's control is cut off by the
-        // deadline too: its sleep is cancelled, instead of running its 30 s out.
+        // deadline too: its sleep is cancelled, instead of running its 30 s out. The call may end
+        // before the abandoned stage sees its cancellation, so the test waits for the stage to leave
+        // its sleep (the time limit bounds that wait) before reading how it left.
         let cutOff = Locked<Bool?>(nil)
+        let left = Gate()
+        left.open()
         let hanging = ClosureStage(id: "Hang") { _, _, _ in
             do {
                 try await Task.sleep(for: .seconds(30))
@@ -113,6 +120,7 @@ struct RetryStageTests {
             } catch {
                 cutOff.withLock { $0 = true }
             }
+            try? await left.pass()
             throw CancellationError()
         }
         let client2 = try makeClient(
@@ -127,8 +135,9 @@ struct RetryStageTests {
             #expect(error.code == .timeout)
             #expect(error.requestID != nil)
         }
-        #expect(cutOff.withLock { $0 } == true)
         #expect(client2.callsInFlight.isEmpty)
+        await left.arrivals(1)
+        #expect(cutOff.withLock { $0 } == true)
     }
 
     @Test(
