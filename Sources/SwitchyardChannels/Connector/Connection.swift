@@ -30,7 +30,7 @@ final class Connection: Sendable {
         let buffer: MessageBuffer
         let sealer: ChannelSealer?
         let maximumMessageSize: Int
-        /// Called with each message delivered: the channel counts them (a message resets reconnections).
+        /// Called with the connection's first message: a message resets the channel's reconnections.
         let received: @Sendable () -> Void
     }
 
@@ -152,6 +152,7 @@ final class Connection: Sendable {
         var received: UInt64 = 0
         var parts = ByteBuffer()
         var text = false
+        var first = true
         do {
             while let frame = try await frames.next() {
                 switch frame.opcode {
@@ -171,24 +172,34 @@ final class Connection: Sendable {
                     try? await outbound.close(.messageTooLarge, reason: "message too large")
                     return
                 }
-                var data = frame.data
-                parts.writeBuffer(&data)
-                guard frame.fin else { continue }
-                let bytes = Data(parts.readableBytesView)
+                // A message in one frame (the usual case) is read from the frame itself; only a
+                // fragmented one is gathered first.
+                let whole: ByteBuffer
+                if frame.fin, frame.opcode != .continuation {
+                    whole = frame.data
+                } else {
+                    var data = frame.data
+                    parts.writeBuffer(&data)
+                    guard frame.fin else { continue }
+                    whole = parts
+                }
                 let message: ChannelMessage
                 if let sealer = sink.sealer {
                     guard !text else { throw SwitchyardError(code: .crypto, message: "a sealed channel received a plaintext text message") }
-                    message = try sealer.open(bytes, expected: received)
+                    message = try sealer.open(Data(whole.readableBytesView), expected: received)
                     received += 1
                 } else if text {
-                    guard let string = String(data: bytes, encoding: .utf8) else {
+                    guard let string = String(validating: whole.readableBytesView, as: UTF8.self) else {
                         throw SwitchyardError(code: .invalidResponse, message: "a channel text message is not UTF-8")
                     }
                     message = .text(string)
                 } else {
-                    message = .binary(bytes)
+                    message = .binary(Data(whole.readableBytesView))
                 }
-                sink.received()
+                if first {
+                    first = false
+                    sink.received()
+                }
                 guard await sink.buffer.deliver(message) else { return }
             }
         } catch let error as SwitchyardError {
