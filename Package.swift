@@ -60,12 +60,17 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-websocket.git", .upToNextMinor(from: "1.6.2")),
     ],
     targets: [
+        // The utility drawer the kernel and the features share — percent-encoding, a JSON byte scanner,
+        // FNV-1a, private files, a chunk queue — as `package` declarations of a target no consumer
+        // imports: none of it is the kernel's contract. Foundation only.
+        .target(name: "SwitchyardSupport", swiftSettings: swiftSettings),
         // The kernel: stages, pipeline, transport, call context, request, response, errors and ids.
-        // swift-http-types and swift-log only; it knows no feature (sessions, redirects, cache,
+        // swift-http-types, swift-log and the support drawer only; it knows no feature (sessions, redirects, cache,
         // logging, downloads), and the compiler keeps it so.
         .target(
             name: "SwitchyardCore",
             dependencies: [
+                "SwitchyardSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -76,6 +81,7 @@ let package = Package(
             name: "Switchyard",
             dependencies: [
                 "SwitchyardCore",
+                "SwitchyardSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -112,6 +118,7 @@ let package = Package(
             name: "SwitchyardTesting",
             dependencies: [
                 "Switchyard",
+                "SwitchyardSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -147,7 +154,7 @@ let package = Package(
         ),
         // HAR 1.2 recording of calls (HARRecorder, HARRecordingStage, the HAR values): opt-in, so an
         // app or server that imports Switchyard alone does not link it.
-        .target(name: "SwitchyardHAR", dependencies: ["Switchyard"], swiftSettings: swiftSettings),
+        .target(name: "SwitchyardHAR", dependencies: ["Switchyard", "SwitchyardSupport"], swiftSettings: swiftSettings),
         // The live inspector: a local page (Hummingbird 2, bound to 127.0.0.1 behind a token) listing
         // the calls a HARRecorder records, with their per-stage traces, over Server-Sent Events.
         .target(
@@ -168,7 +175,7 @@ let package = Package(
         .target(
             name: "SwitchyardOutbox",
             dependencies: [
-                "Switchyard", "SwitchyardCrypto",
+                "Switchyard", "SwitchyardCrypto", "SwitchyardSupport",
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
             ],
             swiftSettings: swiftSettings
@@ -201,7 +208,7 @@ let package = Package(
         // A second transport over URLSession (FoundationNetworking on Linux).
         .target(
             name: "SwitchyardURLSession",
-            dependencies: ["SwitchyardCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: ["SwitchyardCore", "SwitchyardSupport", .product(name: "HTTPTypes", package: "swift-http-types")],
             swiftSettings: swiftSettings
         ),
         // Code generation from API descriptions — internal tooling, not a product users link: the parser,
@@ -310,7 +317,7 @@ let package = Package(
         .testTarget(
             name: "SwitchyardTests",
             dependencies: [
-                "Switchyard", "SwitchyardAppState", "SwitchyardHAR", "SwitchyardTesting",
+                "Switchyard", "SwitchyardAppState", "SwitchyardHAR", "SwitchyardSupport", "SwitchyardTesting",
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Switchyard
+import SwitchyardSupport
 
 /// Turns what a ``HARRecordingStage`` sees into HAR values, every secret passed through its
 /// `Redaction` first and every body cut at the recorder's limit.

@@ -1,5 +1,6 @@
 public import Foundation
 import Switchyard
+import SwitchyardSupport
 import Synchronization
 
 /// Collects the calls that ``HARRecordingStage``s observe — from every service whose stages share

@@ -1,5 +1,6 @@
 import Foundation
 import SwitchyardCore
+import SwitchyardSupport
 import Synchronization
 
 #if canImport(FoundationNetworking)

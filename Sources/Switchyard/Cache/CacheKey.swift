@@ -1,3 +1,5 @@
+import SwitchyardSupport
+
 /// The identity of a cached response: the service and endpoint it belongs to (for invalidation),
 /// whose it is (the request's ``CredentialPartition``), and the canonical request — environment,
 /// method, authority, path, and the query's name–value pairs sorted with volatile and credential

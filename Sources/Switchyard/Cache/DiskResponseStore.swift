@@ -1,5 +1,6 @@
 public import Foundation
 import HTTPTypes
+import SwitchyardSupport
 import Synchronization
 
 /// The disk tier of a ``ResponseCache``: one file per entry, written to a temporary file and renamed into place (so a

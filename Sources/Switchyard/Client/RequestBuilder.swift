@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import SwitchyardSupport
 
 /// Turns an endpoint's description into a ``Request`` against a base URL.
 ///

@@ -1,3 +1,5 @@
+import SwitchyardSupport
+
 /// Writes a request target — the base URL's path prefix, the expanded path template, the base's and
 /// the template's queries and the parameters' query — into the `String` the request keeps.
 ///

@@ -1,3 +1,5 @@
+import SwitchyardSupport
+
 /// Flattens ``Parameters`` into `name=value` pairs for query strings and form bodies.
 ///
 /// Names and values are percent-encoded with the RFC 3986 unreserved set (a space becomes `%20`,

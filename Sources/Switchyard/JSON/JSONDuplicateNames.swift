@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardSupport
 
 /// Finds an object in which one member name appears more than once with a `null` among its values —
 /// the one shape where removing `null` members changes what a decoder reads (`{"a":null,"a":1}`

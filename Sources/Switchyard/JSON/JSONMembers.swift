@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardSupport
 
 /// Finds the members of a JSON document's top-level object by scanning bytes, without building a
 /// tree: what ``EnvelopeStage`` needs to read a code and cut out the payload exactly as sent.

@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardSupport
 
 /// Writes a ``ParameterValue`` as compact JSON text, byte by byte — what ``CommonParametersStage``
 /// splices into a request's JSON body without re-encoding the rest of it.

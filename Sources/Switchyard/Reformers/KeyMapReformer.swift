@@ -1,4 +1,5 @@
 public import Foundation
+import SwitchyardSupport
 
 /// Renames JSON member names — the server's to the app's — at every depth, then decodes `Output`
 /// from the result. Only member names are touched; values, including strings that happen to equal a

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import SwitchyardSupport
 
 /// One credential a request carries, as ``CredentialPartition`` reads it: a credential header field
 /// (``CredentialPartition/isCredential(_:)``), or a query parameter, form field or top-level JSON

@@ -1,4 +1,5 @@
 import HTTPTypes
+import SwitchyardSupport
 import Synchronization
 
 /// Whose data a request is: the partition a cached response is stored in and the calls that may

@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardSupport
 import Synchronization
 
 /// The bounded buffer behind a ``ResponseStream``: a producer task writes chunks, one consumer reads

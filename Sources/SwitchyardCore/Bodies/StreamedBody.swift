@@ -1,4 +1,5 @@
 public import Foundation
+import SwitchyardSupport
 
 /// A request body that is sent in chunks — from files and small in-memory pieces — and never held
 /// whole in memory: an upload of any size costs a constant amount of memory.

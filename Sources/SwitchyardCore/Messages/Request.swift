@@ -1,5 +1,6 @@
 public import Foundation
 public import HTTPTypes
+import SwitchyardSupport
 
 /// An HTTP request on its way through a pipeline: a `swift-http-types` head and at most one body,
 /// held either as bytes in memory or as a stream read from files.

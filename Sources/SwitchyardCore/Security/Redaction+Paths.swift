@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardSupport
 
 extension Redaction {
     /// A request target (`/path?query`) with its secret path segments and secret query values

@@ -1,5 +1,6 @@
 public import Foundation
 public import HTTPTypes
+import SwitchyardSupport
 
 /// What ``LoggingStage`` and ``SwitchyardError/debugDescription`` hide: header fields, query and form
 /// parameters, JSON members and path segments that carry secrets.

@@ -1,5 +1,6 @@
 package import Foundation
 package import HTTPTypes
+import SwitchyardSupport
 
 /// What is remembered beside a `.partial` file so that a later download can ask for the rest with
 /// `Range` and `If-Range`: the resource, the validator and the total length.

@@ -1,5 +1,6 @@
 public import Foundation
 public import HTTPTypes
+import SwitchyardSupport
 
 /// Writes a download's body to its ``DownloadTarget`` as a transport receives it: the one place
 /// that decides how a `200` or `206` lands on disk, so that every transport resumes the same way.

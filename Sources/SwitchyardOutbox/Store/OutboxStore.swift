@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import SQLiteNIO
 import Switchyard
+import SwitchyardSupport
 
 /// The outbox's SQLite file: one row per queued call, written by single statements so that every
 /// change is atomic on its own and durable when it returns (WAL journal, `synchronous=FULL`).

@@ -1,5 +1,6 @@
 public import Foundation
 public import Switchyard
+import SwitchyardSupport
 import Synchronization
 
 /// Records modules' traffic at a cut of their pipelines (``PipelineCut``) and writes it as fixture

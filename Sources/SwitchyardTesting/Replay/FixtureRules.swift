@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Switchyard
+import SwitchyardSupport
 
 /// How messages become fixture entries and how entries are matched: the redaction that hides
 /// secrets and the field names whose values are ignored.

@@ -1,4 +1,5 @@
 import SwitchyardCore
+import SwitchyardSupport
 import Testing
 
 /// The percent-encoder's allowed-byte masks against RFC 3986's sets, spelled out here as the RFC

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import SwitchyardSupport
 
 /// Adds a service's common parameters — app version, platform, timestamps, device ids — to every
 /// call, where the call's parameter encoding puts parameters.

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import SwitchyardSupport
 
 /// Turns a recorder's steps into a redacted ``PipelineTrace``: diffs of fields, parameters and JSON
 /// members, body summaries, the transport's messages. Every value shown passes the redaction first.

@@ -145,5 +145,5 @@ package enum PercentEncoding {
 
 extension UInt8 {
     @inlinable
-    var isHexDigit: Bool { isASCIIDigit || (0x41...0x46).contains(self) || (0x61...0x66).contains(self) }
+    var isHexDigit: Bool { (0x30...0x39).contains(self) || (0x41...0x46).contains(self) || (0x61...0x66).contains(self) }
 }
