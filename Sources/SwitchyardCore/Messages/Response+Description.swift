@@ -11,30 +11,25 @@ extension Response: CustomStringConvertible, CustomDebugStringConvertible, Custo
     /// ```
     public var description: String {
         let fields = Redaction.default.render(headerFields).joined(separator: "; ")
-        let landed = redactedURL.map { ", from \($0)" } ?? ""
-        return "\(status.code) \(status.reasonPhrase) [\(fields)] (\(bodySummary), \(source)\(landed))"
+        return "\(status.code) \(status.reasonPhrase) [\(fields)] (\(bodySummary), \(source))"
     }
 
     /// The same as ``description``: `debugPrint` and `String(reflecting:)` hide what it hides.
     public var debugDescription: String { description }
 
-    /// What `dump`, `Mirror` and the debugger show: the status, the header fields, the body's size,
-    /// where it came from and how — redacted as ``description`` is; never a credential nor the body's
+    /// What `dump`, `Mirror` and the debugger show: the status, the header fields, the body's size
+    /// and where it came from — redacted as ``description`` is; never a credential nor the body's
     /// bytes. The ``metadata`` stages attach is left out.
     public var customMirror: Mirror {
         Mirror(
             self,
             children: [
                 "status": "\(status.code) \(status.reasonPhrase)", "headerFields": Redaction.default.render(headerFields),
-                "body": bodySummary, "source": source, "redirectCount": redirectCount, "url": redactedURL as Any,
-                "isUnverified": isUnverified,
+                "body": bodySummary, "source": source,
             ],
             displayStyle: .struct
         )
     }
-
-    /// The URL the response came from after redirects, redacted; `nil` when none were followed.
-    private var redactedURL: String? { url.map { Redaction.default.redactURLs(in: $0.absoluteString) } }
 
     /// `21-byte body`, `a downloaded file of 4096 bytes` or `streamed body`.
     private var bodySummary: String {

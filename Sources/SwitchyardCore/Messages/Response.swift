@@ -56,16 +56,9 @@ public struct Response: Sendable {
     public var body: Body
     /// Where the response came from: the network, a cache, a stub …
     public var source: ResponseSource
-    /// How many redirects the pipeline followed to get this response (``RedirectPolicy``).
-    public var redirectCount: Int = 0
-    /// The URL the response came from after redirects, or `nil` when none were followed.
-    public var url: URL?
-    /// What stages learned about the response (the envelope's code and message, …).
+    /// What stages learned about the response (the envelope's code and message, where redirects led,
+    /// whether it was verified …).
     public var metadata = ResponseMetadata()
-    /// `true` when a signing or encryption stage let this response through without verifying or
-    /// opening it: a non-2xx answer that was not signed or not sealed (a gateway's 503 page, a 401
-    /// from an auth proxy). Treat its body as coming from anyone on the path.
-    public var isUnverified = false
 
     /// Creates a response.
     ///

@@ -20,7 +20,8 @@ public struct ResponseMetadata: Sendable {
 
     /// The value stored under `key`, if any.
     public subscript<Key: ResponseMetadataKey>(key: Key.Type) -> Key.Value? {
-        get { values[ObjectIdentifier(key)] as? Key.Value }
+        // Most responses carry nothing: an empty store answers without hashing the key.
+        get { values.isEmpty ? nil : values[ObjectIdentifier(key)] as? Key.Value }
         set { values[ObjectIdentifier(key)] = newValue }
     }
 

@@ -1,7 +1,8 @@
 /// Where a response came from.
 ///
-/// A struct with static members rather than an enum, so caching and stubbing modules can add
-/// sources without breaking `switch` statements in your code.
+/// A struct with static members rather than an enum, so the modules that answer calls add their own
+/// sources — the features' caches and coalescing, a stub of yours — without breaking `switch`
+/// statements in your code.
 public struct ResponseSource: Sendable, Hashable, CustomStringConvertible {
     /// The source's stable name.
     public let rawValue: String
@@ -14,12 +15,4 @@ public struct ResponseSource: Sendable, Hashable, CustomStringConvertible {
     public static let network = ResponseSource("network")
     /// A stage answered without reaching the transport (a stub, a short-circuit).
     public static let stub = ResponseSource("stub")
-    /// The response of an identical call in flight, shared under ``SameRequestPolicy/coalesce``.
-    public static let shared = ResponseSource("shared")
-    /// An in-memory cache answered.
-    public static let memoryCache = ResponseSource("memory")
-    /// A disk cache answered.
-    public static let diskCache = ResponseSource("disk")
-    /// A cached response was revalidated by the backend (`304 Not Modified`).
-    public static let revalidated = ResponseSource("revalidated")
 }
