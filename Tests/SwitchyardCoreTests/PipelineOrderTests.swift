@@ -223,7 +223,6 @@ struct StageMix: Sendable {
             skippedStages: skipped,
             enabledStages: enabled,
             logger: CallContext.disabledLogger,
-            account: nil,
             serviceState: nil,
             control: control
         )

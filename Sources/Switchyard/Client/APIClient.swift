@@ -210,12 +210,12 @@ public struct APIClient: Sendable {
             skippedStages: callOptions.skippedStages,
             enabledStages: callOptions.enabledStages,
             logger: callOptions.logger ?? logger,
-            account: callOptions.account,
             serviceState: entry.pipeline.serviceState,
             control: recordsTimings || keepsRawBody || trace != nil
                 ? Self.control(recordsTimings: recordsTimings, trace: trace, keepsRawBody: keepsRawBody, pipeline: entry.pipeline)
                 : CallControl()
         )
+        if let account = callOptions.account { context.account = account }
         callOptions.writeValues(into: &context)
         if spec.streams {
             if context.streamBufferLimit == nil { context.streamBufferLimit = ResponseStream.defaultBufferLimit }

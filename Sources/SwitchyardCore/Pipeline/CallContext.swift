@@ -85,12 +85,6 @@ public struct CallContext: Sendable {
         get { storage.value.isForeignOrigin }
         _modify { yield &storage.value.isForeignOrigin }
     }
-    /// The account the call is made for, when the app names accounts (``CallOptions/account``): part
-    /// of the call's ``CredentialPartition``.
-    public var account: String? {
-        get { storage.value.account }
-        _modify { yield &storage.value.account }
-    }
     /// What the features built on the kernel keep per service for a call (the client sets it from
     /// its registry; sessions keep the service's credential sources here), opaque to the kernel.
     package var serviceState: (any AnyObject & Sendable)? {
@@ -119,7 +113,6 @@ public struct CallContext: Sendable {
         var enabledStages: Set<StageID>
         var logger: Logger
         var isForeignOrigin = false
-        var account: String?
         var serviceState: (any AnyObject & Sendable)?
         var control: CallControl
         /// Values stored under ``CallContextKey`` types: a handful per call at most (one per key
@@ -167,7 +160,6 @@ public struct CallContext: Sendable {
             skippedStages: skippedStages,
             enabledStages: enabledStages,
             logger: logger,
-            account: nil,
             serviceState: nil,
             control: CallControl()
         )
@@ -188,7 +180,6 @@ public struct CallContext: Sendable {
         skippedStages: Set<StageID>,
         enabledStages: Set<StageID>,
         logger: Logger,
-        account: String?,
         serviceState: (any AnyObject & Sendable)?,
         control: CallControl
     ) {
@@ -206,7 +197,6 @@ public struct CallContext: Sendable {
                 skippedStages: skippedStages,
                 enabledStages: enabledStages,
                 logger: logger,
-                account: account,
                 serviceState: serviceState,
                 control: control
             )
