@@ -1,8 +1,8 @@
 public import HTTPTypes
 
-/// Where and how a call's ``Parameters`` are written.
+/// Where and how a call's `Parameters` are written.
 ///
-/// Each endpoint may choose one; otherwise the service's default (``ServiceDefaults/parameterEncoding``)
+/// Each endpoint may choose one; otherwise the service's default (`ServiceDefaults.parameterEncoding`)
 /// applies, which is ``automatic`` unless you change it.
 ///
 /// A service default that puts parameters in a body (``json``, ``form``, ``jsonFormField(_:)``) applies
@@ -20,7 +20,7 @@ public enum ParameterEncoding: Sendable, Hashable, CustomStringConvertible {
     case form
     /// As `application/x-www-form-urlencoded` in the body with one field, `name`, whose value is
     /// the parameters as one JSON object (keys sorted) — what legacy backends expect as
-    /// `data={"page":1,…}`. Common parameters added by ``CommonParametersStage`` go beside it as
+    /// `data={"page":1,…}`. Common parameters added by `CommonParametersStage` go beside it as
     /// fields of their own.
     case jsonFormField(String)
     /// In the query string for GET, HEAD, DELETE and OPTIONS; as JSON in the body for every other

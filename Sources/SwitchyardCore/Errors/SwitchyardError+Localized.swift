@@ -8,7 +8,7 @@ extension SwitchyardError: LocalizedError {
     /// It never holds the developer's ``message``, a request's path or query, a body or the server's
     /// detail beyond its business message, and every URL in a chosen text passes through
     /// ``Redaction/redactURLs(in:)``, so a token in a link never reaches the screen. Map the texts
-    /// per code where the service is registered: an ``EnvelopeStage``'s `messages` closure maps
+    /// per code where the service is registered: an `EnvelopeStage`'s `messages` closure maps
     /// business codes, and the body that is not an envelope at all:
     ///
     /// ```swift

@@ -29,7 +29,7 @@ public struct SwitchyardError: Error, Sendable, CustomStringConvertible, CustomD
     /// developer: it may name the request (``userMessage`` is the text for the app's user).
     public var message: String
     /// The text to show the app's user, when one was chosen for this error: what an
-    /// ``EnvelopeStage``'s `messages` mapping returned (for a business code, or for a body that is
+    /// `EnvelopeStage`'s `messages` mapping returned (for a business code, or for a body that is
     /// not an envelope at all), the server's business message, or what a stage of your own set.
     /// `nil` otherwise; ``errorDescription`` then says something general about the ``code``.
     public var userMessage: String?
@@ -44,13 +44,13 @@ public struct SwitchyardError: Error, Sendable, CustomStringConvertible, CustomD
     /// The response that arrived, as the failing stage saw it (status, header fields, body), or `nil`
     /// when none did.
     public var response: Response?
-    /// Detail a stage attaches to its errors, typed by the stage (``EnvelopeFailure`` for the
+    /// Detail a stage attaches to its errors, typed by the stage (`EnvelopeFailure` for the
     /// envelope stage); read it with ``detail(as:)``.
     public var detail: (any SwitchyardErrorDetail)?
     /// The error this one wraps, if any.
     public var underlyingError: (any Error)?
     /// What each stage did to the call before it failed, when the call was traced
-    /// (``CallOptions/trace``, ``ServiceDefaults/trace``); `nil` otherwise.
+    /// (`CallOptions.trace`, `ServiceDefaults.trace`); `nil` otherwise.
     public var trace: PipelineTrace?
 
     /// Creates an error.
@@ -138,7 +138,7 @@ public struct SwitchyardError: Error, Sendable, CustomStringConvertible, CustomD
 
 /// Detail a stage attaches to the errors it throws, typed by the stage that defines it.
 ///
-/// The envelope stage's ``EnvelopeFailure`` is one; a stage of your own can define another and read
+/// The envelope stage's `EnvelopeFailure` is one; a stage of your own can define another and read
 /// it back with ``SwitchyardError/detail(as:)``. Keep secrets out of it: ``summary`` appears in the
 /// error's description.
 public protocol SwitchyardErrorDetail: Sendable {

@@ -78,9 +78,9 @@ extension SwitchyardError.Code {
     public static let decoding = Self("decoding")
     /// The response is malformed (for example a stage expected a shape it did not find).
     public static let invalidResponse = Self("invalidResponse")
-    /// The backend answered with a business failure in its envelope (see ``EnvelopeStage`` and
-    /// ``EnvelopeFailure``). It carries only the service's own words: an answer marked
-    /// ``Response/isUnverified`` (unsealed or unsigned where the service requires it — an auth proxy's
+    /// The backend answered with a business failure in its envelope (see `EnvelopeStage` and
+    /// `EnvelopeFailure`). It carries only the service's own words: an answer marked
+    /// `Response.isUnverified` (unsealed or unsigned where the service requires it — an auth proxy's
     /// or a gateway's envelope, or anyone's on the path) is never `.business`; the envelope stage
     /// leaves it as ``httpStatus``, its body readable in ``SwitchyardError/response``.
     public static let business = Self("business")
@@ -89,16 +89,16 @@ extension SwitchyardError.Code {
     /// Persisting or loading state (such as the environment selection) failed.
     public static let storage = Self("storage")
     /// No credentials could be obtained, or refreshing an expired token failed (see
-    /// ``AuthorizationStage``).
+    /// `AuthorizationStage`).
     public static let authentication = Self("authentication")
     /// A stage refused the call before it was sent (a request check of the app's own, such as a
     /// `ClosureStage.request(id:_:)` that throws this code).
     public static let refused = Self("refused")
-    /// A cache-only call found nothing stored (see ``CacheStage``).
+    /// A cache-only call found nothing stored (see `CacheStage`).
     public static let cacheMiss = Self("cacheMiss")
-    /// The response's content type is not acceptable for the call (see ``ValidationStage``).
+    /// The response's content type is not acceptable for the call (see `ValidationStage`).
     public static let contentType = Self("contentType")
-    /// A redirect was refused by the service's ``RedirectPolicy``: to another origin, from `https`
+    /// A redirect was refused by the service's `RedirectPolicy`: to another origin, from `https`
     /// to `http`, to an unusable location, or one too many. The error carries the `3xx` response.
     public static let redirect = Self("redirect")
     /// A response was larger than a transport's limit, before or after decompression; the message

@@ -1,6 +1,6 @@
 /// The backend environment calls are addressed to.
 ///
-/// Each ``Service`` has a base URL per environment. The ``ServiceRegistry`` holds the current one;
+/// Each `Service` has a base URL per environment. The `ServiceRegistry` holds the current one;
 /// it can be switched at run time (a debug menu, a tester's settings page), the choice is persisted,
 /// and a release build is locked to ``release``.
 ///
@@ -16,7 +16,7 @@
 /// ```
 ///
 /// ``custom`` is for an address typed in at run time: the registry keeps a custom base URL per
-/// service (see ``ServiceRegistry/switchEnvironment(to:customBaseURLs:)``).
+/// service (see `ServiceRegistry.switchEnvironment(to:customBaseURLs:)`).
 public struct ServerEnvironment: ValidatedName {
     /// The environment's name, lower-cased.
     public let rawValue: String

@@ -1,7 +1,7 @@
 /// The validated name of a backend service (often called a "module": one backend with its own
 /// host, keys and conventions).
 ///
-/// A service identifier names one entry of a ``ServiceRegistry``: its base URLs, its defaults and its
+/// A service identifier names one entry of a `ServiceRegistry`: its base URLs, its defaults and its
 /// pipeline of stages. It is a ``ValidatedName``: a small value that can only hold a valid name, whose
 /// comparison ignores ASCII case; ``rawValue`` keeps the spelling it was created with and
 /// ``canonicalName`` is the lower-cased form.

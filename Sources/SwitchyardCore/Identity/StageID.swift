@@ -1,7 +1,7 @@
 /// The validated identity of a stage in a service's pipeline.
 ///
-/// A call refers to the stages of its service by id: to skip one (``CallOptions/skippedStages``), to
-/// enable one the service registered as opt-in (``CallOptions/enabledStages``), and through the call
+/// A call refers to the stages of its service by id: to skip one (`CallOptions.skippedStages`), to
+/// enable one the service registered as opt-in (`CallOptions.enabledStages`), and through the call
 /// options that only a particular stage can honour. Like ``ServiceID`` it is a ``ValidatedName``:
 /// it can only hold a valid name, and comparison ignores ASCII case.
 ///

@@ -2,7 +2,7 @@ public import Foundation
 
 /// An explicit request body, for endpoints that send a model rather than loose parameters.
 ///
-/// When an endpoint has a body, its ``Endpoint/parameters`` go to the query string.
+/// When an endpoint has a body, its `Endpoint.parameters` go to the query string.
 ///
 /// ```swift
 /// var body: RequestBody? { .json(NewUser(name: "Ada")) }

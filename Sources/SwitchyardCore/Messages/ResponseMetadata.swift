@@ -10,7 +10,7 @@ public protocol ResponseMetadataKey: Sendable {
 }
 
 /// What stages learned about a response besides its bytes — the envelope's code and message
-/// (``EnvelopeStage/Outcome``), say — carried to the call's result (``CallResult/metadata``) and to
+/// (`EnvelopeStage.Outcome`), say — carried to the call's result (`CallResult.metadata`) and to
 /// the error that carries the response.
 public struct ResponseMetadata: Sendable {
     private var values: [ObjectIdentifier: any Sendable] = [:]

@@ -49,7 +49,7 @@ public struct CallContext: Sendable {
         _modify { yield &storage.value.timeout }
     }
     /// When the whole call — every attempt and every wait between them — must be over; `nil` for
-    /// no overall limit. Set from ``CallOptions/deadline`` or ``ServiceDefaults/deadline``.
+    /// no overall limit. Set from `CallOptions.deadline` or `ServiceDefaults.deadline`.
     public var deadline: ContinuousClock.Instant? {
         get { deadlineOffset.map(CallClock.instant) }
         set { deadlineOffset = newValue.map(CallClock.offset) }
@@ -80,7 +80,7 @@ public struct CallContext: Sendable {
         _modify { yield &storage.value.logger }
     }
     /// Whether the request goes to an origin other than the service's (allowed by
-    /// ``CallOptions/allowsForeignOrigin``): credential-bearing stages do not run for it.
+    /// `CallOptions.allowsForeignOrigin`): credential-bearing stages do not run for it.
     public package(set) var isForeignOrigin: Bool {
         get { storage.value.isForeignOrigin }
         _modify { yield &storage.value.isForeignOrigin }

@@ -1,12 +1,12 @@
 /// A value's fields behind one reference, copied when changed while shared: how ``CallContext``,
-/// ``CallOptions`` and ``CachedResponse`` stay values that a call copies with one retain.
+/// `CallOptions` and `CachedResponse` stay values that a call copies with one retain.
 ///
 /// The fields are a checked `Sendable` struct; only the box that holds them is unchecked. A box is
 /// written only through ``value``'s `_modify`, which first makes sure no other copy holds it, so two
 /// copies never see each other's changes and no two tasks ever write one box.
 ///
 /// Public only to the features' module (SPI `SwitchyardKernel`), and inlinable: the features' values
-/// (``CallOptions``, ``CachedResponse``) live in another module, where an unspecialized box copies and
+/// (`CallOptions`, `CachedResponse`) live in another module, where an unspecialized box copies and
 /// destroys their fields through value witnesses on every access — and the compiler neither inlines
 /// nor specializes a package-level declaration across modules.
 @_spi(SwitchyardKernel)

@@ -1,5 +1,5 @@
 /// A stage a service registers as **opt-in**: it sits at its place in the pipeline but runs only for
-/// the calls that enable it (``CallOptions/enable(_:)``, or an endpoint's ``Endpoint/options``); for
+/// the calls that enable it (`CallOptions.enable(_:)`, or an endpoint's `Endpoint.options`); for
 /// every other call the pipeline passes the request straight on to the next stage.
 ///
 /// Register a service's encryption stage once, and let only the endpoints that are encrypted ask

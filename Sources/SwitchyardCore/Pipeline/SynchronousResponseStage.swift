@@ -12,7 +12,7 @@
 /// Implement only ``processSynchronously(_:for:context:)``. The pipeline calls it as a plain function
 /// call where an asynchronous stage costs an asynchronous frame on every call, and so do
 /// ``OptInStage`` and the testing harness. The ``ResponseStage/process(_:for:context:)`` this protocol
-/// provides calls it too. ``ValidationStage`` and ``NullStrippingStage`` are synchronous response
+/// provides calls it too. `ValidationStage` and `NullStrippingStage` are synchronous response
 /// stages.
 package protocol SynchronousResponseStage: ResponseStage {
     /// Changes `response` before the stages outside this one see it, without waiting; throw to fail

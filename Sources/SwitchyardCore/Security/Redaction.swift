@@ -2,7 +2,7 @@ public import Foundation
 public import HTTPTypes
 import SwitchyardSupport
 
-/// What ``LoggingStage`` and ``SwitchyardError/debugDescription`` hide: header fields, query and form
+/// What `LoggingStage` and ``SwitchyardError/debugDescription`` hide: header fields, query and form
 /// parameters, JSON members and path segments that carry secrets.
 ///
 /// By default:
@@ -280,7 +280,7 @@ public struct Redaction: Sendable {
     }
 
     /// An error's message with any secret JSON members it quotes hidden and every URL in it redacted
-    /// (``redactURLs(in:)``): what ``LoggingStage`` logs and a `HARRecordingStage` records.
+    /// (``redactURLs(in:)``): what `LoggingStage` logs and a `HARRecordingStage` records.
     package func redactMessage(of error: SwitchyardError) -> String {
         let message = error.message.contains("\"") ? redactJSON(Data(error.message.utf8)) : error.message
         return redactURLs(in: message)
@@ -311,7 +311,7 @@ public struct Redaction: Sendable {
     /// A body cut short (the first chunk of a stream, a preview) is redacted as far as it goes: a
     /// secret member's value that the cut leaves open is hidden to its end.
     ///
-    /// The result is not truncated; ``LoggingStage/preview(_:contentType:)`` and
+    /// The result is not truncated; `LoggingStage.preview(_:contentType:)` and
     /// ``SwitchyardError/debugDescription`` cut it after redaction.
     public func redactBody(_ body: Data, contentType: String?) -> String? {
         let type = contentType?.lowercased() ?? ""

@@ -1,5 +1,5 @@
 /// Where one call's time went, stage by stage: recorded when the call asks for it with
-/// ``CallOptions/recordsStageTimings``, returned in ``CallResult/stageTimings`` (and in the call's
+/// `CallOptions.recordsStageTimings`, returned in `CallResult.stageTimings` (and in the call's
 /// ``ResponseMetadata``), and logged at trace level.
 ///
 /// ```swift

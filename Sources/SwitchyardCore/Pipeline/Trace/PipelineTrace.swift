@@ -3,10 +3,10 @@
 /// and as the stage returned it — as diffs — with the stage's own time and whether it answered by
 /// itself, sent more than once or threw.
 ///
-/// Off unless asked for, per service (``ServiceDefaults/trace``) or per call (``CallOptions/trace``),
+/// Off unless asked for, per service (`ServiceDefaults.trace`) or per call (`CallOptions.trace`),
 /// and free when off. Every value in it went through the same redaction as log lines
 /// (``Redaction``): a trace never holds a secret a log line would hide. Read it on the result
-/// (``CallResult/trace``), on the error of a failed call (``SwitchyardError/trace``), in a stage's
+/// (`CallResult.trace`), on the error of a failed call (``SwitchyardError/trace``), in a stage's
 /// unit test (`HarnessRun.trace` of the testing support), or in a HAR archive's `_stages` fields.
 ///
 /// ```swift
