@@ -3,7 +3,9 @@ extension CallContext {
     /// of the call's ``CredentialPartition``, and what ``APIClient/endSession(for:account:)`` cancels
     /// by.
     public var account: String? {
-        get { self[CallAccount.self] }
+        // Read on every call (its flight, its partition): the boxed value and a cast to `String`,
+        // not the generic subscript.
+        get { value(forKey: ObjectIdentifier(CallAccount.self)) as? String }
         set { self[CallAccount.self] = newValue }
     }
 }
