@@ -104,7 +104,7 @@ package struct StageOrderViolation: Sendable, Hashable, CustomStringConvertible 
     /// The stage it stands on the wrong side of.
     package let other: StageID
     /// That stage's position, from 1.
-    package let otherPosition: Int
+    let otherPosition: Int
     /// The rule broken.
     package let rule: StageOrderRule
 

@@ -386,7 +386,7 @@ extension Redaction {
         }
 
         /// Whether the rule is a ``matching(_:)`` rule, whose answer only its closure knows.
-        package var isMatching: Bool {
+        var isMatching: Bool {
             if case .matching = kind { return true }
             return false
         }

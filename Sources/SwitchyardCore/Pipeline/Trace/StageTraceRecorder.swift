@@ -1,5 +1,5 @@
 package import Foundation
-package import HTTPTypes
+import HTTPTypes
 import Synchronization
 
 /// Collects what one call's stages did, as its pipeline runs, when the call is traced: each stage's
@@ -46,10 +46,10 @@ package final class StageTraceRecorder: Sendable {
     package struct Step: Sendable {
         package var stage: StageID
         package var attempt: Int
-        package var requestIn: (head: HTTPRequest, body: Body)?
-        package var requestOut: (head: HTTPRequest, body: Body)?
-        package var responseIn: (head: HTTPResponse, body: Body)?
-        package var responseOut: (head: HTTPResponse, body: Body)?
+        var requestIn: (head: HTTPRequest, body: Body)?
+        var requestOut: (head: HTTPRequest, body: Body)?
+        var responseIn: (head: HTTPResponse, body: Body)?
+        var responseOut: (head: HTTPResponse, body: Body)?
         package var duration: Duration = .zero
         package var handOvers = 0
         package var error: SwitchyardError?
@@ -67,7 +67,7 @@ package final class StageTraceRecorder: Sendable {
 
     /// Notes that the step's stage passed `request` on (or, with `nil`, passed the request on
     /// unchanged).
-    package func handOver(_ index: Int, _ request: Request?) {
+    func handOver(_ index: Int, _ request: Request?) {
         let passed = request.map { ($0.head, Body($0.body)) }
         steps.withLock { steps in
             steps[index].handOvers += 1
