@@ -207,7 +207,10 @@ public struct CallContext: Sendable {
     public subscript<Key: CallContextKey>(key: Key.Type) -> Key.Value? {
         get {
             let id = ObjectIdentifier(key)
-            for entry in storage.value.values where entry.key == id { return entry.value as? Key.Value }
+            // By index: a loop over the entries would copy each boxed value it passes.
+            for index in storage.value.values.indices where storage.value.values[index].key == id {
+                return storage.value.values[index].value as? Key.Value
+            }
             return nil
         }
         set {
@@ -223,7 +226,9 @@ public struct CallContext: Sendable {
     /// The value stored under the ``CallContextKey`` type whose identifier is `key`, still boxed: how
     /// a feature reads a key of its own on every call without the generic subscript's cost.
     package func value(forKey key: ObjectIdentifier) -> (any Sendable)? {
-        for entry in storage.value.values where entry.key == key { return entry.value }
+        for index in storage.value.values.indices where storage.value.values[index].key == key {
+            return storage.value.values[index].value
+        }
         return nil
     }
 
