@@ -12,8 +12,7 @@ package enum ImmediateTask {
     }
 
     /// Starts `operation`, whose value or error the task carries.
-    static func startThrowing<Value: Sendable>(_ operation: @escaping @Sendable () async throws -> Value) -> Task<Value, any Error>
-    {
+    static func startThrowing<Value: Sendable>(_ operation: @escaping @Sendable () async throws -> Value) -> Task<Value, any Error> {
         if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
             return Task.immediate(operation: operation)
         }
