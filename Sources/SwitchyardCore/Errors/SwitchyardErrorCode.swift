@@ -48,16 +48,10 @@ extension SwitchyardError {
 
 // The core module's codes, all in one place.
 extension SwitchyardError.Code {
-    /// No service is registered under the call's service identifier.
-    public static let unknownService = Self("unknownService")
     /// A string is not a valid ``ServiceID``.
     public static let invalidServiceID = Self("invalidServiceID")
     /// A base URL cannot be parsed or is not an absolute `http`/`https` URL.
     public static let invalidBaseURL = Self("invalidBaseURL")
-    /// The service has no base URL for the current environment.
-    public static let missingBaseURL = Self("missingBaseURL")
-    /// The environment is locked (a release build) and cannot be switched.
-    public static let environmentLocked = Self("environmentLocked")
     /// The call cannot be turned into an HTTP request (missing path parameter, bad template, an
     /// option whose stage the service does not have, an unknown stage id …).
     public static let invalidRequest = Self("invalidRequest")
