@@ -20,7 +20,9 @@ public final class DiskResponseStore: ResponseStore {
     /// How entries are sealed at rest, if at all.
     public let sealing: CacheSealing?
     private let corrupt = Atomic<Int>(0)
-    private let lock = Mutex(())
+    /// The entry files' sizes and last uses, read from the directory by the first write that needs
+    /// them; the lock every eviction holds.
+    private let ledger = Mutex<DiskStoreLedger?>(nil)
 
     /// Opens (or creates) a store in `directory`.
     ///
@@ -62,18 +64,25 @@ public final class DiskResponseStore: ResponseStore {
             drop(url)
             return nil
         }
-        try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: url.path)  // recency for LRU
+        let now = Date()
+        try? FileManager.default.setAttributes([.modificationDate: now], ofItemAtPath: url.path)  // recency for LRU
+        ledger.withLock { $0?.touch(url.lastPathComponent, at: now) }
         return entry
     }
 
     /// Writes `entry` atomically (a private temporary file renamed into place), then evicts the least
     /// recently used files beyond the budget.
+    ///
+    /// A write does not list the directory: the store keeps its files' sizes and last uses in memory,
+    /// read from the directory once, by the first write. Files another process adds to the directory
+    /// meanwhile are counted from the next store opened on it.
     public func store(_ entry: CachedResponse) {
         let target = file(for: entry.key)
         // Only a public entry, or one whose partition is the sealing's keyed digest, is written: no
         // other partition digest ever reaches the disk.
         guard entry.key.partition.isPersistable, let data = encode(entry), data.count <= budget else {
             try? FileManager.default.removeItem(at: target)  // the older version must not outlive it
+            ledger.withLock { $0?.remove(target.lastPathComponent) }
             return
         }
         let temporary = directory.appendingPathComponent(".\(entry.key.digest).\(UUID().uuidString).tmp")
@@ -85,7 +94,14 @@ public final class DiskResponseStore: ResponseStore {
             try? FileManager.default.removeItem(at: temporary)
             return
         }
-        evictIfNeeded()
+        ledger.withLock { ledger in
+            var book = ledger ?? DiskStoreLedger(scanning: entryFiles())
+            book.record(target.lastPathComponent, size: data.count, usedAt: Date())
+            for name in book.evict(within: budget) {
+                try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+            }
+            ledger = book
+        }
     }
 
     /// Removes every entry whose key matches.
@@ -96,34 +112,21 @@ public final class DiskResponseStore: ResponseStore {
                 drop(url)
                 continue
             }
-            if matches(entry.key) { try? FileManager.default.removeItem(at: url) }
+            if matches(entry.key), (try? FileManager.default.removeItem(at: url)) != nil {
+                ledger.withLock { $0?.remove(url.lastPathComponent) }
+            }
         }
     }
 
     private func drop(_ url: URL) {
-        if (try? FileManager.default.removeItem(at: url)) != nil { corrupt.add(1, ordering: .relaxed) }
+        guard (try? FileManager.default.removeItem(at: url)) != nil else { return }
+        corrupt.add(1, ordering: .relaxed)
+        ledger.withLock { $0?.remove(url.lastPathComponent) }
     }
 
     private func entryFiles() -> [URL] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return names.filter { $0.hasSuffix(".entry") }.map { directory.appendingPathComponent($0) }
-    }
-
-    private func evictIfNeeded() {
-        lock.withLock { _ in
-            let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey]
-            var files = entryFiles().compactMap { url -> (URL, Int, Date)? in
-                guard let values = try? url.resourceValues(forKeys: Set(keys)) else { return nil }
-                return (url, values.fileSize ?? 0, values.contentModificationDate ?? .distantPast)
-            }
-            var total = files.reduce(0) { $0 + $1.1 }
-            guard total > budget else { return }
-            files.sort { $0.2 < $1.2 }
-            for (url, size, _) in files where total > budget {
-                try? FileManager.default.removeItem(at: url)
-                total -= size
-            }
-        }
     }
 
     // MARK: - File format: "SYC1", UInt32 metadata length (big-endian), JSON metadata, body — the
