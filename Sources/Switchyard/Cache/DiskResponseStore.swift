@@ -59,7 +59,11 @@ public final class DiskResponseStore: ResponseStore {
     public func entry(for key: CacheKey) -> CachedResponse? {
         guard key.partition.isPersistable else { return nil }
         let url = file(for: key)
-        guard let data = try? Data(contentsOf: url) else { return nil }
+        guard let data = try? Data(contentsOf: url) else {
+            // Gone (evicted, removed, or deleted by someone else): no longer counted.
+            ledger.withLock { $0?.remove(url.lastPathComponent) }
+            return nil
+        }
         guard let entry = decode(data), entry.key == key else {
             drop(url)
             return nil
@@ -74,8 +78,10 @@ public final class DiskResponseStore: ResponseStore {
     /// recently used files beyond the budget.
     ///
     /// A write does not list the directory: the store keeps its files' sizes and last uses in memory,
-    /// read from the directory once, by the first write. Files another process adds to the directory
-    /// meanwhile are counted from the next store opened on it.
+    /// read from the directory once, by its first write. Files that another store — in this process
+    /// or another — writes to the same directory after that are not counted against this store's
+    /// budget; give each store a directory of its own. Once the files reach the budget, the least
+    /// recently used go until they take nine tenths of it, so the next writes fit without sorting.
     public func store(_ entry: CachedResponse) {
         let target = file(for: entry.key)
         // Only a public entry, or one whose partition is the sealing's keyed digest, is written: no
@@ -88,16 +94,22 @@ public final class DiskResponseStore: ResponseStore {
         let temporary = directory.appendingPathComponent(".\(entry.key.digest).\(UUID().uuidString).tmp")
         do {
             try PrivateFiles.write(data, toNew: temporary)
-            // rename(2) replaces the target atomically: readers see the old entry or the new one.
-            guard rename(temporary.path, target.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
         } catch {
             try? FileManager.default.removeItem(at: temporary)
             return
         }
+        // The rename, its count and the evictions it causes happen under one lock: no eviction can
+        // pick an entry between its rename and its count, nor count a file already removed.
         ledger.withLock { ledger in
             var book = ledger ?? DiskStoreLedger(scanning: entryFiles())
+            // rename(2) replaces the target atomically: readers see the old entry or the new one.
+            guard rename(temporary.path, target.path) == 0 else {
+                try? FileManager.default.removeItem(at: temporary)
+                ledger = book
+                return
+            }
             book.record(target.lastPathComponent, size: data.count, usedAt: Date())
-            for name in book.evict(within: budget) {
+            for name in book.evict(within: budget, downTo: budget - budget / 10) {
                 try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
             }
             ledger = book
@@ -112,16 +124,21 @@ public final class DiskResponseStore: ResponseStore {
                 drop(url)
                 continue
             }
-            if matches(entry.key), (try? FileManager.default.removeItem(at: url)) != nil {
-                ledger.withLock { $0?.remove(url.lastPathComponent) }
+            if matches(entry.key) {
+                ledger.withLock { ledger in
+                    try? FileManager.default.removeItem(at: url)
+                    ledger?.remove(url.lastPathComponent)
+                }
             }
         }
     }
 
     private func drop(_ url: URL) {
-        guard (try? FileManager.default.removeItem(at: url)) != nil else { return }
-        corrupt.add(1, ordering: .relaxed)
-        ledger.withLock { $0?.remove(url.lastPathComponent) }
+        let dropped = ledger.withLock { ledger in
+            defer { ledger?.remove(url.lastPathComponent) }
+            return (try? FileManager.default.removeItem(at: url)) != nil
+        }
+        if dropped { corrupt.add(1, ordering: .relaxed) }
     }
 
     private func entryFiles() -> [URL] {

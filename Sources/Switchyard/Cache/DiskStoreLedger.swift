@@ -2,7 +2,8 @@ import Foundation
 
 /// What a ``DiskResponseStore`` knows of its entry files without listing its directory: each file's
 /// size and last use, and their total. Read from the directory once; kept current by the store's
-/// own writes, hits and removals, so a write costs the same with ten entries or a hundred thousand.
+/// own writes, hits and removals, so a write under the budget costs the same with ten entries or a
+/// hundred thousand, and only a write that crosses the budget sorts them.
 struct DiskStoreLedger {
     private var files: [String: (size: Int, used: Date)] = [:]
     /// The bytes the entry files take.
@@ -36,12 +37,13 @@ struct DiskStoreLedger {
         if let removed = files.removeValue(forKey: name) { total -= removed.size }
     }
 
-    /// Forgets the least recently used files until the rest fit in `budget`, and returns their
-    /// names for the store to delete; none while they fit (no sorting then).
-    mutating func evict(within budget: Int) -> [String] {
+    /// Once the files take more than `budget`, forgets the least recently used until the rest take
+    /// at most `lowWater`, and returns their names for the store to delete; none while they fit
+    /// (no sorting then).
+    mutating func evict(within budget: Int, downTo lowWater: Int) -> [String] {
         guard total > budget else { return [] }
         var evicted: [String] = []
-        for (name, file) in files.sorted(by: { $0.value.used < $1.value.used }) where total > budget {
+        for (name, file) in files.sorted(by: { $0.value.used < $1.value.used }) where total > lowWater {
             files[name] = nil
             total -= file.size
             evicted.append(name)

@@ -27,6 +27,14 @@ struct DiskStoreEvictionTests {
         return count * size + size / 2
     }
 
+    /// Stores entry `index` and returns the name of the file it wrote.
+    private static func store(_ index: Int, in store: DiskResponseStore, at directory: URL) throws -> String {
+        let before = Set(try FileManager.default.contentsOfDirectory(atPath: directory.path))
+        store.store(entry(index))
+        let after = Set(try FileManager.default.contentsOfDirectory(atPath: directory.path))
+        return try #require(after.subtracting(before).first)
+    }
+
     private static func entryFiles(in directory: URL) throws -> Int {
         try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".entry") }.count
     }
@@ -50,7 +58,12 @@ struct DiskStoreEvictionTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let budget = try Self.budget(holding: 3)
         let first = try DiskResponseStore(directory: directory, budget: budget)
-        for index in 0..<3 { first.store(Self.entry(index)) }
+        let names = try (0..<3).map { try Self.store($0, in: first, at: directory) }
+        // Last uses a minute apart, oldest first, whatever the file system's time resolution.
+        for (index, name) in names.enumerated() {
+            let used = Date(timeIntervalSinceNow: Double(index - 3) * 60)
+            try FileManager.default.setAttributes([.modificationDate: used], ofItemAtPath: directory.appendingPathComponent(name).path)
+        }
         let second = try DiskResponseStore(directory: directory, budget: budget)
         second.store(Self.entry(3))
         #expect(try Self.entryFiles(in: directory) == 3)
@@ -68,5 +81,21 @@ struct DiskStoreEvictionTests {
         store.store(Self.entry(2))
         #expect(try Self.entryFiles(in: directory) == 3)
         for index in 0..<3 { #expect(store.entry(for: Self.entry(index).key) != nil) }
+    }
+
+    @Test("an entry whose file disappeared behind the store's back stops counting against the budget")
+    func vanishedFileIsForgotten() throws {
+        let directory = CacheStageTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try DiskResponseStore(directory: directory, budget: try Self.budget(holding: 3))
+        let vanished = try Self.store(0, in: store, at: directory)
+        for index in 1..<3 { store.store(Self.entry(index)) }
+        #expect(store.entry(for: Self.entry(0).key) != nil)  // 0 is now the most recently used
+        try FileManager.default.removeItem(at: directory.appendingPathComponent(vanished))
+        #expect(store.entry(for: Self.entry(0).key) == nil)
+        store.store(Self.entry(3))
+        // Had 0 still counted, 1 (the least recently used) would have been evicted to make room.
+        #expect(try Self.entryFiles(in: directory) == 3)
+        for index in 1...3 { #expect(store.entry(for: Self.entry(index).key) != nil) }
     }
 }
