@@ -8,7 +8,7 @@ extension Response {
         set {
             var landing = metadata[RedirectLanding.self] ?? RedirectLanding()
             landing.count = newValue
-            metadata[RedirectLanding.self] = landing
+            metadata[RedirectLanding.self] = landing.isEmpty ? nil : landing
         }
     }
 
@@ -19,7 +19,7 @@ extension Response {
         set {
             var landing = metadata[RedirectLanding.self] ?? RedirectLanding()
             landing.url = newValue
-            metadata[RedirectLanding.self] = landing
+            metadata[RedirectLanding.self] = landing.isEmpty ? nil : landing
         }
     }
 }
@@ -30,4 +30,6 @@ private struct RedirectLanding: ResponseMetadataKey {
     typealias Value = RedirectLanding
     var count = 0
     var url: URL?
+    /// Nothing followed: kept as no metadata at all.
+    var isEmpty: Bool { count == 0 && url == nil }
 }

@@ -15,7 +15,7 @@ struct ResponseFeatureDataTests {
         #expect(response.metadata.isEmpty)
     }
 
-    @Test("the redirect count and landing URL are kept together, each set without losing the other")
+    @Test("the redirect count and landing URL are kept together; both reset leave no metadata behind")
     func redirectLanding() throws {
         var response = Response(status: .ok)
         response.redirectCount = 2
@@ -25,6 +25,9 @@ struct ResponseFeatureDataTests {
         #expect(response.url == landed)
         response.redirectCount = 3
         #expect(response.url == landed)
+        response.redirectCount = 0
+        response.url = nil
+        #expect(response.metadata.isEmpty)
     }
 
     @Test("the unverified mark can be set and cleared; clearing it leaves no metadata behind")
