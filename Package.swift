@@ -65,8 +65,9 @@ let package = Package(
         // imports: none of it is the kernel's contract. Foundation only.
         .target(name: "SwitchyardSupport", swiftSettings: swiftSettings),
         // The kernel: stages, pipeline, transport, call context, request, response, errors and ids.
-        // swift-http-types, swift-log and the support drawer only; it knows no feature (sessions, redirects, cache,
-        // logging, downloads), and the compiler keeps it so.
+        // swift-http-types, swift-log and the support drawer only; it imports no feature (sessions,
+        // redirects, cache, logging), and the compiler keeps it so. What a transport must know of a
+        // download (its target, its sink, its resume record) is stated here, as keys.
         .target(
             name: "SwitchyardCore",
             dependencies: [

@@ -3,8 +3,9 @@ extension SwitchyardError {
     ///
     /// A code belongs to the module that defines it: ``init(_:fileID:)`` records the defining module,
     /// so two modules that both define a `timeout` code get two different codes, never one by
-    /// accident. Each module defines its codes in one place (the core's are below). ``rawValue`` is
-    /// stable and safe as a metric label: the bare name for the core's codes, `Module.name` for others.
+    /// accident. The kernel's codes are below; a feature declares its own beside it (the kernel and the
+    /// features are one module to their users: `Switchyard`). ``rawValue`` is stable and safe as a
+    /// metric label: the bare name for `Switchyard`'s codes, `Module.name` for other modules'.
     ///
     /// ```swift
     /// extension SwitchyardError.Code {
@@ -46,7 +47,7 @@ extension SwitchyardError {
     }
 }
 
-// The core module's codes, all in one place.
+// The kernel's codes.
 extension SwitchyardError.Code {
     /// A string is not a valid ``ServiceID``.
     public static let invalidServiceID = Self("invalidServiceID")
