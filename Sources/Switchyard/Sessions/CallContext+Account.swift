@@ -3,9 +3,7 @@ extension CallContext {
     /// of the call's ``CredentialPartition``, and what ``APIClient/endSession(for:account:)`` cancels
     /// by.
     public var account: String? {
-        // Read on every call (its flight, its partition): the boxed value and a cast to `String`,
-        // not the generic subscript.
-        get { value(forKey: ObjectIdentifier(CallAccount.self)) as? String }
+        get { self[CallAccount.self] }
         set { self[CallAccount.self] = newValue }
     }
 }

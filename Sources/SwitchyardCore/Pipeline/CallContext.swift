@@ -223,15 +223,6 @@ public struct CallContext: Sendable {
         }
     }
 
-    /// The value stored under the ``CallContextKey`` type whose identifier is `key`, still boxed: how
-    /// a feature reads a key of its own on every call without the generic subscript's cost.
-    package func value(forKey key: ObjectIdentifier) -> (any Sendable)? {
-        for index in storage.value.values.indices where storage.value.values[index].key == key {
-            return storage.value.values[index].value
-        }
-        return nil
-    }
-
     /// Stores `value`, already boxed, under the ``CallContextKey`` type whose identifier is `key`, as
     /// the subscript stores a value of that key's type: how the client writes a call's options without
     /// unboxing each and boxing it again. `value` must be of the key's `Value` type.
